@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// One CPU target for the whole build: pass `-Xswiftc -target-cpu -Xswiftc haswell` (see Makefile) to every
+// target at once, never per module, because stdlib specialisations are shared across modules.
+let package = Package(
+    name: "blurtool",
+    products: [
+        .library(name: "Compositor", targets: ["Compositor"]),
+        .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+        .executable(name: "blurtool", targets: ["blurtool"]),
+        .executable(name: "blurbench", targets: ["blurbench"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng16",
+            providers: [.apt(["libpng-dev", "zlib1g-dev"])]
+        ),
+        .target(name: "CCodecShim", dependencies: ["CJPEG", "CPNG"]),
+        .target(name: "Compositor"),
+        .target(name: "ImageCodecs", dependencies: ["Compositor", "CCodecShim", "CPNG"]),
+        .target(name: "BlurToolCLI", dependencies: ["Compositor", "ImageCodecs"]),
+        .executableTarget(name: "blurtool", dependencies: ["BlurToolCLI"]),
+        .executableTarget(name: "blurbench", dependencies: ["Compositor", "ImageCodecs"], path: "Benchmarks/blurbench"),
+        .target(name: "TestSupport", dependencies: ["Compositor"], path: "Tests/TestSupport"),
+        .testTarget(name: "CompositorTests", dependencies: ["Compositor", "TestSupport"]),
+        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Compositor", "TestSupport"]),
+        .testTarget(name: "BlurToolCLITests", dependencies: ["BlurToolCLI", "ImageCodecs", "Compositor", "TestSupport"]),
+    ]
+)

@@ -1,0 +1,194 @@
+import Compositor
+import ImageCodecs
+
+/// Turns arguments (without the program name) into a `Command`: a pure function, so every form can be
+/// tested without running anything. Accepts `--name value`, `--name=value`, `-o value`, `-ovalue`, and
+/// `--` to end options (so a file may be called `-x.jpg`).
+public enum ArgumentParser {
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+        var positionals: [String] = []
+        var options: [(name: String, value: String?)] = []
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            } else if !argument.hasPrefix("--"), argument.count > 2 {
+                name = String(argument.prefix(2))  // -ovalue
+                inlineValue = String(argument.dropFirst(2))
+            }
+            guard let spec = OptionSpec.named(name) else {
+                throw UsageError("unknown option '\(name)'")
+            }
+            if spec.takesValue {
+                if inlineValue == nil {
+                    guard index < arguments.count else { throw UsageError("option '\(name)' needs a value") }
+                    inlineValue = arguments[index]
+                    index += 1
+                }
+                options.append((spec.name, inlineValue))
+            } else {
+                guard inlineValue == nil else { throw UsageError("option '\(name)' takes no value") }
+                options.append((spec.name, nil))
+            }
+        }
+        if options.contains(where: { $0.name == "--help" }) { return .help }
+        if options.contains(where: { $0.name == "--version" }) { return .version }
+        switch positionals.first {
+        case "materials":
+            try expectNoOptions(options, positionals: positionals, command: "materials")
+            return .listMaterials
+        case "info":
+            guard positionals.count >= 2 else { throw UsageError("'info' needs at least one INPUT") }
+            try expectNoOptions(options, positionals: [positionals[0]], command: "info")
+            return .info(paths: Array(positionals.dropFirst()))
+        case nil:
+            throw UsageError("no INPUT given")
+        default:
+            guard positionals.count == 1 else {
+                throw UsageError("one INPUT at a time (got \(positionals.count): \(positionals.joined(separator: " ")))")
+            }
+            return .render(try renderRequest(input: positionals[0], options: options))
+        }
+    }
+
+    private static func expectNoOptions(_ options: [(name: String, value: String?)], positionals: [String],
+                                        command: String) throws(UsageError) {
+        if let option = options.first { throw UsageError("'\(command)' takes no option '\(option.name)'") }
+        if command == "materials", positionals.count > 1 { throw UsageError("'materials' takes no arguments") }
+    }
+
+    private static func renderRequest(input: String, options: [(name: String, value: String?)])
+        throws(UsageError) -> RenderRequest {
+        var request = RenderRequest(input: input)
+        for (name, value) in options {
+            let value = value ?? ""
+            switch name {
+            case "--output": request.output = value
+            case "--material":
+                guard MaterialCatalog.lookup(value) != nil else {
+                    throw UsageError("unknown material '\(value)'; known: "
+                                     + MaterialCatalog.knownNames.joined(separator: ", "))
+                }
+                request.materialName = value
+            case "--appearance":
+                guard let appearance = Appearance(rawValue: value.lowercased()) else {
+                    throw UsageError("--appearance must be light or dark, not '\(value)'")
+                }
+                request.appearance = appearance
+            case "--dim": request.dim = try number(value, name, in: 0...1)
+            case "--sigma": request.sigma = try number(value, name, in: 0...10_000)
+            case "--saturation": request.saturation = try number(value, name, in: 0...10)
+            case "--grain": request.grain = try number(value, name, in: 0...1)
+            case "--pixels-per-point": request.pixelsPerPoint = try number(value, name, in: 0.01...100)
+            case "--tint":
+                guard let color = RGBAColor(css: value) else {
+                    throw UsageError("--tint expects #rgb, #rgba, #rrggbb or #rrggbbaa, not '\(value)'")
+                }
+                request.tint = color
+            case "--edge":
+                guard let edge = EdgeMode(rawValue: value.lowercased()) else {
+                    throw UsageError("--edge must be one of mirror, clamp, wrap, transparent, not '\(value)'")
+                }
+                request.edgeMode = edge
+            case "--precision":
+                guard let precision = BlurPrecision(rawValue: value.lowercased()) else {
+                    throw UsageError("--precision must be exact, fast or auto, not '\(value)'")
+                }
+                request.precision = precision
+            case "--format":
+                switch value.lowercased() {
+                case "jpeg", "jpg": request.format = .jpeg
+                case "png": request.format = .png
+                default: throw UsageError("--format must be png or jpeg, not '\(value)'")
+                }
+            case "--quality": request.quality = Int(try number(value, name, in: 1...100, integer: true))
+            case "--chroma":
+                switch value {
+                case "420", "4:2:0": request.chromaSubsampling = .yuv420
+                case "444", "4:4:4": request.chromaSubsampling = .yuv444
+                default: throw UsageError("--chroma must be 420 or 444, not '\(value)'")
+                }
+            case "--progressive": request.isProgressive = true
+            case "--optimize": request.optimizesHuffmanTables = true
+            case "--png-compression":
+                request.pngCompressionLevel = Int(try number(value, name, in: 0...9, integer: true))
+            case "--no-auto-orient": request.appliesOrientation = false
+            case "--lenient": request.isLenient = true
+            case "--max-pixels":
+                request.maxPixels = Int(try number(value, name, in: 1...1e12, integer: true))
+            case "--verbose": request.isVerbose = true
+            default: throw UsageError("option '\(name)' does not apply to rendering")
+            }
+        }
+        guard request.materialName != nil || request.sigma != nil else {
+            throw UsageError("give --material NAME or --sigma S (see 'blurtool materials')")
+        }
+        return request
+    }
+
+    private static func number(_ text: String, _ name: String, in range: ClosedRange<Double>,
+                               integer: Bool = false) throws(UsageError) -> Double {
+        guard let value = Double(text), value.isFinite, range.contains(value),
+              !integer || value == value.rounded() else {
+            let kind = integer ? "a whole number" : "a number"
+            throw UsageError("\(name) expects \(kind) from \(format(range.lowerBound)) to "
+                             + "\(format(range.upperBound)), not '\(text)'")
+        }
+        return value
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
+
+/// The options `blurtool` knows, with their short forms.
+struct OptionSpec {
+    let name: String
+    let short: String?
+    let takesValue: Bool
+
+    static let all: [OptionSpec] = [
+        OptionSpec(name: "--help", short: "-h", takesValue: false),
+        OptionSpec(name: "--version", short: "-V", takesValue: false),
+        OptionSpec(name: "--output", short: "-o", takesValue: true),
+        OptionSpec(name: "--material", short: "-m", takesValue: true),
+        OptionSpec(name: "--appearance", short: "-a", takesValue: true),
+        OptionSpec(name: "--dim", short: nil, takesValue: true),
+        OptionSpec(name: "--sigma", short: "-s", takesValue: true),
+        OptionSpec(name: "--saturation", short: nil, takesValue: true),
+        OptionSpec(name: "--tint", short: nil, takesValue: true),
+        OptionSpec(name: "--grain", short: nil, takesValue: true),
+        OptionSpec(name: "--pixels-per-point", short: nil, takesValue: true),
+        OptionSpec(name: "--edge", short: nil, takesValue: true),
+        OptionSpec(name: "--precision", short: nil, takesValue: true),
+        OptionSpec(name: "--format", short: "-f", takesValue: true),
+        OptionSpec(name: "--quality", short: "-q", takesValue: true),
+        OptionSpec(name: "--chroma", short: nil, takesValue: true),
+        OptionSpec(name: "--progressive", short: nil, takesValue: false),
+        OptionSpec(name: "--optimize", short: nil, takesValue: false),
+        OptionSpec(name: "--png-compression", short: nil, takesValue: true),
+        OptionSpec(name: "--no-auto-orient", short: nil, takesValue: false),
+        OptionSpec(name: "--lenient", short: nil, takesValue: false),
+        OptionSpec(name: "--max-pixels", short: nil, takesValue: true),
+        OptionSpec(name: "--verbose", short: "-v", takesValue: false),
+    ]
+
+    static func named(_ name: String) -> OptionSpec? {
+        all.first { $0.name == name || $0.short == name }
+    }
+}

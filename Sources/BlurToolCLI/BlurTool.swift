@@ -1,0 +1,84 @@
+import Compositor
+import ImageCodecs
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The `blurtool` program, callable from tests: `exit(BlurTool.run(CommandLine.arguments))`.
+public enum BlurTool {
+    /// Where a run writes its text; tests capture it.
+    public struct Console: Sendable {
+        public var out: @Sendable (String) -> Void
+        public var err: @Sendable (String) -> Void
+
+        public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+            self.out = out
+            self.err = err
+        }
+
+        public static let standard = Console(out: { print($0) }, err: { writeToStandardError($0 + "\n") })
+    }
+
+    /// Runs with `arguments` as `CommandLine.arguments` gives them (program name first); returns the exit status.
+    public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
+        do {
+            switch try ArgumentParser.parse(Array(arguments.dropFirst())) {
+            case .help: console.out(HelpText.usage)
+            case .version: console.out(HelpText.version)
+            case .listMaterials: console.out(MaterialTable.text())
+            case let .info(paths): return try showInfo(paths, console: console)
+            case let .render(request): try Renderer(request: request, console: console).run()
+            }
+            return ExitCode.success.rawValue
+        } catch let error as UsageError {
+            console.err("blurtool: error: \(error.message)\nUsage: blurtool INPUT --material NAME [-o OUTPUT]; "
+                        + "see 'blurtool --help'.")
+            return ExitCode.usage.rawValue
+        } catch let failure as ToolFailure {
+            console.err(failure.line)
+            return failure.code.rawValue
+        } catch {
+            console.err("blurtool: error: \(error)")
+            return ExitCode.internalError.rawValue
+        }
+    }
+
+    private static func showInfo(_ paths: [String], console: Console) throws -> Int32 {
+        var status = ExitCode.success
+        for path in paths {
+            do {
+                let bytes = try FileIO.read(path)
+                let info: ImageInfo
+                do {
+                    info = try ImageDecoder.inspect(bytes)
+                } catch let error as CodecError {
+                    throw ToolFailure(.dataError, path, error.description)
+                }
+                let upright = info.orientation.swapsDimensions
+                    ? (info.storedHeight, info.storedWidth) : (info.storedWidth, info.storedHeight)
+                console.out("""
+                    \(path):
+                      format:      \(info.format.rawValue.uppercased())
+                      size:        \(upright.0)x\(upright.1) upright (stored \(info.storedWidth)x\(info.storedHeight))
+                      orientation: \(info.orientation.rawValue) (\(info.orientation))
+                      colour:      \(info.colorType), \(info.bitsPerSample) bits per sample\
+                    \(info.hasAlpha ? ", alpha" : "")
+                      ICC profile: \(info.iccProfile.map { "\($0.count) bytes" } ?? "none")
+                      file size:   \(bytes.count) bytes
+                    """)
+            } catch let failure as ToolFailure {
+                console.err(failure.line)
+                status = failure.code
+            }
+        }
+        return status.rawValue
+    }
+}
+
+func writeToStandardError(_ text: String) {
+    var bytes = Array(text.utf8)
+    _ = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}

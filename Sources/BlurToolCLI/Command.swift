@@ -1,0 +1,55 @@
+import Compositor
+import ImageCodecs
+
+/// What the user asked for, parsed from the arguments; nothing here has touched a file yet.
+public enum Command: Equatable, Sendable {
+    case help
+    case version
+    case listMaterials
+    case info(paths: [String])
+    case render(RenderRequest)
+}
+
+/// `blurtool INPUT --material NAME …` or `blurtool INPUT --sigma S …`.
+public struct RenderRequest: Equatable, Sendable {
+    /// A path, or "-" for standard input.
+    public var input: String
+    /// A path, "-" for standard output, or nil for `<stem>-<material>.<ext>` beside the input.
+    public var output: String?
+    public var materialName: String?
+    public var appearance: Appearance = .light
+    public var dim: Double = 0
+    /// Blur σ in pixels: the whole blur without a material, an override of its blur with one.
+    public var sigma: Double?
+    public var saturation: Double?
+    public var tint: RGBAColor?
+    public var grain: Double?
+    public var pixelsPerPoint: Double?
+    public var edgeMode: EdgeMode = .mirror
+    public var precision: BlurPrecision = .auto
+    public var format: ImageFormat?
+    public var quality: Int = 90
+    public var chromaSubsampling: EncodeOptions.ChromaSubsampling = .yuv420
+    public var isProgressive = false
+    public var optimizesHuffmanTables = false
+    public var pngCompressionLevel = 1
+    public var appliesOrientation = true
+    public var isLenient = false
+    public var maxPixels = DecodeOptions.defaultMaxPixels
+    public var isVerbose = false
+
+    public init(input: String) {
+        self.input = input
+    }
+}
+
+/// A mistake in the arguments: exit status 64 and the message, with a pointer to `--help`.
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,54 @@
+enum HelpText {
+    static let version = "blurtool 0.1.0"
+
+    static let usage = """
+        OVERVIEW: Turn photos into the frosted, blurred backgrounds iOS draws behind sheets and cards.
+
+        USAGE: blurtool INPUT --material NAME [--appearance light|dark] [--dim OPACITY] [-o OUTPUT]
+               blurtool INPUT --sigma S [--edge mirror|clamp|wrap|transparent] [-o OUTPUT]
+               blurtool materials
+               blurtool info INPUT...
+
+        ARGUMENTS:
+          INPUT                   A JPEG or PNG (recognised by content, not name), or - for standard input.
+
+        OPTIONS:
+          -m, --material NAME     A material: ultraThin, thin, regular, thick, ultraThick, bar, chrome,
+                                  extraLight, light, dark, or a UIKit style such as systemThinMaterialDark.
+                                  Any case; kebab case (ultra-thin) too. 'blurtool materials' lists them.
+          -a, --appearance MODE   light (default) or dark.
+          --dim OPACITY           Black overlay on top, 0...1, as Color.black.opacity(0.6).
+          -s, --sigma S           Blur σ in pixels. Alone: blur only, no tint. With a material: its blur.
+          --saturation X          Override the material's saturation (1 = unchanged).
+          --tint COLOR            Override the material's tint: #rrggbb[aa] (alpha = opacity).
+          --grain X               Monochrome grain, 0...1 of full scale (default 0).
+          --pixels-per-point X    Pixels per point (default: shorter side / 390, a phone screen).
+          --edge MODE             What the blur sees beyond the edges (default mirror).
+          --precision MODE        exact, fast (pyramid, cost independent of σ) or auto (default).
+          -o, --output PATH       Output file, or - for standard output. Default: <stem>-<material>.<ext>
+                                  beside the input (printed). The input is never overwritten.
+          -f, --format FORMAT     png or jpeg (default: from the output name, else the input's format).
+          -q, --quality Q         JPEG quality 1...100 (default 90).
+          --chroma 420|444        JPEG chroma subsampling (default 420).
+          --progressive           Progressive JPEG (slower to write).
+          --optimize              Optimised JPEG Huffman tables (smaller, slower to write).
+          --png-compression N     zlib level 0...9 (default 1, fast).
+          --no-auto-orient        Keep the stored orientation instead of applying EXIF orientation.
+          --lenient               Keep what decoded from truncated or corrupt data (with a warning).
+          --max-pixels N          Refuse larger images (default 100000000), checked before decoding.
+          -v, --verbose           Report the route taken and the time of each stage on stderr.
+          -h, --help              Show this help.
+          -V, --version           Show the version.
+
+        EXIT STATUS:
+          0 success, 64 usage error, 65 bad or unsupported input data, 66 input missing or unreadable,
+          70 internal error, 73 cannot create the output, 74 I/O error.
+
+        EXAMPLES:
+          blurtool photo.jpg --material thin                  writes photo-thin.jpg
+          blurtool photo.jpg -m ultraThin -a dark --dim 0.6 -o background.png
+          blurtool photo.jpg --sigma 20 --edge clamp -o blurred.jpg
+          cat photo.jpg | blurtool - -m regular --format png -o - > out.png
+          blurtool info photo.jpg
+        """
+}

@@ -1,0 +1,116 @@
+import Compositor
+import ImageCodecs
+
+/// Runs one render request: read, decode, blur and tint, encode, write.
+struct Renderer {
+    let request: RenderRequest
+    let console: BlurTool.Console
+
+    private var subject: String { request.input == "-" ? "<stdin>" : request.input }
+
+    func run() throws {
+        let clock = ContinuousClock()
+        var stageTimes: [(String, Duration)] = []
+        func timed<T>(_ stage: String, _ work: () throws -> T) rethrows -> T {
+            let start = clock.now
+            let result = try work()
+            stageTimes.append((stage, clock.now - start))
+            return result
+        }
+
+        let outputPath = request.output ?? defaultOutputPath()
+        let format = try outputFormat(for: outputPath)
+        if request.input != "-", outputPath != "-", FileIO.isSameFile(request.input, outputPath) {
+            throw ToolFailure(.cannotCreate, outputPath, "is the input file; refusing to overwrite it")
+        }
+        let bytes = try timed("read") { try FileIO.read(request.input) }
+        let decoded: DecodedImage
+        do {
+            decoded = try timed("decode") {
+                try ImageDecoder.decode(bytes, options: DecodeOptions(
+                    maxPixels: request.maxPixels, appliesOrientation: request.appliesOrientation,
+                    isLenient: request.isLenient))
+            }
+        } catch let error as CodecError {
+            throw ToolFailure(.dataError, subject, error.description)
+        }
+        for warning in decoded.warnings {
+            console.err("blurtool: warning: \(subject): \(warning)")
+        }
+        let image = decoded.image
+        let effect = materialEffect(for: image)
+        let result = timed("blur+tint") { effect.apply(to: image) }
+        let encoded: [UInt8]
+        do {
+            encoded = try timed("encode") {
+                try ImageEncoder.encode(result, as: format, options: EncodeOptions(
+                    quality: request.quality, chromaSubsampling: request.chromaSubsampling,
+                    optimizesHuffmanTables: request.optimizesHuffmanTables, isProgressive: request.isProgressive,
+                    pngCompressionLevel: request.pngCompressionLevel, iccProfile: decoded.info.iccProfile))
+            }
+        } catch let error as CodecError {
+            throw ToolFailure(.internalError, outputPath, error.description)
+        }
+        try timed("write") { try FileIO.writeAtomically(encoded, to: outputPath) }
+        if request.output == nil {
+            console.out(outputPath)
+        }
+        if request.isVerbose {
+            let route = GaussianBlur(sigma: effect.sigmaPixels, edgeMode: effect.edgeMode,
+                                     precision: effect.precision).usesPyramid ? "pyramid" : "exact"
+            console.err("blurtool: \(image.width)x\(image.height), σ \(String(format2: effect.sigmaPixels)) px "
+                        + "(\(route)), " + stageTimes.map { "\($0.0) \(milliseconds($0.1)) ms" }.joined(separator: ", "))
+        }
+    }
+
+    /// The material's recipe with the request's overrides, or a plain blur when no material was named.
+    func materialEffect(for image: Image) -> MaterialEffect {
+        let pixelsPerPoint = request.pixelsPerPoint
+            ?? MaterialEffect.pixelsPerPoint(fillingScreenWith: image.width, image.height)
+        var recipe = MaterialRecipe(blurPoints: 0)
+        if let name = request.materialName, let (material, forced) = MaterialCatalog.lookup(name) {
+            recipe = material.recipe(for: forced ?? request.appearance)
+        }
+        if let sigma = request.sigma { recipe.blurPoints = sigma / pixelsPerPoint }
+        if let saturation = request.saturation { recipe.saturation = saturation }
+        if let tint = request.tint { recipe.tints = [TintLayer(tint)] }
+        if let grain = request.grain { recipe.grain = grain }
+        return MaterialEffect(recipe: recipe, dim: request.dim, pixelsPerPoint: pixelsPerPoint,
+                              edgeMode: request.edgeMode, precision: request.precision)
+    }
+
+    /// `<stem>-<material>.<ext>` (or `<stem>-sigma<S>.<ext>`) beside the input; stdout for stdin.
+    private func defaultOutputPath() -> String {
+        guard request.input != "-" else { return "-" }
+        let slash = request.input.lastIndex(of: "/")
+        let directory = slash.map { String(request.input[...$0]) } ?? ""
+        var stem = slash.map { String(request.input[request.input.index(after: $0)...]) } ?? request.input
+        if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = String(stem[..<dot]) }
+        let suffix = request.materialName.map(kebabCase) ?? "sigma\(String(format2: request.sigma ?? 0))"
+        let format = request.format ?? ImageFormat(fileExtensionOf: request.input) ?? .png
+        return directory + stem + "-" + suffix + "." + format.fileExtension
+    }
+
+    private func outputFormat(for path: String) throws -> ImageFormat {
+        if let format = request.format { return format }
+        if path != "-", let format = ImageFormat(fileExtensionOf: path) { return format }
+        if path == "-" {
+            if let format = ImageFormat(fileExtensionOf: request.input) { return format }
+            throw UsageError("writing to standard output needs --format png|jpeg")
+        }
+        throw UsageError("cannot tell the output format from '\(path)'; name it .png or .jpg, or give --format")
+    }
+
+    private func kebabCase(_ name: String) -> String {
+        var result = ""
+        for character in name where character != "." {
+            if character.isUppercase, !result.isEmpty, result.last != "-" { result.append("-") }
+            result.append(character == "_" || character == " " ? "-" : Character(character.lowercased()))
+        }
+        return result
+    }
+
+    private func milliseconds(_ duration: Duration) -> Int {
+        Int(Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15)
+    }
+}

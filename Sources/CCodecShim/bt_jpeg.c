@@ -1,0 +1,344 @@
+// libjpeg-turbo behind whole-operation functions. Each function owns its setjmp: libjpeg's error_exit
+// longjmps back into the function that called libjpeg, never across a Swift frame. Warnings are counted
+// and the first one kept, instead of libjpeg printing them to stderr.
+#include "bt_codec_shim.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+#include <jerror.h>
+
+typedef struct {
+    struct jpeg_error_mgr base;
+    jmp_buf escape;
+    int status;                  // the bt_jpeg_status error_exit reports
+    int warnings;
+    int lost_data;               // a corrupt-data warning
+    int end_of_file_seen;        // libjpeg's source ran out (it then inserts a fake EOI)
+    int end_of_file_line;        // output_scanline when it did, -1 while not reading scanlines
+    int reading_scanlines;
+    char message[BT_MESSAGE_LENGTH];
+} bt_error_manager;
+
+typedef struct {
+    struct jpeg_progress_mgr base;
+    int max_scans;
+} bt_scan_limit;
+
+static void bt_copy_message(j_common_ptr cinfo, char destination[BT_MESSAGE_LENGTH]) {
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    snprintf(destination, BT_MESSAGE_LENGTH, "%s", text);
+}
+
+static void bt_error_exit(j_common_ptr cinfo) {
+    bt_error_manager *manager = (bt_error_manager *)cinfo->err;
+    bt_copy_message(cinfo, manager->message);
+    int code = manager->base.msg_code;
+    if (code == JERR_OUT_OF_MEMORY) {
+        manager->status = BT_JPEG_OUT_OF_MEMORY;
+    } else if (code == JERR_BAD_PRECISION) {
+        manager->status = BT_JPEG_UNSUPPORTED;
+    } else {
+        manager->status = BT_JPEG_ERROR;
+    }
+    longjmp(manager->escape, 1);
+}
+
+// Warnings that mean entropy-coded data was corrupt or missing, so pixels are wrong or absent.
+static int bt_warning_loses_data(int code) {
+    switch (code) {
+    case JWRN_HIT_MARKER:
+    case JWRN_MUST_RESYNC:
+    case JWRN_NOT_SEQUENTIAL:
+    case JWRN_HUFF_BAD_CODE:
+    case JWRN_ARITH_BAD_CODE:
+    case JWRN_BOGUS_PROGRESSION:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static void bt_emit_message(j_common_ptr cinfo, int level) {
+    if (level >= 0) {
+        return;  // trace messages
+    }
+    bt_error_manager *manager = (bt_error_manager *)cinfo->err;
+    int code = manager->base.msg_code;
+    if (manager->warnings == 0) {
+        bt_copy_message(cinfo, manager->message);
+    }
+    manager->warnings += 1;
+    if (bt_warning_loses_data(code)) {
+        if (!manager->lost_data) {
+            bt_copy_message(cinfo, manager->message);  // the data-losing warning is the one worth showing
+        }
+        manager->lost_data = 1;
+    }
+    if (code == JWRN_JPEG_EOF && !manager->end_of_file_seen) {
+        manager->end_of_file_seen = 1;
+        j_decompress_ptr dinfo = (j_decompress_ptr)cinfo;
+        manager->end_of_file_line = manager->reading_scanlines ? (int)dinfo->output_scanline : -1;
+    }
+}
+
+static void bt_output_message(j_common_ptr cinfo) {
+    (void)cinfo;  // never print
+}
+
+static void bt_check_scan_count(j_common_ptr cinfo) {
+    j_decompress_ptr dinfo = (j_decompress_ptr)cinfo;
+    bt_scan_limit *limit = (bt_scan_limit *)cinfo->progress;
+    if (dinfo->input_scan_number > limit->max_scans) {
+        bt_error_manager *manager = (bt_error_manager *)cinfo->err;
+        snprintf(manager->message, BT_MESSAGE_LENGTH, "more than %d scans in a progressive JPEG", limit->max_scans);
+        manager->status = BT_JPEG_TOO_MANY_SCANS;
+        longjmp(manager->escape, 1);
+    }
+}
+
+static void bt_install_error_manager(j_common_ptr cinfo, bt_error_manager *manager) {
+    memset(manager, 0, sizeof(*manager));
+    cinfo->err = jpeg_std_error(&manager->base);
+    manager->base.error_exit = bt_error_exit;
+    manager->base.emit_message = bt_emit_message;
+    manager->base.output_message = bt_output_message;
+    manager->end_of_file_line = -1;
+}
+
+static int bt_color_of(J_COLOR_SPACE space) {
+    switch (space) {
+    case JCS_GRAYSCALE: return BT_JPEG_GRAY;
+    case JCS_RGB: return BT_JPEG_RGB;
+    case JCS_YCbCr: return BT_JPEG_YCBCR;
+    case JCS_CMYK: return BT_JPEG_CMYK;
+    case JCS_YCCK: return BT_JPEG_YCCK;
+    default: return BT_JPEG_OTHER;
+    }
+}
+
+// Keeps the first APP1 that carries Exif; later ones (and XMP APP1s) are ignored.
+static void bt_take_first_exif(j_decompress_ptr dinfo, bt_jpeg_decoded *out) {
+    for (jpeg_saved_marker_ptr marker = dinfo->marker_list; marker != NULL; marker = marker->next) {
+        if (marker->marker != JPEG_APP0 + 1 || marker->data_length < 6) {
+            continue;
+        }
+        if (memcmp(marker->data, "Exif\0\0", 6) != 0) {
+            continue;
+        }
+        size_t length = marker->data_length - 6;
+        out->exif = malloc(length > 0 ? length : 1);
+        if (out->exif != NULL) {
+            memcpy(out->exif, marker->data + 6, length);
+            out->exif_length = length;
+        }
+        return;
+    }
+}
+
+// CMYK rows as libjpeg returns them to RGBA. Adobe applications store CMYK inverted (APP14), which is
+// what nearly every CMYK JPEG in the wild is; plain CMYK is converted the textbook way.
+static void bt_cmyk_row_to_rgba(const JSAMPLE *cmyk, uint8_t *rgba, JDIMENSION width, int inverted) {
+    for (JDIMENSION x = 0; x < width; x++) {
+        unsigned c = cmyk[4 * x], m = cmyk[4 * x + 1], y = cmyk[4 * x + 2], k = cmyk[4 * x + 3];
+        if (!inverted) {
+            c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k;
+        }
+        rgba[4 * x] = (uint8_t)((c * k + 127) / 255);
+        rgba[4 * x + 1] = (uint8_t)((m * k + 127) / 255);
+        rgba[4 * x + 2] = (uint8_t)((y * k + 127) / 255);
+        rgba[4 * x + 3] = 255;
+    }
+}
+
+// True when a progressive image's coefficients were not all fully refined (a file cut between scans).
+static int bt_progression_incomplete(j_decompress_ptr dinfo) {
+    if (!dinfo->progressive_mode || dinfo->coef_bits == NULL) {
+        return 0;
+    }
+    for (int component = 0; component < dinfo->num_components; component++) {
+        for (int k = 0; k < DCTSIZE2; k++) {
+            if (dinfo->coef_bits[component][k] != 0) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+int bt_jpeg_decode(const uint8_t *data, size_t size, const bt_jpeg_decode_options *options,
+                   bt_jpeg_decoded *out) {
+    memset(out, 0, sizeof(*out));
+    struct jpeg_decompress_struct dinfo;
+    bt_error_manager manager;
+    bt_scan_limit limit;
+    JSAMPLE *volatile cmyk_row = NULL;
+
+    bt_install_error_manager((j_common_ptr)&dinfo, &manager);
+    if (setjmp(manager.escape)) {
+        // A partial decode keeps its pixels only when rows were produced; the caller decides.
+        out->lines_decoded = (int)dinfo.output_scanline;
+        out->scans = dinfo.input_scan_number;
+        jpeg_destroy_decompress(&dinfo);
+        free(cmyk_row);
+        snprintf(out->message, BT_MESSAGE_LENGTH, "%s", manager.message);
+        free(out->pixels);
+        out->pixels = NULL;
+        return manager.status;
+    }
+    jpeg_create_decompress(&dinfo);
+    jpeg_mem_src(&dinfo, data, (unsigned long)size);
+    jpeg_save_markers(&dinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&dinfo, JPEG_APP0 + 2, 0xFFFF);
+    memset(&limit, 0, sizeof(limit));
+    limit.base.progress_monitor = bt_check_scan_count;
+    limit.max_scans = options->max_scans > 0 ? options->max_scans : 100;
+    dinfo.progress = &limit.base;
+
+    jpeg_read_header(&dinfo, TRUE);
+    out->image_width = (int)dinfo.image_width;
+    out->image_height = (int)dinfo.image_height;
+    out->color = bt_color_of(dinfo.jpeg_color_space);
+    out->components = dinfo.num_components;
+    out->progressive = dinfo.progressive_mode;
+    out->arithmetic = dinfo.arith_code;
+    out->precision = dinfo.data_precision;
+    bt_take_first_exif(&dinfo, out);
+    JOCTET *icc = NULL;
+    unsigned int icc_length = 0;
+    if (jpeg_read_icc_profile(&dinfo, &icc, &icc_length)) {
+        out->icc = icc;
+        out->icc_length = icc_length;
+    }
+    if ((uint64_t)dinfo.image_width * (uint64_t)dinfo.image_height > options->max_pixels) {
+        snprintf(out->message, BT_MESSAGE_LENGTH, "%ux%u pixels is more than the limit of %llu",
+                 dinfo.image_width, dinfo.image_height, (unsigned long long)options->max_pixels);
+        jpeg_destroy_decompress(&dinfo);
+        return BT_JPEG_TOO_LARGE;
+    }
+    if (options->header_only) {
+        jpeg_destroy_decompress(&dinfo);
+        return BT_JPEG_OK;
+    }
+
+    int is_cmyk = dinfo.jpeg_color_space == JCS_CMYK || dinfo.jpeg_color_space == JCS_YCCK;
+    dinfo.out_color_space = is_cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    int denominator = options->scale_denominator;
+    if (denominator != 1 && denominator != 2 && denominator != 4 && denominator != 8) {
+        denominator = 1;
+    }
+    dinfo.scale_num = 1;
+    dinfo.scale_denom = (unsigned int)denominator;
+    jpeg_start_decompress(&dinfo);
+
+    size_t row_bytes = (size_t)dinfo.output_width * 4;
+    out->width = (int)dinfo.output_width;
+    out->height = (int)dinfo.output_height;
+    out->pixels = malloc(row_bytes * dinfo.output_height);
+    if (is_cmyk) {
+        cmyk_row = malloc(row_bytes);
+    }
+    if (out->pixels == NULL || (is_cmyk && cmyk_row == NULL)) {
+        snprintf(manager.message, BT_MESSAGE_LENGTH, "out of memory for %ux%u pixels",
+                 dinfo.output_width, dinfo.output_height);
+        manager.status = BT_JPEG_OUT_OF_MEMORY;
+        longjmp(manager.escape, 1);
+    }
+    manager.reading_scanlines = 1;
+    while (dinfo.output_scanline < dinfo.output_height) {
+        uint8_t *row = out->pixels + row_bytes * dinfo.output_scanline;
+        if (is_cmyk) {
+            JSAMPROW rows[1] = {cmyk_row};
+            jpeg_read_scanlines(&dinfo, rows, 1);
+            bt_cmyk_row_to_rgba(cmyk_row, row, dinfo.output_width, dinfo.saw_Adobe_marker);
+        } else {
+            JSAMPROW rows[1] = {row};
+            jpeg_read_scanlines(&dinfo, rows, 1);
+        }
+    }
+    manager.reading_scanlines = 0;
+    out->lines_decoded = (int)dinfo.output_scanline;
+    if (manager.end_of_file_seen) {
+        // Running out of data is harmless only after the last row and, for progressive files, after the
+        // last refinement: then just the end marker is missing.
+        int cut_in_rows = manager.end_of_file_line >= 0 && manager.end_of_file_line < (int)dinfo.output_height;
+        if (cut_in_rows || bt_progression_incomplete(&dinfo)) {
+            manager.lost_data = 1;
+        }
+    }
+    out->scans = dinfo.input_scan_number;
+    jpeg_finish_decompress(&dinfo);
+    jpeg_destroy_decompress(&dinfo);
+    free(cmyk_row);
+    out->lost_data = manager.lost_data;
+    out->warnings = manager.warnings;
+    snprintf(out->message, BT_MESSAGE_LENGTH, "%s", manager.message);
+    return BT_JPEG_OK;
+}
+
+void bt_jpeg_decoded_free(bt_jpeg_decoded *decoded) {
+    free(decoded->pixels);
+    free(decoded->exif);
+    free(decoded->icc);
+    decoded->pixels = NULL;
+    decoded->exif = NULL;
+    decoded->icc = NULL;
+}
+
+int bt_jpeg_encode(const uint8_t *rgbx, int width, int height, size_t bytes_per_row,
+                   const bt_jpeg_encode_options *options, uint8_t **out, size_t *out_length,
+                   char message[BT_MESSAGE_LENGTH]) {
+    struct jpeg_compress_struct cinfo;
+    bt_error_manager manager;
+    unsigned char *volatile buffer = NULL;
+    unsigned long buffer_length = 0;
+
+    *out = NULL;
+    *out_length = 0;
+    bt_install_error_manager((j_common_ptr)&cinfo, &manager);
+    if (setjmp(manager.escape)) {
+        jpeg_destroy_compress(&cinfo);
+        free(buffer);
+        snprintf(message, BT_MESSAGE_LENGTH, "%s", manager.message);
+        return manager.status;
+    }
+    jpeg_create_compress(&cinfo);
+    unsigned char *destination = NULL;
+    jpeg_mem_dest(&cinfo, &destination, &buffer_length);
+    cinfo.image_width = (JDIMENSION)width;
+    cinfo.image_height = (JDIMENSION)height;
+    cinfo.input_components = 4;
+    cinfo.in_color_space = JCS_EXT_RGBX;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, options->quality, TRUE);
+    if (options->chroma_444) {
+        cinfo.comp_info[0].h_samp_factor = 1;
+        cinfo.comp_info[0].v_samp_factor = 1;
+    }
+    cinfo.optimize_coding = options->optimize_huffman ? TRUE : FALSE;
+    if (options->progressive) {
+        jpeg_simple_progression(&cinfo);
+    }
+    jpeg_start_compress(&cinfo, TRUE);
+    if (options->icc != NULL && options->icc_length > 0) {
+        jpeg_write_icc_profile(&cinfo, options->icc, (unsigned int)options->icc_length);
+    }
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW rows[1] = {(JSAMPROW)(rgbx + bytes_per_row * cinfo.next_scanline)};
+        jpeg_write_scanlines(&cinfo, rows, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    buffer = destination;
+    jpeg_destroy_compress(&cinfo);
+    *out = buffer;
+    *out_length = buffer_length;
+    return BT_JPEG_OK;
+}
+
+void bt_free(void *pointer) {
+    free(pointer);
+}

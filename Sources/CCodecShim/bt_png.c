@@ -1,0 +1,105 @@
+// libpng's full write API behind one function: its longjmp on error lands here, never in Swift.
+#include "bt_codec_shim.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    uint8_t *data;
+    size_t length;
+    size_t capacity;
+    int failed;
+} bt_growing_buffer;
+
+static void bt_png_write_bytes(png_structp png, png_bytep bytes, png_size_t count) {
+    bt_growing_buffer *buffer = png_get_io_ptr(png);
+    if (buffer->failed) {
+        return;
+    }
+    if (buffer->length + count > buffer->capacity) {
+        size_t capacity = buffer->capacity * 2 > buffer->length + count ? buffer->capacity * 2 : buffer->length + count;
+        uint8_t *grown = realloc(buffer->data, capacity);
+        if (grown == NULL) {
+            buffer->failed = 1;
+            png_error(png, "out of memory for the encoded PNG");
+        }
+        buffer->data = grown;
+        buffer->capacity = capacity;
+    }
+    memcpy(buffer->data + buffer->length, bytes, count);
+    buffer->length += count;
+}
+
+static void bt_png_flush(png_structp png) {
+    (void)png;
+}
+
+static void bt_png_error(png_structp png, png_const_charp text) {
+    char *message = png_get_error_ptr(png);
+    snprintf(message, BT_MESSAGE_LENGTH, "%s", text);
+    png_longjmp(png, 1);
+}
+
+static void bt_png_warning(png_structp png, png_const_charp text) {
+    (void)png;
+    (void)text;  // nothing the encoder warns about is worth a line on stderr
+}
+
+int bt_png_encode(const uint8_t *rgba, int width, int height, size_t bytes_per_row,
+                  const bt_png_encode_options *options, uint8_t **out, size_t *out_length,
+                  char message[BT_MESSAGE_LENGTH]) {
+    *out = NULL;
+    *out_length = 0;
+    message[0] = 0;
+    bt_growing_buffer buffer = {0};
+    buffer.capacity = (size_t)width * (size_t)height * 2 + 1024;
+    buffer.data = malloc(buffer.capacity);
+    if (buffer.data == NULL) {
+        snprintf(message, BT_MESSAGE_LENGTH, "out of memory for the encoded PNG");
+        return 1;
+    }
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, message, bt_png_error, bt_png_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (png == NULL || info == NULL) {
+        png_destroy_write_struct(&png, NULL);
+        free(buffer.data);
+        snprintf(message, BT_MESSAGE_LENGTH, "could not start libpng");
+        return 1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        free(buffer.data);
+        return 1;
+    }
+    png_set_benign_errors(png, 1);  // a questionable ICC profile is dropped with a warning, not fatal
+    png_set_write_fn(png, &buffer, bt_png_write_bytes, bt_png_flush);
+    png_set_compression_level(png, options->compression_level);
+    if (options->compression_level <= 3) {
+        // Fast levels: one cheap filter instead of trying all five per row.
+        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+    }
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
+                 options->has_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
+    if (options->icc != NULL && options->icc_length > 0) {
+        png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, options->icc,
+                     (png_uint_32)options->icc_length);
+    } else {
+        png_set_sRGB_gAMA_and_cHRM(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+    }
+    png_write_info(png, info);
+    if (!options->has_alpha) {
+        png_set_filler(png, 0, PNG_FILLER_AFTER);  // on write: drop the fourth byte of each pixel
+    }
+    for (int y = 0; y < height; y++) {
+        png_write_row(png, (png_const_bytep)(rgba + bytes_per_row * (size_t)y));
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    *out = buffer.data;
+    *out_length = buffer.length;
+    return 0;
+}

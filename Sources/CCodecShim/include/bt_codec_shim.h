@@ -1,0 +1,106 @@
+// The only C the project writes: whole-operation wrappers whose setjmp/longjmp never crosses into Swift.
+// Every symbol is prefixed bt_. Buffers returned through `out` parameters are malloc'd and owned by the
+// caller (free them with bt_free).
+#ifndef BT_CODEC_SHIM_H
+#define BT_CODEC_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BT_MESSAGE_LENGTH 200
+
+/// Colour spaces of a JPEG's stored data, as the decoder found them.
+enum bt_jpeg_color {
+    BT_JPEG_GRAY = 1,
+    BT_JPEG_RGB = 2,
+    BT_JPEG_YCBCR = 3,
+    BT_JPEG_CMYK = 4,
+    BT_JPEG_YCCK = 5,
+    BT_JPEG_OTHER = 6
+};
+
+/// Results of bt_jpeg_decode other than success (0).
+enum bt_jpeg_status {
+    BT_JPEG_OK = 0,
+    BT_JPEG_ERROR = 1,           // libjpeg refused the data; `message` says why
+    BT_JPEG_TOO_LARGE = 2,       // header dimensions above max_pixels; nothing was allocated
+    BT_JPEG_TOO_MANY_SCANS = 3,  // progressive scan count above max_scans
+    BT_JPEG_OUT_OF_MEMORY = 4,
+    BT_JPEG_UNSUPPORTED = 5      // e.g. 12-bit samples
+};
+
+typedef struct {
+    int scale_denominator;        // 1, 2, 4 or 8: libjpeg's DCT-domain scaling
+    uint64_t max_pixels;          // refuse headers with more pixels than this (before any allocation)
+    int max_scans;                // refuse progressive files with more scans than this
+    int header_only;              // read markers and dimensions, decode no pixels
+} bt_jpeg_decode_options;
+
+typedef struct {
+    uint8_t *pixels;              // RGBA8, alpha 255, rows of width * 4 bytes
+    int width, height;            // of `pixels` (after scaling)
+    int image_width, image_height;// as stored in the header
+    int color;                    // enum bt_jpeg_color
+    int components;
+    int progressive;
+    int arithmetic;
+    int precision;                // bits per sample
+    int scans;                    // scans seen
+    uint8_t *exif;                // first APP1 "Exif\0\0" payload, TIFF header onwards; may be NULL
+    size_t exif_length;
+    uint8_t *icc;                 // assembled ICC profile; may be NULL
+    size_t icc_length;
+    int lost_data;                // a warning meant corrupt or missing entropy data
+    int warnings;                 // number of warnings libjpeg emitted
+    int lines_decoded;            // output rows produced before the data ran out or failed
+    char message[BT_MESSAGE_LENGTH]; // the error, or the first warning
+} bt_jpeg_decoded;
+
+/// Decodes a whole JPEG from memory. Returns an enum bt_jpeg_status. On failure `out->pixels` is NULL;
+/// `out->message` names the reason. libjpeg never prints and never exits the process.
+int bt_jpeg_decode(const uint8_t *data, size_t size, const bt_jpeg_decode_options *options,
+                   bt_jpeg_decoded *out);
+
+/// Frees every buffer a bt_jpeg_decoded holds and sets the pointers to NULL.
+void bt_jpeg_decoded_free(bt_jpeg_decoded *decoded);
+
+typedef struct {
+    int quality;                  // 1...100
+    int chroma_444;               // 4:4:4 instead of 4:2:0
+    int optimize_huffman;
+    int progressive;
+    const uint8_t *icc;           // embedded when not NULL
+    size_t icc_length;
+} bt_jpeg_encode_options;
+
+/// Encodes RGBX8 rows (the fourth byte of each pixel is ignored) as JPEG into a malloc'd buffer.
+int bt_jpeg_encode(const uint8_t *rgbx, int width, int height, size_t bytes_per_row,
+                   const bt_jpeg_encode_options *options, uint8_t **out, size_t *out_length,
+                   char message[BT_MESSAGE_LENGTH]);
+
+typedef struct {
+    int compression_level;        // zlib level 0...9
+    int has_alpha;                // write RGBA; otherwise RGB (the fourth byte of each pixel is dropped)
+    const uint8_t *icc;           // written as iCCP when not NULL
+    size_t icc_length;
+} bt_png_encode_options;
+
+/// Encodes straight-alpha RGBA8 rows as PNG into a malloc'd buffer (full libpng API, for the compression
+/// level and iCCP that the simplified API cannot set). Returns 0 on success.
+int bt_png_encode(const uint8_t *rgba, int width, int height, size_t bytes_per_row,
+                  const bt_png_encode_options *options, uint8_t **out, size_t *out_length,
+                  char message[BT_MESSAGE_LENGTH]);
+
+/// Inflates a zlib stream, failing (returning 0) when the output would exceed max_output bytes.
+/// Returns 1 on success with a malloc'd buffer in *out.
+int bt_zlib_inflate(const uint8_t *data, size_t size, size_t max_output, uint8_t **out, size_t *out_length);
+
+/// Deflates bytes into a zlib stream (level 9, for small metadata such as ICC profiles).
+int bt_zlib_deflate(const uint8_t *data, size_t size, uint8_t **out, size_t *out_length);
+
+/// CRC-32 as PNG chunks use it.
+uint32_t bt_crc32(uint32_t crc, const uint8_t *data, size_t size);
+
+void bt_free(void *pointer);
+
+#endif

@@ -1,0 +1,84 @@
+/// A straight-alpha sRGB colour with components from 0 to 1, as CSS and SwiftUI write colours.
+public struct RGBAColor: Equatable, Hashable, Sendable, CustomStringConvertible {
+    public var red: Double
+    public var green: Double
+    public var blue: Double
+    public var alpha: Double
+
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    /// A grey with all three components equal, as `Color(white:opacity:)` writes it.
+    public init(white: Double, alpha: Double = 1) {
+        self.init(red: white, green: white, blue: white, alpha: alpha)
+    }
+
+    /// A colour from 8-bit sRGB components, the way design tools and CSS `rgb()` give them.
+    public init(red8: Int, green8: Int, blue8: Int, alpha: Double = 1) {
+        self.init(red: Double(red8) / 255, green: Double(green8) / 255, blue: Double(blue8) / 255, alpha: alpha)
+    }
+
+    /// A colour from a 0xRRGGBB literal.
+    public init(rgbHex: UInt32, alpha: Double = 1) {
+        self.init(red8: Int(rgbHex >> 16 & 0xFF), green8: Int(rgbHex >> 8 & 0xFF), blue8: Int(rgbHex & 0xFF),
+                  alpha: alpha)
+    }
+
+    /// A colour from a 0xAARRGGBB literal, as Flutter and Android write them.
+    public init(argbHex: UInt32) {
+        self.init(rgbHex: argbHex & 0xFF_FFFF, alpha: Double(argbHex >> 24) / 255)
+    }
+
+    public static let black = RGBAColor(white: 0)
+    public static let white = RGBAColor(white: 1)
+    public static let clear = RGBAColor(white: 0, alpha: 0)
+
+    /// The same colour with another opacity, as SwiftUI's `Color.opacity(_:)`.
+    public func opacity(_ alpha: Double) -> RGBAColor {
+        RGBAColor(red: red, green: green, blue: blue, alpha: alpha)
+    }
+
+    /// Parses CSS hex notation (`#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, the `#` optional) or one of the
+    /// names `black`, `white`, `clear`/`transparent`, `gray`/`grey`. Returns nil for anything else.
+    public init?(css text: String) {
+        let lowered = text.lowercased()
+        switch lowered {
+        case "black": self = .black; return
+        case "white": self = .white; return
+        case "clear", "transparent": self = .clear; return
+        case "gray", "grey": self = RGBAColor(red8: 128, green8: 128, blue8: 128); return
+        default: break
+        }
+        var digits = Substring(lowered)
+        if digits.hasPrefix("#") { digits = digits.dropFirst() }
+        guard digits.allSatisfy(\.isHexDigit) else { return nil }
+        var values = digits.map { Int(String($0), radix: 16)! }
+        switch values.count {
+        case 3, 4: values = values.map { $0 * 17 }  // #abc means #aabbcc
+        case 6, 8: values = stride(from: 0, to: values.count, by: 2).map { values[$0] * 16 + values[$0 + 1] }
+        default: return nil
+        }
+        self.init(red8: values[0], green8: values[1], blue8: values[2],
+                  alpha: values.count == 4 ? Double(values[3]) / 255 : 1)
+    }
+
+    /// `#rrggbbaa` (or `#rrggbb` when opaque).
+    public var description: String {
+        func hex(_ component: Double) -> String {
+            let value = Int((min(max(component, 0), 1) * 255).rounded())
+            return (value < 16 ? "0" : "") + String(value, radix: 16)
+        }
+        return "#" + hex(red) + hex(green) + hex(blue) + (alpha < 1 ? hex(alpha) : "")
+    }
+
+    /// The premultiplied 8-bit pixel closest to this colour.
+    public var premultipliedPixel: Pixel {
+        func byte(_ value: Double) -> UInt8 { UInt8((min(max(value, 0), 1) * 255).rounded()) }
+        let a = min(max(alpha, 0), 1)
+        return Pixel(red: byte(red * a), green: byte(green * a), blue: byte(blue * a), alpha: byte(a))
+    }
+}

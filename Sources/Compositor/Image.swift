@@ -1,0 +1,211 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One premultiplied RGBA8 pixel, sRGB-encoded: `red`, `green` and `blue` never exceed `alpha`.
+public struct Pixel: Equatable, Hashable, Sendable, CustomStringConvertible {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+    public var alpha: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    public static let transparent = Pixel(red: 0, green: 0, blue: 0, alpha: 0)
+
+    public var description: String { "(\(red), \(green), \(blue), \(alpha))" }
+}
+
+/// Premultiplied RGBA8 pixels in sRGB encoding, with an explicit row stride.
+///
+/// `Image` has reference semantics, like a `CGContext` or a `vImage_Buffer`: a region made with
+/// `region(x:y:width:height:)` shares the pixels of the image it came from, and writing through one is
+/// seen through the other. `copy()` makes an independent, tightly packed image.
+///
+/// Pixel memory is either owned (allocated here, or handed over by a decoder) or borrowed from a caller
+/// through `init(borrowing:width:height:bytesPerRow:)`, in which case the caller keeps it alive.
+///
+/// Thread safety: an `Image` may be read from any number of threads at once; writes to the same pixels
+/// from several threads need the caller's synchronisation, as with any shared buffer.
+public final class Image: @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    /// Bytes from the start of one row to the start of the next; at least `width * 4`.
+    public let bytesPerRow: Int
+    /// The first byte of the top-left pixel.
+    public let baseAddress: UnsafeMutablePointer<UInt8>
+    private let storage: PixelStorage?
+
+    public static let bytesPerPixel = 4
+
+    /// Makes a transparent image (every byte zero) of the given size.
+    public convenience init(width: Int, height: Int) {
+        self.init(width: width, height: height, fill: .transparent)
+    }
+
+    /// Makes an image of the given size filled with one pixel value.
+    public init(width: Int, height: Int, fill: Pixel) {
+        precondition(width >= 0 && height >= 0, "image dimensions must not be negative")
+        let bytesPerRow = width * Image.bytesPerPixel
+        let storage = PixelStorage(byteCount: bytesPerRow * height)
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+        self.baseAddress = storage.pointer
+        self.storage = storage
+        if fill == .transparent {
+            baseAddress.initialize(repeating: 0, count: bytesPerRow * height)
+        } else {
+            let words = UnsafeMutableRawPointer(baseAddress).bindMemory(to: UInt32.self, capacity: width * height)
+            words.initialize(repeating: fill.packed, count: width * height)
+        }
+    }
+
+    /// Adopts memory allocated with `malloc` (by a C decoder, say); the image frees it.
+    public init(adoptingMallocedPixels pointer: UnsafeMutablePointer<UInt8>, width: Int, height: Int,
+                bytesPerRow: Int) {
+        precondition(bytesPerRow >= width * Image.bytesPerPixel, "row stride shorter than a row")
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+        self.baseAddress = pointer
+        self.storage = PixelStorage(adoptingMalloced: pointer)
+    }
+
+    /// Wraps a caller's premultiplied RGBA8 buffer without copying. The caller keeps the memory alive and
+    /// unmoved for as long as this image (or any region of it) is used.
+    public init(borrowing baseAddress: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int) {
+        precondition(width >= 0 && height >= 0, "image dimensions must not be negative")
+        precondition(bytesPerRow >= width * Image.bytesPerPixel, "row stride shorter than a row")
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+        self.baseAddress = baseAddress
+        self.storage = nil
+    }
+
+    private init(view baseAddress: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int,
+                 storage: PixelStorage?) {
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+        self.baseAddress = baseAddress
+        self.storage = storage
+    }
+
+    public var pixelCount: Int { width * height }
+
+    /// A view of a rectangle of this image, sharing its pixels (no copy).
+    public func region(x: Int, y: Int, width: Int, height: Int) -> Image {
+        precondition(x >= 0 && y >= 0 && width >= 0 && height >= 0 && x + width <= self.width
+                     && y + height <= self.height, "region outside the image")
+        return Image(view: baseAddress + y * bytesPerRow + x * Image.bytesPerPixel, width: width, height: height,
+                     bytesPerRow: bytesPerRow, storage: storage)
+    }
+
+    /// The first byte of row `y`.
+    @inline(__always)
+    public func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
+        baseAddress + y * bytesPerRow
+    }
+
+    public subscript(x: Int, y: Int) -> Pixel {
+        get {
+            precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel outside the image")
+            let p = row(y) + x * 4
+            return Pixel(red: p[0], green: p[1], blue: p[2], alpha: p[3])
+        }
+        set {
+            precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel outside the image")
+            let p = row(y) + x * 4
+            p[0] = newValue.red
+            p[1] = newValue.green
+            p[2] = newValue.blue
+            p[3] = newValue.alpha
+        }
+    }
+
+    /// An independent, tightly packed copy.
+    public func copy() -> Image {
+        let result = Image(width: width, height: height)
+        result.copyPixels(from: self)
+        return result
+    }
+
+    /// Copies every pixel of `source`, which must have the same size.
+    public func copyPixels(from source: Image) {
+        precondition(source.width == width && source.height == height, "copy between images of different sizes")
+        let rowBytes = width * Image.bytesPerPixel
+        for y in 0..<height {
+            row(y).update(from: source.row(y), count: rowBytes)
+        }
+    }
+
+    /// True when every pixel has alpha 255.
+    public var isOpaque: Bool {
+        for y in 0..<height {
+            let p = row(y)
+            for x in 0..<width where p[x * 4 + 3] != 255 {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// True when both images have the same size and the same pixels (strides may differ).
+    public func hasSamePixels(as other: Image) -> Bool {
+        guard width == other.width, height == other.height else { return false }
+        let rowBytes = width * Image.bytesPerPixel
+        for y in 0..<height where memcmp(row(y), other.row(y), rowBytes) != 0 {
+            return false
+        }
+        return true
+    }
+}
+
+extension Pixel {
+    /// The four bytes in memory order, as one native-endian word.
+    var packed: UInt32 {
+        var value: UInt32 = 0
+        withUnsafeMutableBytes(of: &value) { bytes in
+            bytes[0] = red
+            bytes[1] = green
+            bytes[2] = blue
+            bytes[3] = alpha
+        }
+        return value
+    }
+}
+
+/// Owns pixel memory for one or more `Image` views.
+final class PixelStorage: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<UInt8>
+    private let isMalloced: Bool
+
+    init(byteCount: Int) {
+        // 64-byte alignment keeps SIMD loads of the first row on one cache line.
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: 64)
+        pointer = raw.bindMemory(to: UInt8.self, capacity: max(byteCount, 1))
+        isMalloced = false
+    }
+
+    init(adoptingMalloced pointer: UnsafeMutablePointer<UInt8>) {
+        self.pointer = pointer
+        isMalloced = true
+    }
+
+    deinit {
+        if isMalloced {
+            free(pointer)
+        } else {
+            pointer.deallocate()
+        }
+    }
+}

@@ -1,0 +1,114 @@
+/// A material drawn behind content: the backdrop blurred, saturated and tinted, then optionally dimmed, as
+/// `Rectangle().fill(.ultraThinMaterial)` over a photo followed by `Color.black.opacity(dim)`.
+public struct MaterialEffect: Sendable {
+    public var recipe: MaterialRecipe
+    /// Opacity of a black overlay drawn last (0 for none).
+    public var dim: Double
+    /// How many pixels one point covers in the image being processed.
+    public var pixelsPerPoint: Double
+    public var edgeMode: EdgeMode
+    public var precision: BlurPrecision
+
+    /// A phone screen is about this many points across its shorter side (390 pt on current iPhones).
+    public static let screenPoints = 390.0
+
+    /// The pixels per point of a photo shown full-screen: its shorter side spans `screenPoints`, so a
+    /// material looks the same whatever the photo's resolution.
+    public static func pixelsPerPoint(fillingScreenWith width: Int, _ height: Int) -> Double {
+        Double(max(min(width, height), 1)) / screenPoints
+    }
+
+    public init(recipe: MaterialRecipe, dim: Double = 0, pixelsPerPoint: Double, edgeMode: EdgeMode = .mirror,
+                precision: BlurPrecision = .auto) {
+        self.recipe = recipe
+        self.dim = dim
+        self.pixelsPerPoint = pixelsPerPoint
+        self.edgeMode = edgeMode
+        self.precision = precision
+    }
+
+    /// The blur σ in pixels.
+    public var sigmaPixels: Double { recipe.blurPoints * pixelsPerPoint }
+
+    /// A new image: `source` seen through this material.
+    public func apply(to source: Image) -> Image {
+        let result = Image(width: source.width, height: source.height)
+        let blur = GaussianBlur(sigma: sigmaPixels, edgeMode: edgeMode, precision: precision)
+        let shader = MaterialShader(recipe: recipe, dim: dim)
+        blur.rows(of: source).render(into: result, dither: true) { row, y, width in
+            shader.shade(row, count: width, y: y)
+            return row
+        }
+        return result
+    }
+}
+
+/// The per-pixel part of a material, on premultiplied Float pixels (0...255): saturation, tints, grain, dim.
+struct MaterialShader: Sendable {
+    private let saturation: Float
+    private let tints: [(red: Float, green: Float, blue: Float, opacity: Float, mode: BlendMode)]
+    private let grain: Float
+    private let keep: Float  // 1 − dim
+
+    // Rec. 709 luma, as UIImageEffects' saturation matrix uses.
+    private static let luma: (Float, Float, Float) = (0.2126, 0.7152, 0.0722)
+
+    init(recipe: MaterialRecipe, dim: Double) {
+        saturation = Float(recipe.saturation)
+        tints = recipe.tints.map {
+            (Float($0.color.red), Float($0.color.green), Float($0.color.blue),
+             Float(min(max($0.color.alpha, 0), 1)), $0.blendMode)
+        }
+        grain = Float(recipe.grain) * 255
+        keep = Float(1 - min(max(dim, 0), 1))
+    }
+
+    func shade(_ row: UnsafeMutablePointer<Float>, count: Int, y: Int) {
+        let dimAlpha = 1 - keep
+        for x in 0..<count {
+            let p = row + x * 4
+            // Work in unit premultiplied values.
+            var a = p[3] / 255
+            var r = p[0] / 255, g = p[1] / 255, b = p[2] / 255
+            if saturation != 1 {
+                // Linear in colour, so it applies to premultiplied values directly.
+                let l = MaterialShader.luma.0 * r + MaterialShader.luma.1 * g + MaterialShader.luma.2 * b
+                r = min(max(l + saturation * (r - l), 0), a)
+                g = min(max(l + saturation * (g - l), 0), a)
+                b = min(max(l + saturation * (b - l), 0), a)
+            }
+            for tint in tints {
+                // W3C compositing: Cs' = (1 − αb)·Cs + αb·B(Cb, Cs), then source-over with the tint's opacity.
+                let ab = a
+                let inverseAlpha: Float = ab > 0 ? 1 / ab : 0
+                let blendR = tint.mode == .normal ? tint.red : (1 - ab) * tint.red
+                    + ab * tint.mode.blend(backdrop: r * inverseAlpha, source: tint.red)
+                let blendG = tint.mode == .normal ? tint.green : (1 - ab) * tint.green
+                    + ab * tint.mode.blend(backdrop: g * inverseAlpha, source: tint.green)
+                let blendB = tint.mode == .normal ? tint.blue : (1 - ab) * tint.blue
+                    + ab * tint.mode.blend(backdrop: b * inverseAlpha, source: tint.blue)
+                let o = tint.opacity
+                r = o * blendR + (1 - o) * r
+                g = o * blendG + (1 - o) * g
+                b = o * blendB + (1 - o) * b
+                a = o + (1 - o) * ab
+            }
+            if grain > 0 {
+                let noise = (DitherNoise.offsets(x: x &+ 7919, y: y &+ 104_729).0 - 0.5) * grain / 255 * a
+                r = min(max(r + noise, 0), a)
+                g = min(max(g + noise, 0), a)
+                b = min(max(b + noise, 0), a)
+            }
+            if dimAlpha > 0 {
+                r *= keep
+                g *= keep
+                b *= keep
+                a = dimAlpha + keep * a
+            }
+            p[0] = r * 255
+            p[1] = g * 255
+            p[2] = b * 255
+            p[3] = a * 255
+        }
+    }
+}

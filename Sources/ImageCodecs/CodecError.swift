@@ -1,0 +1,29 @@
+/// Why an image could not be decoded or encoded. Every case carries enough to print one line.
+public enum CodecError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Zero bytes.
+    case empty
+    /// The bytes are not a format this library reads (the magic bytes say so).
+    case unrecognizedFormat
+    /// The header asks for more pixels than the limit allows; nothing was allocated.
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// A valid file using a feature this library does not decode (12-bit JPEG, say).
+    case unsupported(String)
+    /// The data is corrupt or truncated so that pixels are missing or wrong (the library's message).
+    case corrupt(String)
+    /// The encoder failed (the library's message).
+    case encodingFailed(String)
+    case outOfMemory(String)
+
+    public var description: String {
+        switch self {
+        case .empty: return "empty file"
+        case .unrecognizedFormat: return "not a JPEG or PNG image"
+        case let .tooManyPixels(width, height, limit):
+            return "\(width)x\(height) is \(width * height) pixels, more than the limit of \(limit)"
+        case let .unsupported(message): return "unsupported: \(message)"
+        case let .corrupt(message): return "corrupt or truncated image data: \(message)"
+        case let .encodingFailed(message): return "could not encode: \(message)"
+        case let .outOfMemory(message): return "out of memory: \(message)"
+        }
+    }
+}

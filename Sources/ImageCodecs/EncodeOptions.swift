@@ -1,0 +1,31 @@
+/// How to encode.
+public struct EncodeOptions: Sendable {
+    public enum ChromaSubsampling: String, Sendable {
+        /// Half-resolution colour in both directions: the smallest files, and what cameras write.
+        case yuv420 = "4:2:0"
+        /// Full-resolution colour.
+        case yuv444 = "4:4:4"
+    }
+
+    /// JPEG quality, 1...100.
+    public var quality: Int
+    public var chromaSubsampling: ChromaSubsampling
+    /// Smaller JPEGs for about twice the encoding time.
+    public var optimizesHuffmanTables: Bool
+    /// Progressive JPEG, for about four times the encoding time.
+    public var isProgressive: Bool
+    /// zlib level 0...9 for PNG; the default, 1, favours speed (the output of a blur compresses well anyway).
+    public var pngCompressionLevel: Int
+    /// Embedded in the output (JPEG APP2, PNG iCCP) when set; the decoder's profile passes through here.
+    public var iccProfile: [UInt8]?
+
+    public init(quality: Int = 90, chromaSubsampling: ChromaSubsampling = .yuv420, optimizesHuffmanTables: Bool = false,
+                isProgressive: Bool = false, pngCompressionLevel: Int = 1, iccProfile: [UInt8]? = nil) {
+        self.quality = quality
+        self.chromaSubsampling = chromaSubsampling
+        self.optimizesHuffmanTables = optimizesHuffmanTables
+        self.isProgressive = isProgressive
+        self.pngCompressionLevel = pngCompressionLevel
+        self.iccProfile = iccProfile
+    }
+}

@@ -1,0 +1,68 @@
+import CCodecShim
+import Compositor
+
+/// Encodes premultiplied images as JPEG or PNG bytes.
+public enum ImageEncoder {
+    /// - Throws: `CodecError.encodingFailed` when the library refuses.
+    public static func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions = EncodeOptions())
+        throws -> [UInt8] {
+        guard image.width > 0, image.height > 0 else { throw CodecError.encodingFailed("the image is empty") }
+        switch format {
+        case .jpeg: return try encodeJPEG(image, options: options)
+        case .png: return try encodePNG(image, options: options)
+        }
+    }
+
+    /// JPEG has no alpha: premultiplied colour is the image composited over black, which is what is written.
+    private static func encodeJPEG(_ image: Image, options: EncodeOptions) throws -> [UInt8] {
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var message = [CChar](repeating: 0, count: Int(BT_MESSAGE_LENGTH))
+        let icc = options.iccProfile ?? []
+        let status = icc.withUnsafeBufferPointer { icc in
+            var shimOptions = bt_jpeg_encode_options(
+                quality: Int32(min(max(options.quality, 1), 100)),
+                chroma_444: options.chromaSubsampling == .yuv444 ? 1 : 0,
+                optimize_huffman: options.optimizesHuffmanTables ? 1 : 0, progressive: options.isProgressive ? 1 : 0,
+                icc: icc.isEmpty ? nil : icc.baseAddress, icc_length: icc.count)
+            return bt_jpeg_encode(image.baseAddress, Int32(image.width), Int32(image.height), image.bytesPerRow,
+                                  &shimOptions, &output, &length, &message)
+        }
+        return try takeOutput(status: status, output: output, length: length, message: message)
+    }
+
+    /// Opaque images become RGB PNGs, others RGBA (straight alpha, as PNG requires).
+    private static func encodePNG(_ image: Image, options: EncodeOptions) throws -> [UInt8] {
+        let hasAlpha = !image.isOpaque
+        // Opaque premultiplied pixels are already straight; only translucent images need converting.
+        let straight = hasAlpha ? straightCopy(of: image) : image
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var message = [CChar](repeating: 0, count: Int(BT_MESSAGE_LENGTH))
+        let icc = options.iccProfile ?? []
+        let status = icc.withUnsafeBufferPointer { icc in
+            var shimOptions = bt_png_encode_options(
+                compression_level: Int32(min(max(options.pngCompressionLevel, 0), 9)), has_alpha: hasAlpha ? 1 : 0,
+                icc: icc.isEmpty ? nil : icc.baseAddress, icc_length: icc.count)
+            return bt_png_encode(straight.baseAddress, Int32(image.width), Int32(image.height), straight.bytesPerRow,
+                                 &shimOptions, &output, &length, &message)
+        }
+        return try takeOutput(status: status, output: output, length: length, message: message)
+    }
+
+    private static func straightCopy(of image: Image) -> Image {
+        let copy = Image(width: image.width, height: image.height)
+        image.writeStraightRGBA(to: copy.baseAddress, bytesPerRow: copy.bytesPerRow)
+        return copy
+    }
+
+    private static func takeOutput(status: Int32, output: UnsafeMutablePointer<UInt8>?, length: Int,
+                                   message: [CChar]) throws -> [UInt8] {
+        guard status == 0, let output else {
+            throw CodecError.encodingFailed(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
+                                                   as: UTF8.self))
+        }
+        defer { bt_free(output) }
+        return [UInt8](UnsafeBufferPointer(start: output, count: length))
+    }
+}

@@ -1,0 +1,7 @@
+import BlurToolCLI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(BlurTool.run(CommandLine.arguments))
