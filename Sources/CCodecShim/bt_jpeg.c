@@ -16,10 +16,9 @@ typedef struct {
     jmp_buf escape;
     int status;                  // the bt_jpeg_status error_exit reports
     int warnings;
-    int lost_data;               // a corrupt-data warning
+    int corrupt_codes;           // entropy data that did not decode (bad codes, resynchronisation)
+    int hit_marker;              // the entropy decoder needed bits that were not there
     int end_of_file_seen;        // libjpeg's source ran out (it then inserts a fake EOI)
-    int end_of_file_line;        // output_scanline when it did, -1 while not reading scanlines
-    int reading_scanlines;
     char message[BT_MESSAGE_LENGTH];
 } bt_error_manager;
 
@@ -48,10 +47,9 @@ static void bt_error_exit(j_common_ptr cinfo) {
     longjmp(manager->escape, 1);
 }
 
-// Warnings that mean entropy-coded data was corrupt or missing, so pixels are wrong or absent.
-static int bt_warning_loses_data(int code) {
+// Warnings that mean entropy-coded data was corrupt, so some pixels are wrong.
+static int bt_warning_is_corruption(int code) {
     switch (code) {
-    case JWRN_HIT_MARKER:
     case JWRN_MUST_RESYNC:
     case JWRN_NOT_SEQUENTIAL:
     case JWRN_HUFF_BAD_CODE:
@@ -73,17 +71,28 @@ static void bt_emit_message(j_common_ptr cinfo, int level) {
         bt_copy_message(cinfo, manager->message);
     }
     manager->warnings += 1;
-    if (bt_warning_loses_data(code)) {
-        if (!manager->lost_data) {
-            bt_copy_message(cinfo, manager->message);  // the data-losing warning is the one worth showing
+    if (bt_warning_is_corruption(code) || code == JWRN_HIT_MARKER) {
+        if (!manager->corrupt_codes && !manager->hit_marker) {
+            bt_copy_message(cinfo, manager->message);  // the damaging warning is the one worth showing
         }
-        manager->lost_data = 1;
+        manager->corrupt_codes |= bt_warning_is_corruption(code);
+        manager->hit_marker |= code == JWRN_HIT_MARKER;
     }
-    if (code == JWRN_JPEG_EOF && !manager->end_of_file_seen) {
+    if (code == JWRN_JPEG_EOF) {
         manager->end_of_file_seen = 1;
-        j_decompress_ptr dinfo = (j_decompress_ptr)cinfo;
-        manager->end_of_file_line = manager->reading_scanlines ? (int)dinfo->output_scanline : -1;
     }
+}
+
+// Whether pixels were lost, as opposed to harmless damage:
+// - data ran out while the decoder still needed bits, or before the last progressive refinement (truncation);
+// - corrupt entropy codes without restart markers, after which the rest of the scan decodes as noise.
+// A missing end marker, junk after it, or corruption that libjpeg contained at the next restart marker (one
+// interval of blocks, as browsers and Pillow show it) lose nothing more and stay warnings.
+static int bt_lost_data(j_decompress_ptr dinfo, const bt_error_manager *manager, int progression_incomplete) {
+    if (manager->end_of_file_seen && (manager->hit_marker || progression_incomplete)) {
+        return 1;
+    }
+    return (manager->corrupt_codes || manager->hit_marker) && dinfo->restart_interval == 0;
 }
 
 static void bt_output_message(j_common_ptr cinfo) {
@@ -107,7 +116,6 @@ static void bt_install_error_manager(j_common_ptr cinfo, bt_error_manager *manag
     manager->base.error_exit = bt_error_exit;
     manager->base.emit_message = bt_emit_message;
     manager->base.output_message = bt_output_message;
-    manager->end_of_file_line = -1;
 }
 
 static int bt_color_of(J_COLOR_SPACE space) {
@@ -248,7 +256,6 @@ int bt_jpeg_decode(const uint8_t *data, size_t size, const bt_jpeg_decode_option
         manager.status = BT_JPEG_OUT_OF_MEMORY;
         longjmp(manager.escape, 1);
     }
-    manager.reading_scanlines = 1;
     while (dinfo.output_scanline < dinfo.output_height) {
         uint8_t *row = out->pixels + row_bytes * dinfo.output_scanline;
         if (is_cmyk) {
@@ -260,21 +267,12 @@ int bt_jpeg_decode(const uint8_t *data, size_t size, const bt_jpeg_decode_option
             jpeg_read_scanlines(&dinfo, rows, 1);
         }
     }
-    manager.reading_scanlines = 0;
     out->lines_decoded = (int)dinfo.output_scanline;
-    if (manager.end_of_file_seen) {
-        // Running out of data is harmless only after the last row and, for progressive files, after the
-        // last refinement: then just the end marker is missing.
-        int cut_in_rows = manager.end_of_file_line >= 0 && manager.end_of_file_line < (int)dinfo.output_height;
-        if (cut_in_rows || bt_progression_incomplete(&dinfo)) {
-            manager.lost_data = 1;
-        }
-    }
+    out->lost_data = bt_lost_data(&dinfo, &manager, bt_progression_incomplete(&dinfo));
     out->scans = dinfo.input_scan_number;
     jpeg_finish_decompress(&dinfo);
     jpeg_destroy_decompress(&dinfo);
     free(cmyk_row);
-    out->lost_data = manager.lost_data;
     out->warnings = manager.warnings;
     snprintf(out->message, BT_MESSAGE_LENGTH, "%s", manager.message);
     return BT_JPEG_OK;

@@ -6,6 +6,8 @@ public enum CodecError: Error, Equatable, Sendable, CustomStringConvertible {
     case unrecognizedFormat
     /// The header asks for more pixels than the limit allows; nothing was allocated.
     case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// A limit other than the pixel count was reached (progressive scans, say).
+    case limitExceeded(String)
     /// A valid file using a feature this library does not decode (12-bit JPEG, say).
     case unsupported(String)
     /// The data is corrupt or truncated so that pixels are missing or wrong (the library's message).
@@ -20,6 +22,7 @@ public enum CodecError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unrecognizedFormat: return "not a JPEG or PNG image"
         case let .tooManyPixels(width, height, limit):
             return "\(width)x\(height) is \(width * height) pixels, more than the limit of \(limit)"
+        case let .limitExceeded(message): return "refused: \(message)"
         case let .unsupported(message): return "unsupported: \(message)"
         case let .corrupt(message): return "corrupt or truncated image data: \(message)"
         case let .encodingFailed(message): return "could not encode: \(message)"

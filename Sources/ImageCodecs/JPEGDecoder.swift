@@ -18,6 +18,7 @@ enum JPEGDecoder {
         case BT_JPEG_TOO_LARGE.rawValue:
             throw CodecError.tooManyPixels(width: Int(decoded.image_width), height: Int(decoded.image_height),
                                            limit: options.maxPixels)
+        case BT_JPEG_TOO_MANY_SCANS.rawValue: throw CodecError.limitExceeded(message)
         case BT_JPEG_UNSUPPORTED.rawValue: throw CodecError.unsupported(message)
         case BT_JPEG_OUT_OF_MEMORY.rawValue: throw CodecError.outOfMemory(message)
         default: throw CodecError.corrupt(message)

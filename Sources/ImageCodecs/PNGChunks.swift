@@ -10,6 +10,9 @@ struct PNGChunks {
     var isInterlaced = false
     var iccProfile: [UInt8]?
     var exif: [UInt8]?
+    /// Set when a chunk before the image data claims more bytes than the file holds: libpng would allocate
+    /// the claimed size (up to 2 GB) before finding out, so such files are refused here first.
+    var truncatedChunk: String?
 
     /// ICC profiles are rarely above 1 MB; a larger inflated iCCP is a bomb, and is ignored.
     static let maxICCBytes = 4 << 20
@@ -20,7 +23,12 @@ struct PNGChunks {
             let length = Int(PNGChunks.bigEndianUInt32(bytes, offset))
             let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
             let dataStart = offset + 8
-            guard length <= bytes.count - dataStart else { break }
+            guard length <= bytes.count - dataStart - 4 else {
+                if type != "IDAT" && type != "IEND" {
+                    truncatedChunk = "\(type) chunk claims \(length) bytes; the file ends \(bytes.count - dataStart) bytes on"
+                }
+                return
+            }
             let data = bytes[dataStart..<(dataStart + length)]
             switch type {
             case "IHDR" where length >= 13:

@@ -6,6 +6,7 @@ import Compositor
 enum PNGDecoder {
     static func decode(_ bytes: [UInt8], options: DecodeOptions, headerOnly: Bool = false) throws -> DecodedImage {
         let chunks = PNGChunks(bytes)
+        if let truncatedChunk = chunks.truncatedChunk { throw CodecError.corrupt(truncatedChunk) }
         var png = png_image()
         png.version = UInt32(PNG_IMAGE_VERSION)
         defer { png_image_free(&png) }

@@ -1,0 +1,52 @@
+# One place for set-up, build, run, test and benchmark. `make demo` and `make test` are the README's two
+# commands; both install the system packages they need first.
+
+SWIFT ?= swift
+# A release build for this machine passes one CPU target to the whole build (never per module: stdlib
+# specialisations are shared across modules). `make release PORTABLE=1` leaves it out.
+ifeq ($(PORTABLE),)
+CPU_FLAGS := -Xswiftc -target-cpu -Xswiftc haswell -Xcc -march=haswell
+endif
+RELEASE := $(SWIFT) build -c release $(CPU_FLAGS)
+BLURTOOL := .build/release/blurtool
+APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build release demo test test-release bench robustness clean
+
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing \
+		|| $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$(echo $$missing | sed 's/libjpeg62-turbo-dev/libjpeg-turbo8-dev/'); \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(RELEASE)
+
+# Blurs the bundled photo with the thin material; the output lands in out/.
+demo: release
+	@mkdir -p out
+	$(BLURTOOL) fixtures/coffee.jpg --material thin -o out/coffee-thin.jpg --verbose
+	@echo "wrote out/coffee-thin.jpg"
+
+test: deps
+	$(SWIFT) test
+
+test-release: deps
+	$(SWIFT) test -c release -Xswiftc -enable-testing $(CPU_FLAGS)
+
+bench: release
+	.build/release/blurbench $(BENCH_ARGS)
+
+# The corpus contract from shared/corpus/README.md.
+robustness: release
+	../shared/tools/robustness.sh -q -x ../shared/corpus/EXPECTED.tsv \
+		"$(abspath $(BLURTOOL)) {in} --material thin -o {out}" ../shared/corpus
+
+clean:
+	rm -rf .build out
