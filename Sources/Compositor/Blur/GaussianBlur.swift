@@ -79,7 +79,8 @@ extension BlurredRows {
 ///
 /// With `dither`, each value is rounded up or down at random with the probabilities that keep its mean
 /// (a ±0.5 LSB rectangular dither from a hash of the position): smooth gradients show no bands, and values
-/// that are already whole numbers come out unchanged, so a uniform image stays uniform.
+/// that are already whole numbers come out unchanged, so a uniform image stays uniform. The three colour
+/// channels share one offset, so greys stay grey (no chroma noise).
 @inline(__always)
 func quantize(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<UInt8>, y: Int,
               dither: Bool) {
@@ -95,8 +96,8 @@ func quantize(_ source: UnsafePointer<Float>, count: Int, into destination: Unsa
         let alpha = min(max(s[3] + offset.3, 0), 255).rounded(.down)
         d[3] = UInt8(alpha)
         d[0] = UInt8(min(max(s[0] + offset.0, 0).rounded(.down), alpha))
-        d[1] = UInt8(min(max(s[1] + offset.1, 0).rounded(.down), alpha))
-        d[2] = UInt8(min(max(s[2] + offset.2, 0).rounded(.down), alpha))
+        d[1] = UInt8(min(max(s[1] + offset.0, 0).rounded(.down), alpha))
+        d[2] = UInt8(min(max(s[2] + offset.0, 0).rounded(.down), alpha))
     }
 }
 

@@ -1,0 +1,82 @@
+import Compositor
+import TestSupport
+import XCTest
+
+final class ImageTests: XCTestCase {
+    func testNewImageIsTransparentAndTightlyPacked() {
+        let image = Image(width: 5, height: 3)
+        XCTAssertEqual(image.bytesPerRow, 20)
+        XCTAssertEqual(image[4, 2], .transparent)
+        XCTAssertFalse(image.isOpaque)
+    }
+
+    func testFillSetsEveryPixel() {
+        let pixel = Pixel(red: 10, green: 20, blue: 30, alpha: 40)
+        let image = Image(width: 7, height: 2, fill: pixel)
+        for y in 0..<2 {
+            for x in 0..<7 { XCTAssertEqual(image[x, y], pixel) }
+        }
+    }
+
+    func testRegionSharesPixelsWithItsParent() {
+        let image = Image(width: 10, height: 8, fill: Pixel(red: 1, green: 2, blue: 3))
+        let region = image.region(x: 3, y: 2, width: 4, height: 5)
+        XCTAssertEqual(region.bytesPerRow, image.bytesPerRow)
+        region[0, 0] = Pixel(red: 200, green: 100, blue: 50)
+        XCTAssertEqual(image[3, 2], Pixel(red: 200, green: 100, blue: 50))
+        image[6, 6] = Pixel(red: 9, green: 9, blue: 9)
+        XCTAssertEqual(region[3, 4], Pixel(red: 9, green: 9, blue: 9))
+    }
+
+    func testRegionOutlivesItsParentReference() {
+        var image: Image? = Image(width: 4, height: 4, fill: Pixel(red: 7, green: 7, blue: 7))
+        let region = image!.region(x: 1, y: 1, width: 2, height: 2)
+        image = nil  // the storage stays alive through the region
+        XCTAssertEqual(region[1, 1], Pixel(red: 7, green: 7, blue: 7))
+    }
+
+    func testBorrowedBufferWithPaddedStrideIsReadAndWrittenInPlace() {
+        let width = 3, height = 2, stride = 20  // 8 bytes of padding per row
+        var bytes = [UInt8](repeating: 0xEE, count: stride * height)
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            let image = Image(borrowing: buffer.baseAddress!, width: width, height: height, bytesPerRow: stride)
+            image[2, 1] = Pixel(red: 1, green: 2, blue: 3, alpha: 4)
+            let copy = image.copy()
+            XCTAssertEqual(copy.bytesPerRow, 12)
+            XCTAssertTrue(copy.hasSamePixels(as: image))
+        }
+        XCTAssertEqual(Array(bytes[(stride + 8)..<(stride + 12)]), [1, 2, 3, 4])
+        XCTAssertEqual(bytes[stride - 1], 0xEE, "padding must not be touched")
+    }
+
+    func testStraightAlphaRoundTripIsExactForOpaqueAndBoundedForTranslucentPixels() {
+        let image = TestImages.randomPremultiplied(width: 64, height: 64)
+        let straight = image.straightRGBABytes()
+        let back = straight.withUnsafeBufferPointer {
+            Image(straightRGBA: $0.baseAddress!, width: 64, height: 64, bytesPerRow: 64 * 4)
+        }
+        for y in 0..<64 {
+            for x in 0..<64 {
+                let original = image[x, y], restored = back[x, y]
+                XCTAssertEqual(original.alpha, restored.alpha)
+                // Unpremultiplying rounds to 1/alpha steps; premultiplying back lands within one LSB.
+                XCTAssertLessThanOrEqual(abs(Int(original.red) - Int(restored.red)), 1)
+                XCTAssertLessThanOrEqual(abs(Int(original.blue) - Int(restored.blue)), 1)
+                if original.alpha == 255 { XCTAssertEqual(original, restored) }
+            }
+        }
+    }
+
+    func testPremultiplyInPlaceMatchesTheFormula() {
+        let image = Image(width: 256, height: 1)
+        for alpha in 0..<256 {
+            image[alpha, 0] = Pixel(red: 255, green: 128, blue: 1, alpha: UInt8(alpha))
+        }
+        image.premultiplyInPlace()
+        for alpha in 0..<256 {
+            let expected = { (value: Int) in UInt8((Double(value * alpha) / 255).rounded()) }
+            XCTAssertEqual(image[alpha, 0], Pixel(red: expected(255), green: expected(128), blue: expected(1),
+                                                  alpha: UInt8(alpha)))
+        }
+    }
+}
