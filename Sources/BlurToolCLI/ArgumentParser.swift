@@ -58,10 +58,20 @@ public enum ArgumentParser {
         case nil:
             throw UsageError("no INPUT given")
         default:
-            guard positionals.count == 1 else {
-                throw UsageError("one INPUT at a time (got \(positionals.count): \(positionals.joined(separator: " ")))")
+            let request = try renderRequest(input: positionals[0], options: options)
+            if positionals.count > 1 {
+                // Several INPUTs: each output gets its default name, beside its input or in the -o directory.
+                if positionals.contains("-") { throw UsageError("'-' (standard input) cannot be one of several INPUTs") }
+                if request.output == "-" { throw UsageError("several INPUTs cannot all go to standard output") }
             }
-            return .render(try renderRequest(input: positionals[0], options: options))
+            return .render(positionals.map { input in
+                var copy = request
+                copy.input = input
+                if positionals.count > 1, let directory = request.output {
+                    copy.output = directory.hasSuffix("/") ? directory : directory + "/"
+                }
+                return copy
+            })
         }
     }
 

@@ -30,7 +30,7 @@ public enum BlurTool {
             case .version: console.out(HelpText.version)
             case .listMaterials: console.out(MaterialTable.text())
             case let .info(paths): return try showInfo(paths, console: console)
-            case let .render(request): try Renderer(request: request, console: console).run()
+            case let .render(requests): return render(requests, console: console)
             }
             return ExitCode.success.rawValue
         } catch let error as UsageError {
@@ -44,6 +44,26 @@ public enum BlurTool {
             console.err("blurtool: error: \(error)")
             return ExitCode.internalError.rawValue
         }
+    }
+
+    /// Renders each request; a failure is reported and the rest go on. Returns the first failure's status.
+    private static func render(_ requests: [RenderRequest], console: Console) -> Int32 {
+        var status = ExitCode.success
+        for request in requests {
+            do {
+                try Renderer(request: request, console: console).run()
+            } catch let failure as ToolFailure {
+                console.err(failure.line)
+                if status == .success { status = failure.code }
+            } catch let error as UsageError {
+                console.err("blurtool: error: \(error.message)")
+                if status == .success { status = .usage }
+            } catch {
+                console.err("blurtool: error: \(request.input): \(error)")
+                if status == .success { status = .internalError }
+            }
+        }
+        return status.rawValue
     }
 
     private static func showInfo(_ paths: [String], console: Console) throws -> Int32 {

@@ -7,14 +7,16 @@ public enum Command: Equatable, Sendable {
     case version
     case listMaterials
     case info(paths: [String])
-    case render(RenderRequest)
+    /// One request per INPUT, in order.
+    case render([RenderRequest])
 }
 
 /// `blurtool INPUT --material NAME …` or `blurtool INPUT --sigma S …`.
 public struct RenderRequest: Equatable, Sendable {
     /// A path, or "-" for standard input.
     public var input: String
-    /// A path, "-" for standard output, or nil for `<stem>-<material>.<ext>` beside the input.
+    /// A path, "-" for standard output, or nil for `<stem>-<material>.<ext>` beside the input. A path
+    /// naming an existing directory puts that default name inside it.
     public var output: String?
     public var materialName: String?
     public var appearance: Appearance = .light

@@ -83,6 +83,11 @@ enum FileIO {
         }
     }
 
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// True when both paths name the same existing file (so the output would overwrite the input).
     static func isSameFile(_ first: String, _ second: String) -> Bool {
         var a = stat(), b = stat()

@@ -4,13 +4,15 @@ enum HelpText {
     static let usage = """
         OVERVIEW: Turn photos into the frosted, blurred backgrounds iOS draws behind sheets and cards.
 
-        USAGE: blurtool INPUT --material NAME [--appearance light|dark] [--dim OPACITY] [-o OUTPUT]
-               blurtool INPUT --sigma S [--edge mirror|clamp|wrap|transparent] [-o OUTPUT]
+        USAGE: blurtool INPUT... --material NAME [--appearance light|dark] [--dim OPACITY] [-o OUTPUT]
+               blurtool INPUT... --sigma S [--edge mirror|clamp|wrap|transparent] [-o OUTPUT]
                blurtool materials
                blurtool info INPUT...
 
         ARGUMENTS:
           INPUT                   A JPEG or PNG (recognised by content, not name), or - for standard input.
+                                  With several INPUTs, each output gets its default name (beside its
+                                  input, or in the -o directory); a failure is reported and the rest go on.
 
         OPTIONS:
           -m, --material NAME     A material: ultraThin, thin, regular, thick, ultraThick, bar, chrome,
@@ -25,8 +27,9 @@ enum HelpText {
           --pixels-per-point X    Pixels per point (default: shorter side / 390, a phone screen).
           --edge MODE             What the blur sees beyond the edges (default mirror).
           --precision MODE        exact, fast (pyramid, cost independent of σ) or auto (default).
-          -o, --output PATH       Output file, or - for standard output. Default: <stem>-<material>.<ext>
-                                  beside the input (printed). The input is never overwritten.
+          -o, --output PATH       Output file, a directory, or - for standard output. Default:
+                                  <stem>-<material>.<ext> beside the input (printed). Written through a
+                                  temporary file and renamed; the input is never overwritten.
           -f, --format FORMAT     png or jpeg (default: from the output name, else the input's format).
           -q, --quality Q         JPEG quality 1...100 (default 90).
           --chroma 420|444        JPEG chroma subsampling (default 420).
@@ -49,6 +52,7 @@ enum HelpText {
           blurtool photo.jpg -m ultraThin -a dark --dim 0.6 -o background.png
           blurtool photo.jpg --sigma 20 --edge clamp -o blurred.jpg
           cat photo.jpg | blurtool - -m regular --format png -o - > out.png
+          blurtool photos/*.jpg --material thin -o backgrounds/
           blurtool info photo.jpg
         """
 }

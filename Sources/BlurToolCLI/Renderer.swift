@@ -18,7 +18,7 @@ struct Renderer {
             return result
         }
 
-        let outputPath = request.output ?? defaultOutputPath()
+        let outputPath = resolvedOutputPath()
         let format = try outputFormat(for: outputPath)
         if request.input != "-", outputPath != "-", FileIO.isSameFile(request.input, outputPath) {
             throw ToolFailure(.cannotCreate, outputPath, "is the input file; refusing to overwrite it")
@@ -52,8 +52,8 @@ struct Renderer {
             throw ToolFailure(.internalError, outputPath, error.description)
         }
         try timed("write") { try FileIO.writeAtomically(encoded, to: outputPath) }
-        if request.output == nil {
-            console.out(outputPath)
+        if request.output == nil || outputPath != request.output {
+            console.out(outputPath)  // the user did not name it: say where it went
         }
         if request.isVerbose {
             let route = GaussianBlur(sigma: effect.sigmaPixels, edgeMode: effect.edgeMode,
@@ -79,11 +79,22 @@ struct Renderer {
                               edgeMode: request.edgeMode, precision: request.precision)
     }
 
-    /// `<stem>-<material>.<ext>` (or `<stem>-sigma<S>.<ext>`) beside the input; stdout for stdin.
-    private func defaultOutputPath() -> String {
+    /// The output as given; or, when none was given or it names a directory, the default name in that
+    /// directory (or beside the input).
+    private func resolvedOutputPath() -> String {
+        guard let output = request.output else { return defaultOutputPath(directory: nil) }
+        if output != "-", output.hasSuffix("/") || FileIO.isDirectory(output) {
+            return defaultOutputPath(directory: output.hasSuffix("/") ? output : output + "/")
+        }
+        return output
+    }
+
+    /// `<stem>-<material>.<ext>` (or `<stem>-sigma<S>.<ext>`) in `directory`, or beside the input; stdout
+    /// for stdin.
+    private func defaultOutputPath(directory: String?) -> String {
         guard request.input != "-" else { return "-" }
         let slash = request.input.lastIndex(of: "/")
-        let directory = slash.map { String(request.input[...$0]) } ?? ""
+        let directory = directory ?? slash.map { String(request.input[...$0]) } ?? ""
         var stem = slash.map { String(request.input[request.input.index(after: $0)...]) } ?? request.input
         if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = String(stem[..<dot]) }
         let suffix = request.materialName.map(kebabCase) ?? "sigma\(String(format2: request.sigma ?? 0))"

@@ -1,0 +1,118 @@
+import BlurToolCLI
+import Compositor
+import ImageCodecs
+import XCTest
+
+final class ArgumentParserTests: XCTestCase {
+    private func request(_ arguments: [String]) throws -> RenderRequest {
+        guard case let .render(requests) = try ArgumentParser.parse(arguments), requests.count == 1 else {
+            throw UsageError("expected one render request")
+        }
+        return requests[0]
+    }
+
+    private func usageError(_ arguments: [String]) -> String? {
+        do {
+            _ = try ArgumentParser.parse(arguments)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    func testEveryOptionFormGivesTheSameRequest() throws {
+        let forms: [[String]] = [
+            ["in.jpg", "--material", "thin", "--output", "out.png"],
+            ["in.jpg", "--material=thin", "--output=out.png"],
+            ["-m", "thin", "in.jpg", "-o", "out.png"],
+            ["in.jpg", "-mthin", "-oout.png"],
+        ]
+        for form in forms {
+            let parsed = try request(form)
+            XCTAssertEqual(parsed.input, "in.jpg", "\(form)")
+            XCTAssertEqual(parsed.materialName, "thin", "\(form)")
+            XCTAssertEqual(parsed.output, "out.png", "\(form)")
+        }
+    }
+
+    func testDoubleDashEndsOptionsSoAFileMayStartWithADash() throws {
+        let parsed = try request(["--sigma", "3", "--", "-odd.jpg"])
+        XCTAssertEqual(parsed.input, "-odd.jpg")
+        XCTAssertEqual(parsed.sigma, 3)
+    }
+
+    func testDashMeansStandardInputAndOutput() throws {
+        let parsed = try request(["-", "-m", "thin", "-o", "-", "--format", "png"])
+        XCTAssertEqual(parsed.input, "-")
+        XCTAssertEqual(parsed.output, "-")
+        XCTAssertEqual(parsed.format, .png)
+    }
+
+    func testAllRenderingOptions() throws {
+        let parsed = try request([
+            "in.jpg", "-m", "ultra-thin", "-a", "dark", "--dim", "0.6", "--sigma", "12.5", "--saturation", "1.4",
+            "--tint", "#ffffff80", "--grain", "0.1", "--pixels-per-point", "3", "--edge", "clamp",
+            "--precision", "exact", "-f", "jpeg", "-q", "75", "--chroma", "444", "--progressive", "--optimize",
+            "--png-compression", "6", "--no-auto-orient", "--lenient", "--max-pixels", "5000", "-v",
+        ])
+        XCTAssertEqual(parsed.appearance, .dark)
+        XCTAssertEqual(parsed.dim, 0.6)
+        XCTAssertEqual(parsed.sigma, 12.5)
+        XCTAssertEqual(parsed.saturation, 1.4)
+        XCTAssertEqual(parsed.tint, RGBAColor(red8: 255, green8: 255, blue8: 255, alpha: 128.0 / 255))
+        XCTAssertEqual(parsed.grain, 0.1)
+        XCTAssertEqual(parsed.pixelsPerPoint, 3)
+        XCTAssertEqual(parsed.edgeMode, .clamp)
+        XCTAssertEqual(parsed.precision, .exact)
+        XCTAssertEqual(parsed.format, .jpeg)
+        XCTAssertEqual(parsed.quality, 75)
+        XCTAssertEqual(parsed.chromaSubsampling, .yuv444)
+        XCTAssertTrue(parsed.isProgressive && parsed.optimizesHuffmanTables && parsed.isLenient && parsed.isVerbose)
+        XCTAssertFalse(parsed.appliesOrientation)
+        XCTAssertEqual(parsed.pngCompressionLevel, 6)
+        XCTAssertEqual(parsed.maxPixels, 5000)
+    }
+
+    func testSubcommandsHelpAndVersion() throws {
+        XCTAssertEqual(try ArgumentParser.parse(["materials"]), .listMaterials)
+        XCTAssertEqual(try ArgumentParser.parse(["info", "a.jpg", "b.png"]), .info(paths: ["a.jpg", "b.png"]))
+        XCTAssertEqual(try ArgumentParser.parse(["in.jpg", "-m", "thin", "--help"]), .help)
+        XCTAssertEqual(try ArgumentParser.parse(["-h"]), .help)
+        XCTAssertEqual(try ArgumentParser.parse(["--version"]), .version)
+    }
+
+    func testSeveralInputsShareOptionsAndAnOutputDirectory() throws {
+        guard case let .render(requests) = try ArgumentParser.parse(["a.jpg", "b.png", "-m", "thin", "-o", "out"])
+        else { return XCTFail("expected render") }
+        XCTAssertEqual(requests.map(\.input), ["a.jpg", "b.png"])
+        XCTAssertEqual(requests.map(\.output), ["out/", "out/"])
+        XCTAssertEqual(requests.map(\.materialName), ["thin", "thin"])
+    }
+
+    func testMistakesAreUsageErrorsThatSayWhatIsWrong() {
+        XCTAssertEqual(usageError([]), "no INPUT given")
+        XCTAssertEqual(usageError(["in.jpg"]), "give --material NAME or --sigma S (see 'blurtool materials')")
+        XCTAssertEqual(usageError(["in.jpg", "--frobnicate"]), "unknown option '--frobnicate'")
+        XCTAssertEqual(usageError(["in.jpg", "--material"]), "option '--material' needs a value")
+        XCTAssertEqual(usageError(["in.jpg", "--progressive=yes", "-m", "thin"]), "option '--progressive' takes no value")
+        XCTAssertEqual(usageError(["in.jpg", "--dim", "1.5", "-m", "thin"]), "--dim expects a number from 0 to 1, not '1.5'")
+        XCTAssertEqual(usageError(["in.jpg", "--quality", "9.5", "-m", "thin"]),
+                       "--quality expects a whole number from 1 to 100, not '9.5'")
+        XCTAssertEqual(usageError(["in.jpg", "--sigma", "nan"]), "--sigma expects a number from 0 to 10000, not 'nan'")
+        XCTAssertEqual(usageError(["in.jpg", "--sigma", "2", "--edge", "reflect"]),
+                       "--edge must be one of mirror, clamp, wrap, transparent, not 'reflect'")
+        XCTAssertEqual(usageError(["in.jpg", "-m", "thin", "--tint", "blueish"]),
+                       "--tint expects #rgb, #rgba, #rrggbb or #rrggbbaa, not 'blueish'")
+        XCTAssertEqual(usageError(["a.jpg", "-", "-m", "thin"]), "'-' (standard input) cannot be one of several INPUTs")
+        XCTAssertEqual(usageError(["materials", "extra"]), "'materials' takes no arguments")
+        XCTAssertEqual(usageError(["info"]), "'info' needs at least one INPUT")
+    }
+
+    func testUnknownMaterialListsTheKnownOnes() {
+        let message = usageError(["in.jpg", "-m", "frosted"]) ?? ""
+        XCTAssertTrue(message.hasPrefix("unknown material 'frosted'; known: "), message)
+        for name in ["ultraThin", "thin", "regular", "thick", "ultraThick", "bar", "systemThinMaterial"] {
+            XCTAssertTrue(message.contains(name), "\(name) missing from: \(message)")
+        }
+    }
+}
