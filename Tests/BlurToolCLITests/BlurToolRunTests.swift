@@ -34,7 +34,7 @@ final class BlurToolRunTests: XCTestCase {
     private func writePhoto(_ name: String, width: Int = 96, height: Int = 64, format: ImageFormat = .jpeg) throws -> String {
         let path = directory + name
         let bytes = try ImageEncoder.encode(TestImages.photoLike(width: width, height: height), as: format)
-        try Data(Data(bytes)).write(to: URL(fileURLWithPath: path))
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
     }
 
@@ -88,7 +88,7 @@ final class BlurToolRunTests: XCTestCase {
 
     func testBadDataExits65AndLeavesNoOutput() throws {
         let path = directory + "notes.jpg"
-        try Data(Data("not an image at all".utf8)).write(to: URL(fileURLWithPath: path))
+        try Data("not an image at all".utf8).write(to: URL(fileURLWithPath: path))
         let result = run([path, "-m", "thin", "-o", directory + "out.png"])
         XCTAssertEqual(result.status, 65)
         XCTAssertEqual(result.err, "blurtool: error: \(path): not a JPEG or PNG image")
