@@ -1,1 +1,120 @@
-print("bench")
+// blurbench: times the pipeline's stages on one image, in one process, and reports medians, megapixels
+// per second and each stage's time as a multiple of one copy of the image (measured in the same run).
+//
+//   blurbench [--input PHOTO] [--filter TEXT] [--trials N] [--warmup N] [--json]
+import Compositor
+import ImageCodecs
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Options {
+    var input: String?
+    var filter: String?
+    var trials = 7
+    var warmup = 1
+    var json = false
+}
+
+func parseOptions() -> Options {
+    var options = Options()
+    var arguments = CommandLine.arguments.dropFirst().makeIterator()
+    while let argument = arguments.next() {
+        switch argument {
+        case "--input": options.input = arguments.next()
+        case "--filter": options.filter = arguments.next()
+        case "--trials": options.trials = Int(arguments.next() ?? "") ?? options.trials
+        case "--warmup": options.warmup = Int(arguments.next() ?? "") ?? options.warmup
+        case "--json": options.json = true
+        default:
+            print("usage: blurbench [--input PHOTO] [--filter TEXT] [--trials N] [--warmup N] [--json]")
+            exit(argument == "--help" || argument == "-h" ? 0 : 64)
+        }
+    }
+    return options
+}
+
+func readFile(_ path: String) -> [UInt8] {
+    guard let file = fopen(path, "rb") else {
+        print("blurbench: cannot open \(path)")
+        exit(66)
+    }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+        let count = fread(&chunk, 1, chunk.count, file)
+        if count == 0 { return bytes }
+        bytes.append(contentsOf: chunk[0..<count])
+    }
+}
+
+let options = parseOptions()
+let sourceBytes: [UInt8]
+if let input = options.input {
+    sourceBytes = readFile(input)
+} else {
+    // A generated 12 MP (4032x3024) image with photo-like statistics, stored as JPEG q90 like a phone photo.
+    sourceBytes = try ImageEncoder.encode(TestImages.photoLike(width: 4032, height: 3024, seed: 12), as: .jpeg)
+}
+let decoded = try ImageDecoder.decode(sourceBytes)
+let image = decoded.image
+let megapixels = Double(image.pixelCount) / 1e6
+let copyTarget = Image(width: image.width, height: image.height)
+let materialEffect = MaterialEffect(
+    recipe: MaterialCatalog.material(named: "thin")!.light,
+    pixelsPerPoint: MaterialEffect.pixelsPerPoint(fillingScreenWith: image.width, image.height))
+
+func checksum(_ image: Image) -> Int {
+    Int(image[image.width / 2, image.height / 2].red) &+ Int(image[0, 0].green) &+ image.width
+}
+
+let benchmarks: [Benchmark] = [
+    Benchmark(name: "copy", megapixels: megapixels) {
+        copyTarget.copyPixels(from: image)
+        return checksum(copyTarget)
+    },
+    Benchmark(name: "decode-\(decoded.info.format.rawValue)", megapixels: megapixels) {
+        checksum(try ImageDecoder.decode(sourceBytes).image)
+    },
+    Benchmark(name: "decode-jpeg-1/8", megapixels: megapixels) {
+        checksum(try ImageDecoder.decode(sourceBytes, options: DecodeOptions(scaleDenominator: 8)).image)
+    },
+    Benchmark(name: "blur-exact-sigma2", megapixels: megapixels) {
+        checksum(GaussianBlur(sigma: 2, precision: .exact).apply(to: image))
+    },
+    Benchmark(name: "blur-fast-sigma10", megapixels: megapixels) {
+        checksum(GaussianBlur(sigma: 10, precision: .fast).apply(to: image))
+    },
+    Benchmark(name: "blur-fast-sigma30", megapixels: megapixels) {
+        checksum(GaussianBlur(sigma: 30, precision: .fast).apply(to: image))
+    },
+    Benchmark(name: "blur-fast-sigma100", megapixels: megapixels) {
+        checksum(GaussianBlur(sigma: 100, precision: .fast).apply(to: image))
+    },
+    Benchmark(name: "material-thin", megapixels: megapixels) {
+        checksum(materialEffect.apply(to: image))
+    },
+    Benchmark(name: "encode-jpeg-q90", megapixels: megapixels) {
+        try ImageEncoder.encode(image, as: .jpeg).count
+    },
+    Benchmark(name: "encode-png-fast", megapixels: megapixels) {
+        try ImageEncoder.encode(image, as: .png).count
+    },
+]
+
+var results: [Measurement] = []
+for benchmark in benchmarks where options.filter.map({ benchmark.name.contains($0) || benchmark.name == "copy" }) ?? true {
+    results.append(try Harness.measure(benchmark, warmup: options.warmup, trials: options.trials))
+}
+let copyMilliseconds = results.first { $0.name == "copy" }?.median
+let inputName = options.input ?? "generated 4032x3024 photo-like JPEG"
+if options.json {
+    print(Harness.json(results, copyMilliseconds: copyMilliseconds, input: inputName))
+} else {
+    print("blurbench: \(image.width)x\(image.height) (\(String(format1: megapixels)) MP) from \(inputName); "
+          + "\(options.trials) trials after \(options.warmup) warm-up")
+    print(Harness.table(results, copyMilliseconds: copyMilliseconds))
+}

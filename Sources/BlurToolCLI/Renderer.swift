@@ -19,7 +19,7 @@ struct Renderer {
         }
 
         let outputPath = resolvedOutputPath()
-        let format = try outputFormat(for: outputPath)
+        let namedFormat = try outputFormat(for: outputPath)
         if request.input != "-", outputPath != "-", FileIO.isSameFile(request.input, outputPath) {
             throw ToolFailure(.cannotCreate, outputPath, "is the input file; refusing to overwrite it")
         }
@@ -38,6 +38,7 @@ struct Renderer {
             console.err("blurtool: warning: \(subject): \(warning)")
         }
         let image = decoded.image
+        let format = namedFormat ?? decoded.info.format
         let effect = materialEffect(for: image)
         let result = timed("blur+tint") { effect.apply(to: image) }
         let encoded: [UInt8]
@@ -102,13 +103,12 @@ struct Renderer {
         return directory + stem + "-" + suffix + "." + format.fileExtension
     }
 
-    private func outputFormat(for path: String) throws -> ImageFormat {
+    /// The format asked for or named by the output's extension; nil for standard output, which then gets
+    /// the input's format.
+    private func outputFormat(for path: String) throws -> ImageFormat? {
         if let format = request.format { return format }
-        if path != "-", let format = ImageFormat(fileExtensionOf: path) { return format }
-        if path == "-" {
-            if let format = ImageFormat(fileExtensionOf: request.input) { return format }
-            throw UsageError("writing to standard output needs --format png|jpeg")
-        }
+        if path == "-" { return nil }
+        if let format = ImageFormat(fileExtensionOf: path) { return format }
         throw UsageError("cannot tell the output format from '\(path)'; name it .png or .jpg, or give --format")
     }
 

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One named piece of work over `megapixels` of image; `run` returns a checksum so the optimiser cannot
+/// drop the work.
+struct Benchmark {
+    let name: String
+    let megapixels: Double
+    let run: () throws -> Int
+}
+
+struct Measurement {
+    let name: String
+    let megapixels: Double
+    let milliseconds: [Double]
+    let checksum: Int
+
+    var median: Double {
+        let sorted = milliseconds.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    var minimum: Double { milliseconds.min() ?? 0 }
+    var megapixelsPerSecond: Double { megapixels / (median / 1000) }
+}
+
+enum Harness {
+    static func measure(_ benchmark: Benchmark, warmup: Int, trials: Int) throws -> Measurement {
+        let clock = ContinuousClock()
+        var checksum = 0
+        for _ in 0..<warmup { checksum &+= try benchmark.run() }
+        var times: [Double] = []
+        for _ in 0..<trials {
+            let start = clock.now
+            checksum &+= try benchmark.run()
+            let elapsed = clock.now - start
+            times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+        }
+        return Measurement(name: benchmark.name, megapixels: benchmark.megapixels, milliseconds: times,
+                           checksum: checksum)
+    }
+
+    static func table(_ results: [Measurement], copyMilliseconds: Double?) -> String {
+        var lines = [pad("benchmark", 28) + pad("median ms", 11) + pad("min ms", 10) + pad("MP/s", 9) + "× copy"]
+        for result in results {
+            let ratio = copyMilliseconds.map { String(format1: result.median / $0) } ?? "-"
+            lines.append(pad(result.name, 28) + pad(String(format1: result.median), 11)
+                         + pad(String(format1: result.minimum), 10) + pad(String(format1: result.megapixelsPerSecond), 9)
+                         + ratio)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ results: [Measurement], copyMilliseconds: Double?, input: String) -> String {
+        let entries = results.map { result in
+            "    {\"name\": \"\(result.name)\", \"median_ms\": \(result.median), \"min_ms\": \(result.minimum), "
+                + "\"megapixels_per_second\": \(result.megapixelsPerSecond), "
+                + "\"ratio_to_copy\": \(copyMilliseconds.map { String(result.median / $0) } ?? "null"), "
+                + "\"trials\": \(result.milliseconds.count)}"
+        }
+        return "{\n  \"input\": \"\(input)\",\n  \"results\": [\n" + entries.joined(separator: ",\n") + "\n  ]\n}"
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}
+
+extension String {
+    init(format1 value: Double) {
+        let tenths = Int((value * 10).rounded())
+        self = "\(tenths / 10).\(abs(tenths % 10))"
+    }
+}
