@@ -1,7 +1,7 @@
 // blurbench: times the pipeline's stages on one image, in one process, and reports medians, megapixels
 // per second and each stage's time as a multiple of one copy of the image (measured in the same run).
 //
-//   blurbench [--input PHOTO] [--filter TEXT] [--trials N] [--warmup N] [--json]
+//   blurbench [--input PHOTO] [--filter TEXT] [--trials N] [--warmup N] [--threads N] [--json]
 import Compositor
 import ImageCodecs
 import TestSupport
@@ -16,6 +16,7 @@ struct Options {
     var trials = 7
     var warmup = 1
     var json = false
+    var threads = Parallel.processorCount
 }
 
 func parseOptions() -> Options {
@@ -28,8 +29,9 @@ func parseOptions() -> Options {
         case "--trials": options.trials = Int(arguments.next() ?? "") ?? options.trials
         case "--warmup": options.warmup = Int(arguments.next() ?? "") ?? options.warmup
         case "--json": options.json = true
+        case "--threads": options.threads = Int(arguments.next() ?? "") ?? options.threads
         default:
-            print("usage: blurbench [--input PHOTO] [--filter TEXT] [--trials N] [--warmup N] [--json]")
+            print("usage: blurbench [--input PHOTO] [--filter TEXT] [--trials N] [--warmup N] [--threads N] [--json]")
             exit(argument == "--help" || argument == "-h" ? 0 : 64)
         }
     }
@@ -63,9 +65,10 @@ let decoded = try ImageDecoder.decode(sourceBytes)
 let image = decoded.image
 let megapixels = Double(image.pixelCount) / 1e6
 let copyTarget = Image(width: image.width, height: image.height)
+let threads = options.threads
 let materialEffect = MaterialEffect(
     recipe: MaterialCatalog.material(named: "thin")!.light,
-    pixelsPerPoint: MaterialEffect.pixelsPerPoint(fillingScreenWith: image.width, image.height))
+    pixelsPerPoint: MaterialEffect.pixelsPerPoint(fillingScreenWith: image.width, image.height), threads: threads)
 
 func checksum(_ image: Image) -> Int {
     Int(image[image.width / 2, image.height / 2].red) &+ Int(image[0, 0].green) &+ image.width
@@ -83,17 +86,17 @@ let benchmarks: [Benchmark] = [
         checksum(try ImageDecoder.decode(sourceBytes, options: DecodeOptions(scaleDenominator: 8)).image)
     },
     Benchmark(name: "blur-exact-sigma2", megapixels: megapixels) {
-        checksum(GaussianBlur(sigma: 2, precision: .exact).apply(to: image))
+        checksum(GaussianBlur(sigma: 2, precision: .exact, threads: threads).apply(to: image))
     },
-    Benchmark(name: "blur-fast-sigma10", megapixels: megapixels) {
-        checksum(GaussianBlur(sigma: 10, precision: .fast).apply(to: image))
-    },
-    Benchmark(name: "blur-fast-sigma30", megapixels: megapixels) {
-        checksum(GaussianBlur(sigma: 30, precision: .fast).apply(to: image))
-    },
-    Benchmark(name: "blur-fast-sigma100", megapixels: megapixels) {
-        checksum(GaussianBlur(sigma: 100, precision: .fast).apply(to: image))
-    },
+] + [10.0, 30, 100].map { sigma in
+    Benchmark(name: "blur-fast-sigma\(Int(sigma))", megapixels: megapixels) {
+        checksum(GaussianBlur(sigma: sigma, precision: .fast, threads: threads).apply(to: image))
+    }
+} + [2.0, 10, 30, 100].map { sigma in
+    Benchmark(name: "blur-auto-sigma\(Int(sigma))", megapixels: megapixels) {
+        checksum(GaussianBlur(sigma: sigma, precision: .auto, threads: threads).apply(to: image))
+    }
+} + [
     Benchmark(name: "material-thin", megapixels: megapixels) {
         checksum(materialEffect.apply(to: image))
     },
@@ -115,6 +118,6 @@ if options.json {
     print(Harness.json(results, copyMilliseconds: copyMilliseconds, input: inputName))
 } else {
     print("blurbench: \(image.width)x\(image.height) (\(String(format1: megapixels)) MP) from \(inputName); "
-          + "\(options.trials) trials after \(options.warmup) warm-up")
+          + "\(options.trials) trials after \(options.warmup) warm-up, \(threads) threads, \(Kernels.name) kernels")
     print(Harness.table(results, copyMilliseconds: copyMilliseconds))
 }

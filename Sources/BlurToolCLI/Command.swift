@@ -39,6 +39,8 @@ public struct RenderRequest: Equatable, Sendable {
     public var isLenient = false
     public var maxPixels = DecodeOptions.defaultMaxPixels
     public var isVerbose = false
+    /// At most this many threads (default: every core).
+    public var threads = Parallel.processorCount
 
     public init(input: String) {
         self.input = input

@@ -39,6 +39,7 @@ enum HelpText {
           --no-auto-orient        Keep the stored orientation instead of applying EXIF orientation.
           --lenient               Keep what decoded from truncated or corrupt data (with a warning).
           --max-pixels N          Refuse larger images (default 100000000), checked before decoding.
+          -j, --threads N         Use at most N threads (default: every core); output is identical for any N.
           -v, --verbose           Report the route taken and the time of each stage on stderr.
           -h, --help              Show this help.
           -V, --version           Show the version.

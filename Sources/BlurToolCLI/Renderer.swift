@@ -60,7 +60,7 @@ struct Renderer {
             let route = GaussianBlur(sigma: effect.sigmaPixels, edgeMode: effect.edgeMode,
                                      precision: effect.precision).usesPyramid ? "pyramid" : "exact"
             console.err("blurtool: \(image.width)x\(image.height), σ \(String(format2: effect.sigmaPixels)) px "
-                        + "(\(route)), " + stageTimes.map { "\($0.0) \(milliseconds($0.1)) ms" }.joined(separator: ", "))
+                        + "(\(route), \(Kernels.name) kernels, \(request.threads) threads), " + stageTimes.map { "\($0.0) \(milliseconds($0.1)) ms" }.joined(separator: ", "))
         }
     }
 
@@ -77,7 +77,7 @@ struct Renderer {
         if let tint = request.tint { recipe.tints = [TintLayer(tint)] }
         if let grain = request.grain { recipe.grain = grain }
         return MaterialEffect(recipe: recipe, dim: request.dim, pixelsPerPoint: pixelsPerPoint,
-                              edgeMode: request.edgeMode, precision: request.precision)
+                              edgeMode: request.edgeMode, precision: request.precision, threads: request.threads)
     }
 
     /// The output as given; or, when none was given or it names a directory, the default name in that

@@ -68,6 +68,18 @@ public final class Image: @unchecked Sendable {
         }
     }
 
+    /// Makes an image whose pixels are not initialised, for results that overwrite every pixel.
+    init(uninitializedWidth width: Int, height: Int) {
+        precondition(width >= 0 && height >= 0, "image dimensions must not be negative")
+        let bytesPerRow = width * Image.bytesPerPixel
+        let storage = PixelStorage(byteCount: bytesPerRow * height)
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+        self.baseAddress = storage.pointer
+        self.storage = storage
+    }
+
     /// Adopts memory allocated with `malloc` (by a C decoder, say); the image frees it.
     public init(adoptingMallocedPixels pointer: UnsafeMutablePointer<UInt8>, width: Int, height: Int,
                 bytesPerRow: Int) {

@@ -15,11 +15,15 @@ public struct GaussianBlur: Sendable {
     public var sigma: Double
     public var edgeMode: EdgeMode
     public var precision: BlurPrecision
+    /// At most this many threads (default: every core); results are identical for every count.
+    public var threads: Int
 
-    public init(sigma: Double, edgeMode: EdgeMode = .mirror, precision: BlurPrecision = .auto) {
+    public init(sigma: Double, edgeMode: EdgeMode = .mirror, precision: BlurPrecision = .auto,
+                threads: Int = Parallel.processorCount) {
         self.sigma = sigma
         self.edgeMode = edgeMode
         self.precision = precision
+        self.threads = threads
     }
 
     /// The route `precision` resolves to for this σ.
@@ -31,87 +35,251 @@ public struct GaussianBlur: Sendable {
         }
     }
 
-    /// The blurred rows of `source`, ready to be finished row by row.
+    /// Which convolution loops to run: SIMD, or the scalar twins (`Kernels.active` honours
+    /// `BLURTOOL_KERNELS=reference`).
+    public var kernels: any ConvolutionKernelSet.Type = Kernels.active
+
+    /// The blurred rows of `source` as Floats, for stages that work before quantising (materials).
     public func rows(of source: Image) -> any BlurredRows {
         if usesPyramid {
-            return PyramidGaussianBlur(source: source, sigma: sigma, edgeMode: edgeMode)
+            return PyramidGaussianBlur(source: source, sigma: sigma, edgeMode: edgeMode, threads: threads,
+                                       kernels: kernels)
         }
         return ReferenceGaussianBlur(source: source, sigma: sigma, edgeMode: edgeMode)
     }
 
     /// A new blurred image of the same size.
     public func apply(to source: Image) -> Image {
-        let result = Image(width: source.width, height: source.height)
-        rows(of: source).render(into: result) { row, _, _ in row }
+        let result = Image(uninitializedWidth: source.width, height: source.height)
+        apply(to: source, into: result)
         return result
+    }
+
+    /// Blurs `source` into `destination` (same size; it may be `source` itself). Allocates only scratch rows.
+    public func apply(to source: Image, into destination: Image) {
+        precondition(destination.width == source.width && destination.height == source.height, "sizes differ")
+        apply(to: source, regionX: 0, y: 0, into: destination)
+    }
+
+    /// Blurs the rectangle of `source` at (x, y) with `destination`'s size, reading the pixels around it
+    /// (and, past the image's edges, the edge mode) as a backdrop filter does, so the result equals the
+    /// whole-image blur cropped to the rectangle: no seam where a panel meets the rest of the screen.
+    /// `destination` may overlap `source` (the panel blurred in place).
+    ///
+    /// Thread safety: any number of calls may run at once on different destinations; the source is only read.
+    public func apply(to source: Image, regionX x: Int, y: Int, into destination: Image) {
+        precondition(x >= 0 && y >= 0 && x + destination.width <= source.width
+                     && y + destination.height <= source.height, "region outside the source")
+        let input = overlaps(source, destination) ? source.copy() : source
+        if usesPyramid {
+            let rows = PyramidGaussianBlur(source: input, sigma: sigma, edgeMode: edgeMode, threads: threads,
+                                           kernels: kernels, regionX: x, y: y, width: destination.width,
+                                           height: destination.height)
+            rows.render(into: destination, threads: threads)
+        } else {
+            engine.run(source: PixelRows(input), outputX: x, outputY: y, destination: PixelRows(destination))
+        }
+    }
+
+    /// Blurs a single-channel plane (a mask, an alpha channel) with the exact route, into `destination` of the
+    /// same size (which may be `source`).
+    public func apply(to source: Plane, into destination: Plane) {
+        precondition(destination.width == source.width && destination.height == source.height, "sizes differ")
+        var input = source
+        if source.baseAddress == destination.baseAddress {
+            input = Plane(width: source.width, height: source.height)
+            for y in 0..<source.height { input.row(y).update(from: source.row(y), count: source.width) }
+        }
+        engine.run(source: PixelRows(input), outputX: 0, outputY: 0, destination: PixelRows(destination))
+    }
+
+    var engine: SeparableBlurEngine {
+        SeparableBlurEngine(kernel: GaussianKernel(sigma: sigma), edgeMode: edgeMode, kernels: kernels, threads: threads)
+    }
+
+    private func overlaps(_ a: Image, _ b: Image) -> Bool {
+        let aEnd = a.baseAddress + a.bytesPerRow * max(a.height - 1, 0) + a.width * 4
+        let bEnd = b.baseAddress + b.bytesPerRow * max(b.height - 1, 0) + b.width * 4
+        return a.baseAddress < bEnd && b.baseAddress < aEnd
     }
 }
 
 extension BlurredRows {
-    /// Finishes every row into `destination` (which has this size), in parallel bands.
+    /// Finishes every row into `destination` (which has this size), in parallel bands of rows.
     ///
-    /// - Parameter finish: turns one Float row (y given) into the row to quantise; it may modify the row
-    ///   in place and return it, and must depend only on the row and y, so results never depend on banding.
-    public func render(into destination: Image, dither: Bool = false,
-                       finish: @Sendable (UnsafeMutablePointer<Float>, Int, Int) -> UnsafeMutablePointer<Float>) {
+    /// - Parameters:
+    ///   - dither: round up or down at random with the probabilities that keep each value's mean.
+    ///   - grain: amplitude of monochrome noise added before rounding, as a fraction of full scale.
+    ///   - threads: at most this many threads; the result is the same for every count.
+    ///   - finish: turns one Float row (y given) into the row to quantise, in place or not; it must depend
+    ///     only on the row and y.
+    public func render(into destination: Image, dither: Bool = false, grain: Float = 0,
+                       threads: Int = Parallel.processorCount,
+                       finish: ((UnsafeMutablePointer<Float>, Int, Int) -> UnsafeMutablePointer<Float>)? = nil) {
         precondition(destination.width == width && destination.height == height, "destination size differs")
-        let bandHeight = 32
+        let bandHeight = 16
         let bands = (height + bandHeight - 1) / bandHeight
         let rowCount = width * 4
         let scratchCount = max(self.scratchCount, 1)
-        DispatchQueue.concurrentPerform(iterations: bands) { band in
-                let row = UnsafeMutablePointer<Float>.allocate(capacity: max(rowCount, 1))
-                let scratch = UnsafeMutablePointer<Float>.allocate(capacity: scratchCount)
-                defer {
-                    row.deallocate()
-                    scratch.deallocate()
-                }
-                for y in (band * bandHeight)..<min(height, (band + 1) * bandHeight) {
-                    fillRow(y, into: row, scratch: scratch)
-                    let finished = finish(row, y, width)
-                    quantize(finished, count: width, into: destination.row(y), y: y, dither: dither)
-                }
+        let quantizer = Quantizer(dither: dither, grain: grain)
+        Parallel.forEach(bands, threads: threads) { band in
+            let row = UnsafeMutablePointer<Float>.allocate(capacity: max(rowCount, 1))
+            let scratch = UnsafeMutablePointer<Float>.allocate(capacity: scratchCount)
+            defer {
+                row.deallocate()
+                scratch.deallocate()
             }
+            for y in (band * bandHeight)..<min(height, (band + 1) * bandHeight) {
+                fillRow(y, into: row, scratch: scratch)
+                let finished = finish?(row, y, width) ?? row
+                quantizer.quantize(finished, count: width, into: destination.row(y), y: y)
+            }
+        }
     }
 }
 
-/// Rounds premultiplied Float pixels to RGBA8, keeping each colour at or below its alpha.
+/// Rounds premultiplied Float pixels (0...255 scale) to RGBA8, keeping each colour at or below its alpha.
 ///
-/// With `dither`, each value is rounded up or down at random with the probabilities that keep its mean
-/// (a ±0.5 LSB rectangular dither from a hash of the position): smooth gradients show no bands, and values
-/// that are already whole numbers come out unchanged, so a uniform image stays uniform. The three colour
-/// channels share one offset, so greys stay grey (no chroma noise).
-@inline(__always)
-func quantize(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<UInt8>, y: Int,
-              dither: Bool) {
-    for x in 0..<count {
-        let s = source + x * 4
-        let d = destination + x * 4
-        let offset: (Float, Float, Float, Float)
-        if dither {
-            offset = DitherNoise.offsets(x: x, y: y)
-        } else {
-            offset = (0.5, 0.5, 0.5, 0.5)
+/// Each value v becomes roundToNearestEven(v + offset), offset 0 without dither; with dither, offset is
+/// uniform in (−0.5, 0.5) from a fixed noise tile, which rounds v up with probability equal to its fraction,
+/// so smooth gradients show no bands while whole numbers stay unchanged (a uniform image stays uniform).
+/// The colour channels share one offset so greys stay grey. Grain adds a monochrome offset of up to
+/// ±grain/2 of full scale, scaled by alpha. Colours are clamped to alpha before rounding; rounding is
+/// monotone, so the result stays premultiplied.
+public struct Quantizer: Sendable {
+    public let dither: Bool
+    public let grain: Float
+
+    public init(dither: Bool = false, grain: Float = 0) {
+        self.dither = dither
+        self.grain = grain
+    }
+
+    /// Adding 1.5·2²³ to a Float in [0, 2²²) leaves it rounded to the nearest integer, ties to even, in the
+    /// low mantissa bits: one vector add instead of a per-lane call.
+    private static let magic: Float = 12_582_912
+
+    /// Float in 0...255 to its byte, rounded to nearest, ties to even (the add puts the rounded integer in the
+    /// low mantissa bits); out-of-range values clamp.
+    @inline(__always)
+    private static func byte(_ value: Float) -> UInt8 {
+        UInt8(truncatingIfNeeded: (min(max(value, 0), 255) + magic).bitPattern)
+    }
+
+    /// Two passes the compiler vectorises well: Float to bytes over the whole row (plus dither, read from the
+    /// tile in runs that line up with it), then each colour byte limited to its pixel's alpha byte, 16 bytes
+    /// at a time. Limiting after rounding equals limiting before it, because rounding is monotone.
+    public func quantize(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<UInt8>,
+                         y: Int) {
+        var source = source
+        var grained: UnsafeMutablePointer<Float>?
+        if grain != 0 {
+            grained = addGrain(source, count: count, y: y)
+            source = UnsafePointer(grained!)
         }
-        let alpha = min(max(s[3] + offset.3, 0), 255).rounded(.down)
-        d[3] = UInt8(alpha)
-        d[0] = UInt8(min(max(s[0] + offset.0, 0).rounded(.down), alpha))
-        d[1] = UInt8(min(max(s[1] + offset.0, 0).rounded(.down), alpha))
-        d[2] = UInt8(min(max(s[2] + offset.0, 0).rounded(.down), alpha))
+        defer { grained?.deallocate() }
+        let ditherRow = NoiseTile.dither.row(y)
+        var x = 0
+        while x < count {
+            let run = min(NoiseTile.size - (x & NoiseTile.mask), count - x)
+            let input = source + x * 4, output = destination + x * 4
+            if dither {
+                let tile = ditherRow + (x & NoiseTile.mask) * 4
+                for i in 0..<(run * 4) { output[i] = Quantizer.byte(input[i] + tile[i]) }
+            } else {
+                for i in 0..<(run * 4) { output[i] = Quantizer.byte(input[i]) }
+            }
+            x += run
+        }
+        var i = 0
+        let bytes = count * 4
+        while i + 16 <= bytes {
+            let pointer = UnsafeMutableRawPointer(destination + i)
+            let v = pointer.loadUnaligned(as: SIMD16<UInt8>.self)
+            let alphas = SIMD16(v[3], v[3], v[3], v[3], v[7], v[7], v[7], v[7],
+                                v[11], v[11], v[11], v[11], v[15], v[15], v[15], v[15])
+            pointer.storeBytes(of: pointwiseMin(v, alphas), as: SIMD16<UInt8>.self)
+            i += 16
+        }
+        while i < bytes {
+            let alpha = destination[i + 3]
+            for c in 0..<3 { destination[i + c] = min(destination[i + c], alpha) }
+            i += 4
+        }
+    }
+
+    /// A copy of the row with grain added to the colours, scaled by alpha (the caller frees it).
+    private func addGrain(_ source: UnsafePointer<Float>, count: Int, y: Int) -> UnsafeMutablePointer<Float> {
+        let output = UnsafeMutablePointer<Float>.allocate(capacity: count * 4)
+        let grainRow = NoiseTile.grain.row(y)
+        for x in 0..<count {
+            let tile = (x & NoiseTile.mask) * 4
+            let alpha = source[x * 4 + 3]
+            for c in 0..<3 { output[x * 4 + c] = source[x * 4 + c] + grainRow[tile + c] * grain * alpha }
+            output[x * 4 + 3] = alpha
+        }
+        return output
+    }
+
+    /// The same rounding one value at a time, written plainly: the twin the tests compare with.
+    public func quantizeReference(_ source: UnsafePointer<Float>, count: Int,
+                                  into destination: UnsafeMutablePointer<UInt8>, y: Int, firstX: Int = 0) {
+        let ditherRow = NoiseTile.dither.row(y)
+        let grainRow = NoiseTile.grain.row(y)
+        for i in 0..<count {
+            let tile = ((firstX + i) & NoiseTile.mask) * 4
+            var values = (0..<4).map { source[i * 4 + $0] }
+            if grain != 0 {
+                let alpha = values[3]
+                for c in 0..<3 { values[c] += grainRow[tile + c] * grain * alpha }
+            }
+            if dither {
+                for c in 0..<4 { values[c] += ditherRow[tile + c] }
+            }
+            let rounded = values.map { UInt8(min(max($0, 0), 255).rounded(.toNearestOrEven)) }
+            for c in 0..<3 { destination[i * 4 + c] = min(rounded[c], rounded[3]) }
+            destination[i * 4 + 3] = rounded[3]
+        }
     }
 }
 
-/// Deterministic per-pixel noise: four values in [0.0005, 0.9995) from an integer hash of the position.
-enum DitherNoise {
-    @inline(__always)
-    static func offsets(x: Int, y: Int) -> (Float, Float, Float, Float) {
-        var h = UInt64(truncatingIfNeeded: x) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: y) &* 0xC2B2_AE3D_27D4_EB4F
-        h ^= h >> 29
-        h &*= 0xBF58_476D_1CE4_E5B9
-        h ^= h >> 32
-        @inline(__always) func unit(_ bits: UInt64) -> Float {
-            Float(bits & 0xFFFF) * (0.999 / 65536) + 0.0005
+/// A fixed tile of noise, laid out per pixel as (n, n, n, m) so two pixels load as one SIMD8: the colour
+/// channels share n (greys stay grey), alpha gets m (0 for grain, which leaves alpha alone).
+struct NoiseTile: @unchecked Sendable {
+    static let size = 128
+    static let mask = size - 1
+    /// Allocated once per tile and never freed: the two tiles live as long as the process.
+    private let values: UnsafeMutablePointer<Float>
+
+    /// Dither offsets, uniform in [−0.4995, 0.4995]: a whole number never moves.
+    static let dither = NoiseTile(seed: 0x5EED_D17E, alpha: true)
+    /// Grain in [−0.5, 0.5] of the grain amplitude; alpha untouched.
+    static let grain = NoiseTile(seed: 0x06A1_4E55, alpha: false)
+
+    private init(seed: UInt64, alpha: Bool) {
+        var state = seed
+        func next() -> Float {
+            // SplitMix64: deterministic, and good enough for noise nobody should see.
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            return Float(z >> 40) / Float(1 << 24) * 0.999 - 0.4995
         }
-        return (unit(h), unit(h >> 16), unit(h >> 32), unit(h >> 48))
+        let values = UnsafeMutablePointer<Float>.allocate(capacity: NoiseTile.size * NoiseTile.size * 4)
+        for pixel in 0..<(NoiseTile.size * NoiseTile.size) {
+            let shared = next()
+            values[pixel * 4] = shared
+            values[pixel * 4 + 1] = shared
+            values[pixel * 4 + 2] = shared
+            values[pixel * 4 + 3] = alpha ? next() : 0
+        }
+        self.values = values
+    }
+
+    /// The tile's row for image row y (the tile repeats).
+    func row(_ y: Int) -> UnsafePointer<Float> {
+        UnsafePointer(values + (y & NoiseTile.mask) * NoiseTile.size * 4)
     }
 }

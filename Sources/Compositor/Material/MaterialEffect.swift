@@ -8,6 +8,8 @@ public struct MaterialEffect: Sendable {
     public var pixelsPerPoint: Double
     public var edgeMode: EdgeMode
     public var precision: BlurPrecision
+    /// At most this many threads; results are identical for every count.
+    public var threads: Int
 
     /// A phone screen is about this many points across its shorter side (390 pt on current iPhones).
     public static let screenPoints = 390.0
@@ -19,35 +21,47 @@ public struct MaterialEffect: Sendable {
     }
 
     public init(recipe: MaterialRecipe, dim: Double = 0, pixelsPerPoint: Double, edgeMode: EdgeMode = .mirror,
-                precision: BlurPrecision = .auto) {
+                precision: BlurPrecision = .auto, threads: Int = Parallel.processorCount) {
         self.recipe = recipe
         self.dim = dim
         self.pixelsPerPoint = pixelsPerPoint
         self.edgeMode = edgeMode
         self.precision = precision
+        self.threads = threads
     }
 
     /// The blur σ in pixels.
     public var sigmaPixels: Double { recipe.blurPoints * pixelsPerPoint }
 
     /// A new image: `source` seen through this material.
+    ///
+    /// On the pyramid route the shader runs on the small blurred image, before interpolation: the blur is so
+    /// wide that this changes the result by less than one LSB (MaterialTests measures it), and it turns a
+    /// per-pixel cost at full resolution into one over a few thousand pixels.
     public func apply(to source: Image) -> Image {
         let result = Image(width: source.width, height: source.height)
-        let blur = GaussianBlur(sigma: sigmaPixels, edgeMode: edgeMode, precision: precision)
+        let blur = GaussianBlur(sigma: sigmaPixels, edgeMode: edgeMode, precision: precision, threads: threads)
         let shader = MaterialShader(recipe: recipe, dim: dim)
-        blur.rows(of: source).render(into: result, dither: true) { row, y, width in
-            shader.shade(row, count: width, y: y)
-            return row
+        let grain = Float(recipe.grain)
+        if blur.usesPyramid {
+            var rows = PyramidGaussianBlur(source: source, sigma: sigmaPixels, edgeMode: edgeMode, threads: threads)
+            rows.shadeSmallImage { row, count in shader.shade(row, count: count) }
+            rows.render(into: result, dither: true, grain: grain, threads: threads)
+        } else {
+            blur.rows(of: source).render(into: result, dither: true, grain: grain, threads: threads) { row, _, width in
+                shader.shade(row, count: width)
+                return row
+            }
         }
         return result
     }
 }
 
-/// The per-pixel part of a material, on premultiplied Float pixels (0...255): saturation, tints, grain, dim.
+/// The per-pixel part of a material, on premultiplied Float pixels (0...255): saturation, tints, dim. (Grain
+/// is added per output pixel when quantising.)
 struct MaterialShader: Sendable {
     private let saturation: Float
     private let tints: [(red: Float, green: Float, blue: Float, opacity: Float, mode: BlendMode)]
-    private let grain: Float
     private let keep: Float  // 1 − dim
 
     // Rec. 709 luma, as UIImageEffects' saturation matrix uses.
@@ -59,11 +73,10 @@ struct MaterialShader: Sendable {
             (Float($0.color.red), Float($0.color.green), Float($0.color.blue),
              Float(min(max($0.color.alpha, 0), 1)), $0.blendMode)
         }
-        grain = Float(recipe.grain) * 255
         keep = Float(1 - min(max(dim, 0), 1))
     }
 
-    func shade(_ row: UnsafeMutablePointer<Float>, count: Int, y: Int) {
+    func shade(_ row: UnsafeMutablePointer<Float>, count: Int) {
         let dimAlpha = 1 - keep
         for x in 0..<count {
             let p = row + x * 4
@@ -92,12 +105,6 @@ struct MaterialShader: Sendable {
                 g = o * blendG + (1 - o) * g
                 b = o * blendB + (1 - o) * b
                 a = o + (1 - o) * ab
-            }
-            if grain > 0 {
-                let noise = (DitherNoise.offsets(x: x &+ 7919, y: y &+ 104_729).0 - 0.5) * grain / 255 * a
-                r = min(max(r + noise, 0), a)
-                g = min(max(g + noise, 0), a)
-                b = min(max(b + noise, 0), a)
             }
             if dimAlpha > 0 {
                 r *= keep

@@ -1,0 +1,145 @@
+/// The exact separable Gaussian for 8-bit images, scheduled for caches and threads (the algorithm is in
+/// `ConvolutionKernelSet`; this file only decides what is computed where, Halide-style).
+///
+/// Schedule: the output is cut into column tiles narrow enough that the ring of 2r + 1 horizontally blurred
+/// Float rows of one tile stays in L2, and, when there are more threads than tiles, into row bands. Each
+/// (tile, band) walks down its rows once: every source row is blurred horizontally once into the ring, and
+/// every output row is the weighted sum of the ring's rows, which are contiguous, so the vertical pass
+/// never strides through memory column by column. Every output value is computed by the same operations in
+/// the same order whatever the tiling or thread count, so the result is bit-identical across schedules.
+///
+/// The output may be any rectangle of the (edge-extended) source: pixels outside it are read as the
+/// blur's edge, which is what a backdrop panel blurring part of a screen needs.
+struct SeparableBlurEngine {
+    let kernel: GaussianKernel
+    let edgeMode: EdgeMode
+    let kernels: any ConvolutionKernelSet.Type
+    let threads: Int
+    /// Bytes of Float ring per tile that should stay in cache.
+    var ringBudget = 192 * 1024
+    /// Force a tile width (tests use it to prove results do not depend on it).
+    var tileWidth: Int?
+
+    /// Blurs `source` (`channels` bytes per pixel: 4 for premultiplied RGBA, 1 for a plane) and writes the
+    /// part inside `outputRect` (in source coordinates) to `destination`, whose size is the rectangle's.
+    func run(source: PixelRows, outputX: Int, outputY: Int, destination: PixelRows) {
+        let radius = kernel.radius
+        let taps = 2 * radius + 1
+        let channels = source.channels
+        let width = destination.width, height = destination.height
+        guard width > 0, height > 0 else { return }
+        let tile = tileWidth ?? max(16, min(width, ringBudget / (taps * channels * MemoryLayout<Float>.size)))
+        let tiles = (width + tile - 1) / tile
+        let bandsPerTile = max(1, min((threads + tiles - 1) / tiles, height / max(4 * radius, 16)))
+        let columnMap = ((outputX - radius)..<(outputX + width + radius)).map {
+            edgeMode.sourceIndex($0, count: source.width)
+        }
+        kernel.weights.withUnsafeBufferPointer { weights in
+            columnMap.withUnsafeBufferPointer { columnMap in
+                Parallel.forEach(tiles * bandsPerTile, threads: threads) { item in
+                    let tileIndex = item / bandsPerTile, band = item % bandsPerTile
+                    let x0 = tileIndex * tile, x1 = min(width, x0 + tile)
+                    let y0 = height * band / bandsPerTile, y1 = height * (band + 1) / bandsPerTile
+                    runTile(source: source, destination: destination, columns: x0..<x1, rows: y0..<y1,
+                            outputY: outputY, columnMap: columnMap, weights: weights)
+                }
+            }
+        }
+    }
+
+    private func runTile(source: PixelRows, destination: PixelRows, columns: Range<Int>, rows: Range<Int>,
+                         outputY: Int, columnMap: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<Float>) {
+        let radius = kernel.radius, taps = 2 * radius + 1, channels = source.channels
+        let tileValues = columns.count * channels
+        let lineValues = (columns.count + 2 * radius) * channels
+        let ring = UnsafeMutablePointer<Float>.allocate(capacity: taps * tileValues)
+        let line = UnsafeMutablePointer<Float>.allocate(capacity: lineValues)
+        let output = UnsafeMutablePointer<Float>.allocate(capacity: tileValues)
+        let rowPointers = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: taps)
+        defer {
+            ring.deallocate()
+            line.deallocate()
+            output.deallocate()
+            rowPointers.deallocate()
+        }
+        // Ring slot for virtual source row v (v may lie outside the image: the edge mode maps it).
+        func slot(_ v: Int) -> UnsafeMutablePointer<Float> {
+            ring + ((v % taps + taps) % taps) * tileValues
+        }
+        func blurRowHorizontally(_ v: Int) {
+            let sourceY = edgeMode.sourceIndex(outputY + v, count: source.height)
+            let target = slot(v)
+            guard sourceY >= 0 else {
+                target.initialize(repeating: 0, count: tileValues)
+                return
+            }
+            let row = source.row(sourceY)
+            for i in 0..<(columns.count + 2 * radius) {
+                let sourceX = columnMap[columns.lowerBound + i]
+                let destination = line + i * channels
+                if sourceX < 0 {
+                    for c in 0..<channels { destination[c] = 0 }
+                } else {
+                    let pixel = row + sourceX * channels
+                    for c in 0..<channels { destination[c] = Float(pixel[c]) }
+                }
+            }
+            kernels.convolve(line, step: channels, weights: weights, count: tileValues, into: target)
+        }
+        for v in (rows.lowerBound - radius)..<(rows.lowerBound + radius) {
+            blurRowHorizontally(v)
+        }
+        for y in rows {
+            blurRowHorizontally(y + radius)
+            for k in 0..<taps {
+                rowPointers[k] = UnsafePointer(slot(y - radius + k))
+            }
+            kernels.combine(rowPointers, weights: weights, count: tileValues, into: output)
+            let target = destination.row(y) + columns.lowerBound * channels
+            if channels == 4 {
+                Quantizer().quantize(output, count: columns.count, into: target, y: y)
+            } else {
+                Quantizer.quantizePlane(output, count: tileValues, into: target)
+            }
+        }
+    }
+}
+
+/// Rows of 8-bit pixels, as the engine reads and writes them: an `Image` (4 channels) or a `Plane` (1).
+struct PixelRows {
+    let base: UnsafeMutablePointer<UInt8>
+    let width: Int
+    let height: Int
+    let bytesPerRow: Int
+    let channels: Int
+
+    init(_ image: Image) {
+        base = image.baseAddress
+        width = image.width
+        height = image.height
+        bytesPerRow = image.bytesPerRow
+        channels = 4
+    }
+
+    init(_ plane: Plane) {
+        base = plane.baseAddress
+        width = plane.width
+        height = plane.height
+        bytesPerRow = plane.bytesPerRow
+        channels = 1
+    }
+
+    @inline(__always)
+    func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
+        base + y * bytesPerRow
+    }
+}
+
+extension Quantizer {
+    /// Rounds a plane's Floats to bytes (nearest, ties to even), clamping to 0...255.
+    static func quantizePlane(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<UInt8>) {
+        for i in 0..<count {
+            destination[i] = UInt8(truncatingIfNeeded: (min(max(source[i], 0), 255) + 12_582_912).bitPattern)
+        }
+    }
+}

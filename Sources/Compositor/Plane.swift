@@ -1,0 +1,47 @@
+/// One 8-bit channel per pixel (a mask, an alpha channel, a grey image), with an explicit row stride.
+/// Reference semantics, as `Image`.
+public final class Plane: @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    public let bytesPerRow: Int
+    public let baseAddress: UnsafeMutablePointer<UInt8>
+    private let storage: PixelStorage?
+
+    /// A plane of zeros.
+    public init(width: Int, height: Int) {
+        precondition(width >= 0 && height >= 0, "plane dimensions must not be negative")
+        let storage = PixelStorage(byteCount: width * height)
+        storage.pointer.initialize(repeating: 0, count: max(width * height, 1))
+        self.width = width
+        self.height = height
+        bytesPerRow = width
+        baseAddress = storage.pointer
+        self.storage = storage
+    }
+
+    /// Wraps a caller's buffer without copying; the caller keeps it alive.
+    public init(borrowing baseAddress: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int) {
+        precondition(width >= 0 && height >= 0 && bytesPerRow >= width, "invalid plane geometry")
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+        self.baseAddress = baseAddress
+        storage = nil
+    }
+
+    @inline(__always)
+    public func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
+        baseAddress + y * bytesPerRow
+    }
+
+    public subscript(x: Int, y: Int) -> UInt8 {
+        get {
+            precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel outside the plane")
+            return row(y)[x]
+        }
+        set {
+            precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel outside the plane")
+            row(y)[x] = newValue
+        }
+    }
+}
