@@ -22,9 +22,10 @@ let package = Package(
             pkgConfig: "libpng16",
             providers: [.apt(["libpng-dev", "zlib1g-dev"])]
         ),
-        .target(name: "CCodecShim", dependencies: ["CJPEG", "CPNG"]),
+        // zlib is named here because pkg-config lists it for libpng only as a private (static) dependency.
+        .target(name: "CCodecShim", dependencies: ["CJPEG", "CPNG"], linkerSettings: [.linkedLibrary("z")]),
         .target(name: "Compositor"),
-        .target(name: "ImageCodecs", dependencies: ["Compositor", "CCodecShim", "CPNG"]),
+        .target(name: "ImageCodecs", dependencies: ["Compositor", "CCodecShim"]),
         .target(name: "BlurToolCLI", dependencies: ["Compositor", "ImageCodecs"]),
         .executableTarget(name: "blurtool", dependencies: ["BlurToolCLI"]),
         .executableTarget(name: "blurbench", dependencies: ["Compositor", "ImageCodecs", "TestSupport"],

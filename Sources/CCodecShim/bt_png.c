@@ -87,7 +87,9 @@ int bt_png_encode(const uint8_t *rgba, int width, int height, size_t bytes_per_r
     if (options->icc != NULL && options->icc_length > 0) {
         png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, options->icc,
                      (png_uint_32)options->icc_length);
-    } else {
+    }
+    if (!png_get_valid(png, info, PNG_INFO_iCCP)) {
+        // No profile, or one libpng refused (a grey profile on RGB pixels, say): the pixels are sRGB.
         png_set_sRGB_gAMA_and_cHRM(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
     }
     png_write_info(png, info);

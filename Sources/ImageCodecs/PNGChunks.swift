@@ -8,6 +8,8 @@ struct PNGChunks {
     var bitDepth = 0
     var colorType = 0
     var isInterlaced = false
+    /// A tRNS chunk: palette or colour-key transparency.
+    var hasTransparency = false
     var iccProfile: [UInt8]?
     var exif: [UInt8]?
     /// Set when a chunk before the image data claims more bytes than the file holds: libpng would allocate
@@ -39,6 +41,8 @@ struct PNGChunks {
                 isInterlaced = bytes[dataStart + 12] == 1
             case "iCCP" where iccProfile == nil:
                 iccProfile = PNGChunks.inflateICC(data)
+            case "tRNS":
+                hasTransparency = true
             case "eXIf" where exif == nil:
                 exif = Array(data)
             case "IDAT", "IEND":

@@ -1,48 +1,50 @@
-import CPNG
+import CCodecShim
 import Compositor
 
-/// PNG decoding through libpng's simplified API (`png_image_*`), which reports errors in a struct instead of
-/// longjmp-ing, and converts every colour type and bit depth to 8-bit sRGB RGBA.
+/// PNG decoding through libpng's full read API, behind the C shim (see bt_png_decode.c for why not the
+/// simplified API); iCCP and eXIf come from a Swift chunk walk, which also refuses lying chunk lengths.
 enum PNGDecoder {
     static func decode(_ bytes: [UInt8], options: DecodeOptions, headerOnly: Bool = false) throws -> DecodedImage {
         let chunks = PNGChunks(bytes)
+        // The header's claim is checked before libpng reads anything else, so no later chunk can hide it.
+        if chunks.width > 0, chunks.height > 0 {
+            let (pixels, overflow) = chunks.width.multipliedReportingOverflow(by: chunks.height)
+            if overflow || pixels > options.maxPixels {
+                throw CodecError.tooManyPixels(width: chunks.width, height: chunks.height, limit: options.maxPixels)
+            }
+        }
         if let truncatedChunk = chunks.truncatedChunk { throw CodecError.corrupt(truncatedChunk) }
-        var png = png_image()
-        png.version = UInt32(PNG_IMAGE_VERSION)
-        defer { png_image_free(&png) }
-        let began = bytes.withUnsafeBufferPointer { png_image_begin_read_from_memory(&png, $0.baseAddress, $0.count) }
-        guard began != 0 else { throw CodecError.corrupt(message(of: png)) }
-        let width = Int(png.width), height = Int(png.height)
-        guard width.multipliedReportingOverflow(by: height).partialValue <= options.maxPixels,
-              !width.multipliedReportingOverflow(by: height).overflow else {
+        var shimOptions = bt_png_decode_options(max_pixels: UInt64(max(options.maxPixels, 0)),
+                                                header_only: headerOnly ? 1 : 0)
+        var decoded = bt_png_decoded()
+        let status = bytes.withUnsafeBufferPointer { bt_png_decode($0.baseAddress, $0.count, &shimOptions, &decoded) }
+        defer { bt_free(decoded.pixels) }
+        let message = withUnsafeBytes(of: decoded.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let width = Int(decoded.width), height = Int(decoded.height)
+        var warnings: [String] = []
+        switch UInt32(bitPattern: status) {
+        case BT_PNG_OK.rawValue:
+            if decoded.warnings > 0 { warnings.append(message) }
+        case BT_PNG_TOO_LARGE.rawValue:
             throw CodecError.tooManyPixels(width: width, height: height, limit: options.maxPixels)
+        case BT_PNG_PARTIAL.rawValue:
+            guard options.isLenient else { throw CodecError.corrupt(message) }
+            warnings.append("corrupt or truncated PNG data, kept \(decoded.rows_decoded) of \(height) rows: \(message)")
+        default:
+            throw CodecError.corrupt(message)
         }
         let info = ImageInfo(
             format: .png, storedWidth: width, storedHeight: height,
             orientation: chunks.exif.flatMap(EXIFReader.orientation(in:)) ?? .up,
             colorType: chunks.colorTypeName, bitsPerSample: chunks.bitDepth,
-            hasAlpha: png.format & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0, isInterlaced: chunks.isInterlaced,
-            iccProfile: chunks.iccProfile)
-        if headerOnly {
-            return DecodedImage(image: Image(width: 0, height: 0), info: info, warnings: [])
+            hasAlpha: chunks.colorType == 4 || chunks.colorType == 6 || chunks.hasTransparency,
+            isInterlaced: chunks.isInterlaced, iccProfile: chunks.iccProfile)
+        guard let pixels = decoded.pixels, !headerOnly else {
+            return DecodedImage(image: Image(width: 0, height: 0), info: info, warnings: warnings)
         }
-        png.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)  // PNG_FORMAT_RGBA
-        // Without gAMA or sRGB, libpng would take 16-bit samples as linear light; files mean sRGB.
-        png.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
-        let image = Image(width: width, height: height)  // zeroed: rows a failed decode never reached stay clear
-        let finished = png_image_finish_read(&png, nil, image.baseAddress, Int32(image.bytesPerRow), nil)
-        var warnings: [String] = []
-        if finished == 0 {
-            guard options.isLenient else { throw CodecError.corrupt(message(of: png)) }
-            warnings.append("corrupt or truncated PNG data, kept what decoded: \(message(of: png))")
-        } else if png.warning_or_error & UInt32(PNG_IMAGE_WARNING) != 0 {
-            warnings.append(message(of: png))
-        }
+        decoded.pixels = nil  // the image owns them now
+        let image = Image(adoptingMallocedPixels: pixels, width: width, height: height, bytesPerRow: width * 4)
         image.premultiplyInPlace()  // libpng gives straight alpha
         return DecodedImage(image: image, info: info, warnings: warnings)
-    }
-
-    private static func message(of png: png_image) -> String {
-        withUnsafeBytes(of: png.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 }

@@ -78,6 +78,33 @@ int bt_jpeg_encode(const uint8_t *rgbx, int width, int height, size_t bytes_per_
                    const bt_jpeg_encode_options *options, uint8_t **out, size_t *out_length,
                    char message[BT_MESSAGE_LENGTH]);
 
+/// Results of bt_png_decode.
+enum bt_png_status {
+    BT_PNG_OK = 0,
+    BT_PNG_ERROR = 1,        // nothing usable; `message` says why
+    BT_PNG_TOO_LARGE = 2,    // header dimensions above max_pixels; no pixel memory was allocated
+    BT_PNG_PARTIAL = 3       // the data failed after `rows_decoded` complete rows; pixels are kept
+};
+
+typedef struct {
+    uint64_t max_pixels;
+    int header_only;
+} bt_png_decode_options;
+
+typedef struct {
+    uint8_t *pixels;              // straight-alpha RGBA8, rows of width * 4 bytes, 8-bit sRGB
+    int width, height;
+    int bit_depth, color_type, interlaced;
+    int rows_decoded;             // complete output rows (the last pass's, for interlaced images)
+    int warnings;
+    char message[BT_MESSAGE_LENGTH]; // the error, or the first warning
+} bt_png_decoded;
+
+/// Decodes a PNG from memory to 8-bit sRGB RGBA with libpng's full read API: palette, tRNS, low bit
+/// depths, 16 bits (scaled with rounding), grey and Adam7 all expanded; a gAMA other than sRGB's is
+/// converted to sRGB, and files without one are taken as sRGB. Returns an enum bt_png_status.
+int bt_png_decode(const uint8_t *data, size_t size, const bt_png_decode_options *options, bt_png_decoded *out);
+
 typedef struct {
     int compression_level;        // zlib level 0...9
     int has_alpha;                // write RGBA; otherwise RGB (the fourth byte of each pixel is dropped)
