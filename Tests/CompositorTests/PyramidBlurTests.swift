@@ -5,23 +5,23 @@ import XCTest
 /// The large-σ route against the exact one. Bounds measured on these seeded images (see each assertion).
 final class PyramidBlurTests: XCTestCase {
     func testFactorKeepsTheSmallSigmaAtOrAboveItsMinimum() {
-        for sigma in stride(from: 10.0, through: 400, by: 7.5) {
+        for sigma in stride(from: 6.6, through: 400, by: 7.5) {
             let blur = PyramidGaussianBlur(source: Image(width: 8, height: 8), sigma: sigma)
             XCTAssertGreaterThan(blur.factor, 1)
             XCTAssertGreaterThanOrEqual(blur.smallSigma, PyramidGaussianBlur.minimumSmallSigma * 0.98)
         }
-        XCTAssertEqual(PyramidGaussianBlur.factor(forSigma: 9.9), 1, "below σ 10 the exact route is used")
+        XCTAssertEqual(PyramidGaussianBlur.factor(forSigma: 6.5), 1, "below σ 6.6 the exact route is used")
     }
 
     func testMatchesTheExactBlurOnAPhotoLikeImage() {
         let image = TestImages.photoLike(width: 120, height: 90, seed: 7)
-        for sigma in [10.0, 17, 30] {
+        for sigma in [7.0, 10, 13, 17, 30] {
             for edge in EdgeMode.allCases {
                 let exact = GaussianBlur(sigma: sigma, edgeMode: edge, precision: .exact).apply(to: image)
                 let fast = GaussianBlur(sigma: sigma, edgeMode: edge, precision: .fast).apply(to: image)
                 let difference = ImageDifference(exact, fast)
-                // Measured: PSNR 59.0–61.5 dB and max error 1 in every case.
-                XCTAssertGreaterThanOrEqual(difference.psnr, 55, "σ \(sigma) \(edge): \(difference)")
+                // Measured (σ' ≥ 3.3): PSNR 54.2–59.8 dB, max error 1–2.
+                XCTAssertGreaterThanOrEqual(difference.psnr, 52, "σ \(sigma) \(edge): \(difference)")
                 XCTAssertLessThanOrEqual(difference.maxError, 2, "σ \(sigma) \(edge): \(difference)")
             }
         }

@@ -6,7 +6,7 @@ public enum BlurPrecision: String, CaseIterable, Sendable {
     case exact
     /// The pyramid route: cost independent of σ, within the error stated by `PyramidGaussianBlur`.
     case fast
-    /// Exact while the pyramid would not shrink the image (σ below 10 pixels), fast above.
+    /// Exact while the pyramid would not shrink the image (σ below 6.6 pixels), fast above.
     case auto
 }
 

@@ -47,24 +47,43 @@ struct SeparableBlurEngine {
         }
     }
 
+    /// Output rows computed per vertical step (`combine4`): the ring holds taps + 3 rows.
+    private static let rowsPerStep = 4
+
     private func runTile(source: PixelRows, destination: PixelRows, columns: Range<Int>, rows: Range<Int>,
                          outputY: Int, columnMap: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<Float>) {
         let radius = kernel.radius, taps = 2 * radius + 1, channels = source.channels
+        let ringRows = taps + SeparableBlurEngine.rowsPerStep - 1
         let tileValues = columns.count * channels
         let lineValues = (columns.count + 2 * radius) * channels
-        let ring = UnsafeMutablePointer<Float>.allocate(capacity: taps * tileValues)
+        let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringRows * tileValues)
         let line = UnsafeMutablePointer<Float>.allocate(capacity: lineValues)
-        let output = UnsafeMutablePointer<Float>.allocate(capacity: tileValues)
-        let rowPointers = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: taps)
+        let output = UnsafeMutablePointer<Float>.allocate(capacity: tileValues * SeparableBlurEngine.rowsPerStep)
+        let rowPointers = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: ringRows)
+        let outputPointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 4)
         defer {
             ring.deallocate()
             line.deallocate()
             output.deallocate()
             rowPointers.deallocate()
+            outputPointers.deallocate()
+        }
+        for r in 0..<4 { outputPointers[r] = output + r * tileValues }
+        // The first and last padded columns that map straight onto the source row (no edge handling).
+        let lineStart = columns.lowerBound
+        var directStart = 0, directEnd = columns.count + 2 * radius
+        while directStart < directEnd && columnMap[lineStart + directStart] != columnMap[lineStart] + directStart {
+            directStart += 1
+        }
+        if directStart < directEnd {
+            let first = columnMap[lineStart + directStart] - directStart
+            var end = directStart
+            while end < directEnd && columnMap[lineStart + end] == first + end { end += 1 }
+            directEnd = end
         }
         // Ring slot for virtual source row v (v may lie outside the image: the edge mode maps it).
         func slot(_ v: Int) -> UnsafeMutablePointer<Float> {
-            ring + ((v % taps + taps) % taps) * tileValues
+            ring + ((v % ringRows + ringRows) % ringRows) * tileValues
         }
         func blurRowHorizontally(_ v: Int) {
             let sourceY = edgeMode.sourceIndex(outputY + v, count: source.height)
@@ -74,33 +93,52 @@ struct SeparableBlurEngine {
                 return
             }
             let row = source.row(sourceY)
-            for i in 0..<(columns.count + 2 * radius) {
-                let sourceX = columnMap[columns.lowerBound + i]
-                let destination = line + i * channels
-                if sourceX < 0 {
-                    for c in 0..<channels { destination[c] = 0 }
-                } else {
-                    let pixel = row + sourceX * channels
-                    for c in 0..<channels { destination[c] = Float(pixel[c]) }
+            // The edges, through the edge mode: only the kernel's radius on each side, for most tiles.
+            for edge in [0..<directStart, directEnd..<(columns.count + 2 * radius)] {
+                for i in edge {
+                    let sourceX = columnMap[lineStart + i]
+                    let destination = line + i * channels
+                    if sourceX < 0 {
+                        for c in 0..<channels { destination[c] = 0 }
+                    } else {
+                        let pixel = row + sourceX * channels
+                        for c in 0..<channels { destination[c] = Float(pixel[c]) }
+                    }
                 }
             }
+            if directStart < directEnd {
+                // The interior: one contiguous run of bytes, converted by a loop the compiler vectorises.
+                let bytes = row + columnMap[lineStart + directStart] * channels
+                let floats = line + directStart * channels
+                for i in 0..<((directEnd - directStart) * channels) { floats[i] = Float(bytes[i]) }
+            }
             kernels.convolve(line, step: channels, weights: weights, count: tileValues, into: target)
+        }
+        func emit(_ values: UnsafePointer<Float>, row y: Int) {
+            let target = destination.row(y) + columns.lowerBound * channels
+            if channels == 4 {
+                Quantizer().quantize(values, count: columns.count, into: target, y: y)
+            } else {
+                Quantizer.quantizePlane(values, count: tileValues, into: target)
+            }
         }
         for v in (rows.lowerBound - radius)..<(rows.lowerBound + radius) {
             blurRowHorizontally(v)
         }
-        for y in rows {
-            blurRowHorizontally(y + radius)
-            for k in 0..<taps {
-                rowPointers[k] = UnsafePointer(slot(y - radius + k))
-            }
-            kernels.combine(rowPointers, weights: weights, count: tileValues, into: output)
-            let target = destination.row(y) + columns.lowerBound * channels
-            if channels == 4 {
-                Quantizer().quantize(output, count: columns.count, into: target, y: y)
+        var y = rows.lowerBound
+        while y < rows.upperBound {
+            let step = min(SeparableBlurEngine.rowsPerStep, rows.upperBound - y)
+            for r in 0..<step { blurRowHorizontally(y + r + radius) }
+            for k in 0..<(taps + step - 1) { rowPointers[k] = UnsafePointer(slot(y - radius + k)) }
+            if step == SeparableBlurEngine.rowsPerStep {
+                kernels.combine4(rowPointers, weights: weights, count: tileValues, into: outputPointers)
             } else {
-                Quantizer.quantizePlane(output, count: tileValues, into: target)
+                for r in 0..<step {
+                    kernels.combine(rowPointers + r, weights: weights, count: tileValues, into: outputPointers[r])
+                }
             }
+            for r in 0..<step { emit(outputPointers[r], row: y + r) }
+            y += step
         }
     }
 }

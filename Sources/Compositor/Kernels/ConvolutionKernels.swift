@@ -5,10 +5,10 @@ import Darwin
 #endif
 
 /// The hot loops of separable convolution, over Float lanes. Two implementations with the same meaning:
-/// `SIMDKernels` (8 lanes at a time, the fast path) and `ScalarKernels` (its reference twin, one lane at a
+/// `SIMDKernels` (16 lanes at a time, the fast path) and `ScalarKernels` (its reference twin, one lane at a
 /// time). Both add the taps in the same order, so they agree to the bit; tests hold them together.
 ///
-/// Loops follow shared/SWIFT-PERFORMANCE.md: pointers taken once, `SIMD8<Float>` built from unaligned
+/// Loops follow shared/SWIFT-PERFORMANCE.md: pointers taken once, `SIMD16<Float>` built from unaligned
 /// loads, plain `a + w * x` (no `addingProduct`, which calls `fmaf` per lane at the default target).
 public protocol ConvolutionKernelSet: Sendable {
     /// `output[i] = Σₖ weights[k] · input[i + k·step]` for i in 0..<count (a 1-D convolution along memory,
@@ -19,6 +19,11 @@ public protocol ConvolutionKernelSet: Sendable {
     /// `output[i] = Σₖ weights[k] · rows[k][i]` for i in 0..<count (the vertical pass: rows are contiguous).
     static func combine(_ rows: UnsafePointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>, count: Int,
                         into output: UnsafeMutablePointer<Float>)
+
+    /// Four consecutive output rows at once: `outputs[r][i] = Σₖ weights[k] · rows[k + r][i]`, with
+    /// `rows` holding weights.count + 3 rows. Each loaded row feeds all four sums, quartering the loads.
+    static func combine4(_ rows: UnsafePointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>, count: Int,
+                         into outputs: UnsafePointer<UnsafeMutablePointer<Float>>)
 
     /// `output[i] = first[i] + t · (second[i] − first[i])` for i in 0..<count.
     static func interpolate(_ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, t: Float, count: Int,
@@ -48,6 +53,13 @@ public enum ScalarKernels: ConvolutionKernelSet {
         }
     }
 
+    public static func combine4(_ rows: UnsafePointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>,
+                                count: Int, into outputs: UnsafePointer<UnsafeMutablePointer<Float>>) {
+        for r in 0..<4 {
+            combine(rows + r, weights: weights, count: count, into: outputs[r])
+        }
+    }
+
     public static func interpolate(_ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, t: Float,
                                    count: Int, into output: UnsafeMutablePointer<Float>) {
         for i in 0..<count {
@@ -57,14 +69,18 @@ public enum ScalarKernels: ConvolutionKernelSet {
 }
 
 public enum SIMDKernels: ConvolutionKernelSet {
+    /// 16 Float lanes: one zmm register where the build targets AVX-512, two ymm registers on AVX2.
+    typealias Vector = SIMD16<Float>
+    static let lanes = 16
+
     @inline(__always)
-    private static func load(_ pointer: UnsafePointer<Float>) -> SIMD8<Float> {
-        UnsafeRawPointer(pointer).loadUnaligned(as: SIMD8<Float>.self)
+    private static func load(_ pointer: UnsafePointer<Float>) -> Vector {
+        UnsafeRawPointer(pointer).loadUnaligned(as: Vector.self)
     }
 
     @inline(__always)
-    private static func store(_ value: SIMD8<Float>, _ pointer: UnsafeMutablePointer<Float>) {
-        UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: SIMD8<Float>.self)
+    private static func store(_ value: Vector, _ pointer: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: Vector.self)
     }
 
     public static func convolve(_ input: UnsafePointer<Float>, step: Int, weights: UnsafeBufferPointer<Float>,
@@ -73,28 +89,28 @@ public enum SIMDKernels: ConvolutionKernelSet {
         let w = weights.baseAddress!
         var i = 0
         // Two vectors per iteration: twice the independent adds in flight.
-        while i + 16 <= count {
-            var a = SIMD8<Float>(repeating: 0), b = SIMD8<Float>(repeating: 0)
+        while i + 2 * lanes <= count {
+            var a = Vector(repeating: 0), b = Vector(repeating: 0)
             var p = input + i
             for k in 0..<taps {
-                let weight = SIMD8<Float>(repeating: w[k])
+                let weight = Vector(repeating: w[k])
                 a = a + weight * load(p)
-                b = b + weight * load(p + 8)
+                b = b + weight * load(p + lanes)
                 p += step
             }
             store(a, output + i)
-            store(b, output + i + 8)
-            i += 16
+            store(b, output + i + lanes)
+            i += 2 * lanes
         }
-        while i + 8 <= count {
-            var a = SIMD8<Float>(repeating: 0)
+        while i + lanes <= count {
+            var a = Vector(repeating: 0)
             var p = input + i
             for k in 0..<taps {
-                a = a + SIMD8<Float>(repeating: w[k]) * load(p)
+                a = a + Vector(repeating: w[k]) * load(p)
                 p += step
             }
             store(a, output + i)
-            i += 8
+            i += lanes
         }
         if i < count {
             ScalarKernels.convolve(input + i, step: step, weights: weights, count: count - i, into: output + i)
@@ -106,45 +122,77 @@ public enum SIMDKernels: ConvolutionKernelSet {
         let taps = weights.count
         let w = weights.baseAddress!
         var i = 0
-        while i + 16 <= count {
-            var a = SIMD8<Float>(repeating: 0), b = SIMD8<Float>(repeating: 0)
+        while i + lanes <= count {
+            var a = Vector(repeating: 0)
             for k in 0..<taps {
-                let weight = SIMD8<Float>(repeating: w[k])
-                let row = rows[k] + i
-                a = a + weight * load(row)
-                b = b + weight * load(row + 8)
+                a = a + Vector(repeating: w[k]) * load(rows[k] + i)
             }
             store(a, output + i)
-            store(b, output + i + 8)
-            i += 16
+            i += lanes
         }
-        while i + 8 <= count {
-            var a = SIMD8<Float>(repeating: 0)
+        for j in i..<count {
+            var sum: Float = 0
             for k in 0..<taps {
-                a = a + SIMD8<Float>(repeating: w[k]) * load(rows[k] + i)
+                sum = sum + w[k] * rows[k][j]
             }
-            store(a, output + i)
-            i += 8
+            output[j] = sum
+        }
+    }
+
+    public static func combine4(_ rows: UnsafePointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>,
+                                count: Int, into outputs: UnsafePointer<UnsafeMutablePointer<Float>>) {
+        let taps = weights.count
+        // Weights padded with three zeros on each side: sum r takes padded[k + 3 − r] for loaded row k, so
+        // every sum still adds its taps in order (the extra terms add exactly zero).
+        let padded = UnsafeMutablePointer<Float>.allocate(capacity: taps + 6)
+        defer { padded.deallocate() }
+        padded.initialize(repeating: 0, count: taps + 6)
+        (padded + 3).update(from: weights.baseAddress!, count: taps)
+        let out0 = outputs[0], out1 = outputs[1], out2 = outputs[2], out3 = outputs[3]
+        var i = 0
+        while i + lanes <= count {
+            var a0 = Vector(repeating: 0), a1 = a0, a2 = a0, a3 = a0
+            for k in 0..<(taps + 3) {
+                let v = load(rows[k] + i)
+                let w = padded + k + 3
+                a0 = a0 + Vector(repeating: w[0]) * v
+                a1 = a1 + Vector(repeating: w[-1]) * v
+                a2 = a2 + Vector(repeating: w[-2]) * v
+                a3 = a3 + Vector(repeating: w[-3]) * v
+            }
+            store(a0, out0 + i)
+            store(a1, out1 + i)
+            store(a2, out2 + i)
+            store(a3, out3 + i)
+            i += lanes
         }
         if i < count {
-            for j in i..<count {
-                var sum: Float = 0
-                for k in 0..<taps {
-                    sum = sum + w[k] * rows[k][j]
-                }
-                output[j] = sum
+            for r in 0..<4 {
+                combine(rows + r, weights: weights, count: count - i, into: outputs[r] + i, offset: i)
             }
+        }
+    }
+
+    /// The scalar tail of `combine` for columns from `offset` on.
+    private static func combine(_ rows: UnsafePointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>,
+                                count: Int, into output: UnsafeMutablePointer<Float>, offset: Int) {
+        for j in 0..<count {
+            var sum: Float = 0
+            for k in 0..<weights.count {
+                sum = sum + weights[k] * rows[k][offset + j]
+            }
+            output[j] = sum
         }
     }
 
     public static func interpolate(_ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, t: Float,
                                    count: Int, into output: UnsafeMutablePointer<Float>) {
-        let weight = SIMD8<Float>(repeating: t)
+        let weight = Vector(repeating: t)
         var i = 0
-        while i + 8 <= count {
+        while i + lanes <= count {
             let a = load(first + i)
             store(a + weight * (load(second + i) - a), output + i)
-            i += 8
+            i += lanes
         }
         if i < count {
             ScalarKernels.interpolate(first + i, second + i, t: t, count: count - i, into: output + i)
