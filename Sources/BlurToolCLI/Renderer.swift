@@ -25,11 +25,22 @@ struct Renderer {
         }
         let bytes = try timed("read") { try FileIO.read(request.input) }
         let decoded: DecodedImage
+        let effect: MaterialEffect
+        let result: Image
         do {
+            // The full, upright size decides the material's σ in pixels, whatever size is decoded.
+            let header = try ImageDecoder.inspect(bytes, maxPixels: request.maxPixels)
+            let swaps = request.appliesOrientation && header.orientation.swapsDimensions
+            let (width, height) = swaps ? (header.storedHeight, header.storedWidth) : (header.storedWidth, header.storedHeight)
+            effect = materialEffect(forWidth: width, height: height)
+            let scale = header.format == .jpeg ? effect.decodeScale(fullWidth: width, fullHeight: height) : 1
             decoded = try timed("decode") {
                 try ImageDecoder.decode(bytes, options: DecodeOptions(
                     maxPixels: request.maxPixels, appliesOrientation: request.appliesOrientation,
-                    isLenient: request.isLenient))
+                    scaleDenominator: scale, isLenient: request.isLenient))
+            }
+            result = timed(scale > 1 ? "blur+tint (decoded at 1/\(scale))" : "blur+tint") {
+                effect.apply(toReduced: decoded.image, scale: scale, width: width, height: height)
             }
         } catch let error as CodecError {
             throw ToolFailure(.dataError, subject, error.description)
@@ -37,10 +48,7 @@ struct Renderer {
         for warning in decoded.warnings {
             console.err("blurtool: warning: \(subject): \(warning)")
         }
-        let image = decoded.image
         let format = namedFormat ?? decoded.info.format
-        let effect = materialEffect(for: image)
-        let result = timed("blur+tint") { effect.apply(to: image) }
         let encoded: [UInt8]
         do {
             encoded = try timed("encode") {
@@ -59,15 +67,14 @@ struct Renderer {
         if request.isVerbose {
             let route = GaussianBlur(sigma: effect.sigmaPixels, edgeMode: effect.edgeMode,
                                      precision: effect.precision).usesPyramid ? "pyramid" : "exact"
-            console.err("blurtool: \(image.width)x\(image.height), σ \(String(format2: effect.sigmaPixels)) px "
+            console.err("blurtool: \(result.width)x\(result.height), σ \(String(format2: effect.sigmaPixels)) px "
                         + "(\(route), \(Kernels.name) kernels, \(request.threads) threads), " + stageTimes.map { "\($0.0) \(milliseconds($0.1)) ms" }.joined(separator: ", "))
         }
     }
 
     /// The material's recipe with the request's overrides, or a plain blur when no material was named.
-    func materialEffect(for image: Image) -> MaterialEffect {
-        let pixelsPerPoint = request.pixelsPerPoint
-            ?? MaterialEffect.pixelsPerPoint(fillingScreenWith: image.width, image.height)
+    func materialEffect(forWidth width: Int, height: Int) -> MaterialEffect {
+        let pixelsPerPoint = request.pixelsPerPoint ?? MaterialEffect.pixelsPerPoint(fillingScreenWith: width, height)
         var recipe = MaterialRecipe(blurPoints: 0)
         if let name = request.materialName, let (material, forced) = MaterialCatalog.lookup(name) {
             recipe = material.recipe(for: forced ?? request.appearance)

@@ -36,15 +36,20 @@ public struct PyramidGaussianBlur: BlurredRows {
     /// Blurs the whole of `source`, or the rectangle of it at (regionX, y) with the given size: the small
     /// grid is aligned to the image's origin either way, so a region's result equals the whole image's
     /// result cropped to it, to the bit.
+    ///
+    /// With `sourceScale` d > 1, `source` is the image already reduced d times (a JPEG decoded with libjpeg's
+    /// DCT scaling, say) while σ, the region and the result stay in full-resolution pixels: each source pixel
+    /// stands for a d×d block, f is made a multiple of d, and cells average (f/d)² source pixels.
     public init(source: Image, sigma: Double, edgeMode: EdgeMode = .mirror, threads: Int = Parallel.processorCount,
                 kernels: any ConvolutionKernelSet.Type = Kernels.active, regionX: Int = 0, y regionY: Int = 0,
-                width regionWidth: Int? = nil, height regionHeight: Int? = nil) {
-        let factor = PyramidGaussianBlur.factor(forSigma: sigma)
+                width regionWidth: Int? = nil, height regionHeight: Int? = nil, sourceScale: Int = 1) {
+        let scale = max(sourceScale, 1)
+        let factor = max(scale, PyramidGaussianBlur.factor(forSigma: sigma) / scale * scale)
         let smallSigma = (max(sigma * sigma - Double(factor * factor - 1) / 12, 0)).squareRoot() / Double(factor)
         let kernel = GaussianKernel(sigma: smallSigma)
         let margin = kernel.radius + 1
-        width = regionWidth ?? source.width
-        height = regionHeight ?? source.height
+        width = regionWidth ?? source.width * scale
+        height = regionHeight ?? source.height * scale
         self.factor = factor
         self.smallSigma = smallSigma
         self.kernels = kernels
@@ -54,7 +59,7 @@ public struct PyramidGaussianBlur: BlurredRows {
         let firstRow = PyramidGaussianBlur.floorDivide(regionY, factor) - margin
         smallWidth = PyramidGaussianBlur.floorDivide(regionX + max(width, 1) - 1, factor) + margin + 1 - firstColumn
         smallHeight = PyramidGaussianBlur.floorDivide(regionY + max(height, 1) - 1, factor) + margin + 1 - firstRow
-        let averaged = PyramidGaussianBlur.areaAverage(source, factor: factor, firstColumn: firstColumn,
+        let averaged = PyramidGaussianBlur.areaAverage(source, factor: factor / scale, firstColumn: firstColumn,
                                                        firstRow: firstRow, smallWidth: smallWidth,
                                                        smallHeight: smallHeight, edgeMode: edgeMode, threads: threads)
         small = SmallImageBlur.blur(averaged, width: smallWidth, height: smallHeight, kernel: kernel, threads: threads,

@@ -33,6 +33,29 @@ public struct MaterialEffect: Sendable {
     /// The blur σ in pixels.
     public var sigmaPixels: Double { recipe.blurPoints * pixelsPerPoint }
 
+    /// How many times smaller a JPEG may be decoded (libjpeg's DCT scaling: 1, 2, 4 or 8) for this material
+    /// on an image of the given full size: the pyramid's cells must still span at least 4 decoded pixels, so
+    /// the reduced decode only replaces averaging that would have happened anyway (MaterialTests bounds the
+    /// difference from the full-resolution route).
+    public func decodeScale(fullWidth: Int, fullHeight: Int) -> Int {
+        guard GaussianBlur(sigma: sigmaPixels, precision: precision).usesPyramid, precision != .exact else { return 1 }
+        let factor = PyramidGaussianBlur.factor(forSigma: sigmaPixels)
+        return [8, 4, 2].first { factor >= 4 * $0 && min(fullWidth, fullHeight) >= 16 * $0 } ?? 1
+    }
+
+    /// `source` reduced `scale` times (see `decodeScale`), seen through this material at full size:
+    /// `width` × `height`, the full image's size.
+    public func apply(toReduced source: Image, scale: Int, width: Int, height: Int) -> Image {
+        guard scale > 1 else { return apply(to: source) }
+        let result = Image(width: width, height: height)
+        let shader = MaterialShader(recipe: recipe, dim: dim)
+        var rows = PyramidGaussianBlur(source: source, sigma: sigmaPixels, edgeMode: edgeMode, threads: threads,
+                                       width: width, height: height, sourceScale: scale)
+        rows.shadeSmallImage { row, count in shader.shade(row, count: count) }
+        rows.render(into: result, dither: true, grain: Float(recipe.grain), threads: threads)
+        return result
+    }
+
     /// A new image: `source` seen through this material.
     ///
     /// On the pyramid route the shader runs on the small blurred image, before interpolation: the blur is so
