@@ -43,24 +43,32 @@ enum Harness {
     }
 
     static func table(_ results: [Measurement], copyMilliseconds: Double?) -> String {
-        var lines = [pad("benchmark", 28) + pad("median ms", 11) + pad("min ms", 10) + pad("MP/s", 9) + "× copy"]
+        var lines = [pad("benchmark", 30) + pad("median ms", 11) + pad("min ms", 10) + pad("MP/s", 9) + pad("× copy", 8)
+                     + "SIMD speed-up"]
         for result in results {
             let ratio = copyMilliseconds.map { String(format1: result.median / $0) } ?? "-"
-            lines.append(pad(result.name, 28) + pad(String(format1: result.median), 11)
+            let speedUp = scalarTwin(of: result, in: results).map { String(format1: $0.median / result.median) + "×" } ?? ""
+            lines.append(pad(result.name, 30) + pad(String(format1: result.median), 11)
                          + pad(String(format1: result.minimum), 10) + pad(String(format1: result.megapixelsPerSecond), 9)
-                         + ratio)
+                         + pad(ratio, 8) + speedUp)
         }
         return lines.joined(separator: "\n")
     }
 
-    static func json(_ results: [Measurement], copyMilliseconds: Double?, input: String) -> String {
+    /// The same benchmark run with the scalar twin kernels, if it was measured.
+    static func scalarTwin(of result: Measurement, in results: [Measurement]) -> Measurement? {
+        results.first { $0.name == result.name + "-scalar" }
+    }
+
+    static func json(_ results: [Measurement], copyMilliseconds: Double?, input: String, threads: Int) -> String {
         let entries = results.map { result in
             "    {\"name\": \"\(result.name)\", \"median_ms\": \(result.median), \"min_ms\": \(result.minimum), "
                 + "\"megapixels_per_second\": \(result.megapixelsPerSecond), "
                 + "\"ratio_to_copy\": \(copyMilliseconds.map { String(result.median / $0) } ?? "null"), "
+                + "\"simd_speedup\": \(scalarTwin(of: result, in: results).map { String($0.median / result.median) } ?? "null"), "
                 + "\"trials\": \(result.milliseconds.count)}"
         }
-        return "{\n  \"input\": \"\(input)\",\n  \"results\": [\n" + entries.joined(separator: ",\n") + "\n  ]\n}"
+        return "{\n  \"input\": \"\(input)\",\n  \"threads\": \(threads),\n  \"results\": [\n" + entries.joined(separator: ",\n") + "\n  ]\n}"
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

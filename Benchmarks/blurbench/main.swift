@@ -1,7 +1,11 @@
 // blurbench: times the pipeline's stages on one image, in one process, and reports medians, megapixels
 // per second and each stage's time as a multiple of one copy of the image (measured in the same run).
 //
-//   blurbench [--input PHOTO] [--filter TEXT] [--trials N] [--warmup N] [--threads N] [--json]
+//   blurbench [--input PHOTO] [--filter TEXT] [--trials N] [--warmup N] [--threads N] [--scalar] [--json]
+//
+// `copy` is one memcpy into an existing buffer (the unit of the × copy column); `copy-new` allocates the
+// destination too, as every blur that returns a new image must. --scalar adds each blur run with the
+// scalar twin kernels and reports the SIMD speed-up.
 import Compositor
 import ImageCodecs
 import TestSupport
@@ -17,6 +21,8 @@ struct Options {
     var warmup = 1
     var json = false
     var threads = Parallel.processorCount
+    /// Also time each blur with the scalar twin kernels, for the SIMD speed-up column.
+    var scalar = false
 }
 
 func parseOptions() -> Options {
@@ -29,9 +35,10 @@ func parseOptions() -> Options {
         case "--trials": options.trials = Int(arguments.next() ?? "") ?? options.trials
         case "--warmup": options.warmup = Int(arguments.next() ?? "") ?? options.warmup
         case "--json": options.json = true
+        case "--scalar": options.scalar = true
         case "--threads": options.threads = Int(arguments.next() ?? "") ?? options.threads
         default:
-            print("usage: blurbench [--input PHOTO] [--filter TEXT] [--trials N] [--warmup N] [--threads N] [--json]")
+            print("usage: blurbench [--input PHOTO] [--filter TEXT] [--trials N] [--warmup N] [--threads N] [--scalar] [--json]")
             exit(argument == "--help" || argument == "-h" ? 0 : 64)
         }
     }
@@ -70,6 +77,29 @@ let materialEffect = MaterialEffect(
     recipe: MaterialCatalog.material(named: "thin")!.light,
     pixelsPerPoint: MaterialEffect.pixelsPerPoint(fillingScreenWith: image.width, image.height), threads: threads)
 
+/// The blur suites: exact σ 2, fast σ 10/30/100, and the automatic choice at each σ of the peer script.
+func blurBenchmarks(kernels: any ConvolutionKernelSet.Type, suffix: String) -> [Benchmark] {
+    func blur(_ sigma: Double, _ precision: BlurPrecision) -> GaussianBlur {
+        var blur = GaussianBlur(sigma: sigma, precision: precision, threads: threads)
+        blur.kernels = kernels
+        return blur
+    }
+    let exact = [Benchmark(name: "blur-exact-sigma2" + suffix, megapixels: megapixels) {
+        checksum(blur(2, .exact).apply(to: image))
+    }]
+    let fast = [10.0, 30, 100].map { sigma in
+        Benchmark(name: "blur-fast-sigma\(Int(sigma))" + suffix, megapixels: megapixels) {
+            checksum(blur(sigma, .fast).apply(to: image))
+        }
+    }
+    let auto = [2.0, 10, 30, 100].map { sigma in
+        Benchmark(name: "blur-auto-sigma\(Int(sigma))" + suffix, megapixels: megapixels) {
+            checksum(blur(sigma, .auto).apply(to: image))
+        }
+    }
+    return exact + fast + auto
+}
+
 func checksum(_ image: Image) -> Int {
     Int(image[image.width / 2, image.height / 2].red) &+ Int(image[0, 0].green) &+ image.width
 }
@@ -85,18 +115,11 @@ let benchmarks: [Benchmark] = [
     Benchmark(name: "decode-jpeg-1/8", megapixels: megapixels) {
         checksum(try ImageDecoder.decode(sourceBytes, options: DecodeOptions(scaleDenominator: 8)).image)
     },
-    Benchmark(name: "blur-exact-sigma2", megapixels: megapixels) {
-        checksum(GaussianBlur(sigma: 2, precision: .exact, threads: threads).apply(to: image))
+    Benchmark(name: "copy-new", megapixels: megapixels) {
+        checksum(image.copy())
     },
-] + [10.0, 30, 100].map { sigma in
-    Benchmark(name: "blur-fast-sigma\(Int(sigma))", megapixels: megapixels) {
-        checksum(GaussianBlur(sigma: sigma, precision: .fast, threads: threads).apply(to: image))
-    }
-} + [2.0, 10, 30, 100].map { sigma in
-    Benchmark(name: "blur-auto-sigma\(Int(sigma))", megapixels: megapixels) {
-        checksum(GaussianBlur(sigma: sigma, precision: .auto, threads: threads).apply(to: image))
-    }
-} + [
+] + blurBenchmarks(kernels: SIMDKernels.self, suffix: "")
+  + (options.scalar ? blurBenchmarks(kernels: ScalarKernels.self, suffix: "-scalar") : []) + [
     Benchmark(name: "material-thin", megapixels: megapixels) {
         checksum(materialEffect.apply(to: image))
     },
@@ -115,7 +138,7 @@ for benchmark in benchmarks where options.filter.map({ benchmark.name.contains($
 let copyMilliseconds = results.first { $0.name == "copy" }?.median
 let inputName = options.input ?? "generated 4032x3024 photo-like JPEG"
 if options.json {
-    print(Harness.json(results, copyMilliseconds: copyMilliseconds, input: inputName))
+    print(Harness.json(results, copyMilliseconds: copyMilliseconds, input: inputName, threads: threads))
 } else {
     print("blurbench: \(image.width)x\(image.height) (\(String(format1: megapixels)) MP) from \(inputName); "
           + "\(options.trials) trials after \(options.warmup) warm-up, \(threads) threads, \(Kernels.name) kernels")

@@ -12,6 +12,7 @@ import hashlib
 import json
 import math
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -267,8 +268,10 @@ def benchmark(args):
     img, described, key, png, npy = prepare_input(args)
     out_dir = tempfile.mkdtemp(prefix="peer_blur-")
     h, w, _ = img.shape
+    load = os.getloadavg()[0]
     print(f"peer_blur: {w}x{h} RGBA from {described}; σ {args.sigma_list}, threads {args.thread_list}, "
-          f"{args.trials} trials; load average {os.getloadavg()[0]:.2f}")
+          f"{args.trials} trials; load average {load:.2f}" + (" (busy machine: timings, above all with 2 "
+                                                               "threads, will be off)" if load > 0.7 else ""))
     wanted = set(args.only.split(",")) if args.only else {"opencv", "pyvips-int", "pillow", "pillow-simd", "ours"}
     if args.vips_float:
         wanted.add("pyvips-float")
@@ -318,15 +321,17 @@ def benchmark(args):
                              note="the reference rounded to nearest", **score(np.rint(ref), ref, sigma)))
     for row in list(rows):  # Pillow has no threads: its one number stands in the other tables too
         if row["peer"] in SINGLE_THREADED:
+            if row["threads"] != 1:
+                row["note"] = "single-threaded"
             rows.extend(dict(row, threads=t, note="single-threaded, same run") for t in args.thread_list[1:])
     ours = {(r["threads"], r["sigma"]): r["median_ms"] for r in rows if r["peer"] == "ours"}
     for row in rows:
         mine = ours.get((row["threads"], row["sigma"]))
         row["peer_over_ours"] = row["median_ms"] / mine if mine and row["median_ms"] and row["peer"] != "ours" \
             else None
-    subprocess.run(["rm", "-rf", out_dir])
+    shutil.rmtree(out_dir, ignore_errors=True)
     return {"input": described, "width": w, "height": h, "input_sha256_16": key, "versions": versions,
-            "ours": ours_status, "trials": args.trials, "load_average_end": os.getloadavg()[0],
+            "ours": ours_status, "trials": args.trials, "load_average": [load, os.getloadavg()[0]],
             "reference_edge": {k: "/".join(v) for k, v in PEER_EDGE.items()}, "rows": rows}
 
 
