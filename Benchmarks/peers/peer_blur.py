@@ -166,7 +166,10 @@ def score(out, ref, sigma):
 
 
 def in_process_peers(img):
-    """name -> (version, set_threads(n), blur(σ) returning a uint8 RGBA array) for this venv's peers."""
+    """name -> (version, set_threads(n), blur(σ), to_array(blur's result)) for this venv's peers.
+
+    Only blur is timed: it leaves the pixels where a caller could use them (an array, bytes, a PIL
+    image); to_array turns that into a numpy array for scoring."""
     import cv2
     import PIL
     import pyvips
@@ -177,19 +180,18 @@ def in_process_peers(img):
     pimg = Image.fromarray(img, "RGBA")
     vips_version = f"pyvips {pyvips.__version__}, libvips " + ".".join(str(pyvips.version(i)) for i in range(3))
 
-    def vips(precision):
-        def blur(sigma):
-            data = vimg.gaussblur(sigma, precision=precision).write_to_memory()
-            return np.frombuffer(data, np.uint8 if precision == "integer" else np.float32).reshape(h, w, 4)
-        return blur
+    def vips(precision, dtype):
+        return (vips_version, pyvips.concurrency_set,
+                lambda s: vimg.gaussblur(s, precision=precision).write_to_memory(),
+                lambda data: np.frombuffer(data, dtype).reshape(h, w, 4))
 
     return {
         "opencv": (cv2.__version__, cv2.setNumThreads,
-                   lambda s: cv2.GaussianBlur(img, (0, 0), sigmaX=s, borderType=cv2.BORDER_REFLECT)),
-        "pyvips-int": (vips_version, pyvips.concurrency_set, vips("integer")),
-        "pyvips-float": (vips_version, pyvips.concurrency_set, vips("float")),
+                   lambda s: cv2.GaussianBlur(img, (0, 0), sigmaX=s, borderType=cv2.BORDER_REFLECT), np.asarray),
+        "pyvips-int": vips("integer", np.uint8),
+        "pyvips-float": vips("float", np.float32),
         "pillow": (PIL.__version__, lambda n: None,
-                   lambda s: np.asarray(pimg.filter(ImageFilter.GaussianBlur(radius=s)))),
+                   lambda s: pimg.filter(ImageFilter.GaussianBlur(radius=s)), np.asarray),
     }
 
 
@@ -285,7 +287,7 @@ def benchmark(args):
         rows.append(dict(peer=peer, threads=threads, sigma=sigma, **timing, **scores.get((peer, sigma), {})))
         print(f"  {threads} thr σ={sigma:<4g} {peer:13s} {timing['median_ms']:9.1f} ms")
 
-    for name, (version, set_threads, blur) in in_process_peers(img).items():
+    for name, (version, set_threads, blur, to_array) in in_process_peers(img).items():
         if name not in wanted:
             continue
         versions[name] = version
@@ -293,7 +295,7 @@ def benchmark(args):
             set_threads(threads)
             for sigma in args.sigma_list:
                 median, low, trials, out = time_it(lambda: blur(sigma), args.trials)
-                add(name, threads, sigma, dict(median_ms=median, min_ms=low, trials=trials), out)
+                add(name, threads, sigma, dict(median_ms=median, min_ms=low, trials=trials), to_array(out))
                 del out
     if "pillow-simd" in wanted:
         simd = run_pillow_simd(npy, args.sigma_list, args.trials, out_dir)
@@ -428,7 +430,8 @@ def main(argv):
     if args.worker:
         return worker_pillow_simd(args)
     try:
-        import cv2, pyvips, scipy, PIL  # noqa: F401,E401
+        for module in ("cv2", "pyvips", "scipy", "PIL"):
+            __import__(module)
     except ImportError as error:
         if os.path.exists(PEERS_PY) and os.path.realpath(sys.prefix) != os.path.realpath(os.path.dirname(
                 os.path.dirname(PEERS_PY))):

@@ -141,6 +141,7 @@ public enum ArgumentParser {
             case "--max-pixels":
                 request.maxPixels = Int(try number(value, name, in: 1...1e12, integer: true))
             case "--verbose": request.isVerbose = true
+            case "--dither": request.dither = true
             case "--threads": request.threads = Int(try number(value, name, in: 1...256, integer: true))
             default: throw UsageError("option '\(name)' does not apply to rendering")
             }
@@ -197,6 +198,7 @@ struct OptionSpec {
         OptionSpec(name: "--lenient", short: nil, takesValue: false),
         OptionSpec(name: "--max-pixels", short: nil, takesValue: true),
         OptionSpec(name: "--verbose", short: "-v", takesValue: false),
+        OptionSpec(name: "--dither", short: nil, takesValue: false),
         OptionSpec(name: "--threads", short: "-j", takesValue: true),
     ]
 

@@ -39,6 +39,8 @@ public struct RenderRequest: Equatable, Sendable {
     public var isLenient = false
     public var maxPixels = DecodeOptions.defaultMaxPixels
     public var isVerbose = false
+    /// Dither the rounding (always with a material; on request for a plain blur).
+    public var dither = false
     /// At most this many threads (default: every core).
     public var threads = Parallel.processorCount
 

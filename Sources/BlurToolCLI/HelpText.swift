@@ -24,6 +24,7 @@ enum HelpText {
           --saturation X          Override the material's saturation (1 = unchanged).
           --tint COLOR            Override the material's tint: #rrggbb[aa] (alpha = opacity).
           --grain X               Monochrome grain, 0...1 of full scale (default 0).
+          --dither                Dither the rounding of a plain --sigma blur (materials always dither).
           --pixels-per-point X    Pixels per point (default: shorter side / 390, a phone screen).
           --edge MODE             What the blur sees beyond the edges (default mirror).
           --precision MODE        exact, fast (pyramid, cost independent of σ) or auto (default).

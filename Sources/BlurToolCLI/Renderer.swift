@@ -83,8 +83,10 @@ struct Renderer {
         if let saturation = request.saturation { recipe.saturation = saturation }
         if let tint = request.tint { recipe.tints = [TintLayer(tint)] }
         if let grain = request.grain { recipe.grain = grain }
-        return MaterialEffect(recipe: recipe, dim: request.dim, pixelsPerPoint: pixelsPerPoint,
-                              edgeMode: request.edgeMode, precision: request.precision, threads: request.threads)
+        var effect = MaterialEffect(recipe: recipe, dim: request.dim, pixelsPerPoint: pixelsPerPoint,
+                                    edgeMode: request.edgeMode, precision: request.precision, threads: request.threads)
+        effect.dither = request.materialName != nil || request.dither
+        return effect
     }
 
     /// The output as given; or, when none was given or it names a directory, the default name in that

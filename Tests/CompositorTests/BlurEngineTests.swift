@@ -70,7 +70,8 @@ final class BlurEngineTests: XCTestCase {
                     var engine = GaussianBlur(sigma: sigma, precision: .exact, threads: threads).engine
                     engine.tileWidth = tileWidth
                     let result = Image(width: image.width, height: image.height)
-                    engine.run(source: PixelRows(image), outputX: 0, outputY: 0, destination: PixelRows(result))
+                    engine.run(source: PixelRows(image), outputX: 0, outputY: 0, destination: PixelRows(result),
+                               workspace: BlurWorkspace())
                     XCTAssertTrue(result.hasSamePixels(as: baseline), "σ \(sigma) threads \(threads) tile \(tileWidth ?? 0)")
                 }
             }
@@ -161,14 +162,52 @@ final class BlurEngineTests: XCTestCase {
         }
         for quantizer in [Quantizer(), Quantizer(dither: true), Quantizer(dither: true, grain: 0.15)] {
             var fast = [UInt8](repeating: 0, count: count * 4), scalar = fast
+            var grainScratch = [Float](repeating: 0, count: count * 4)
             for y in [0, 7, 130] {
-                quantizer.quantize(values, count: count, into: &fast, y: y)
+                quantizer.quantize(values, count: count, into: &fast, y: y, grainScratch: &grainScratch)
                 quantizer.quantizeReference(values, count: count, into: &scalar, y: y)
                 XCTAssertEqual(fast, scalar, "dither \(quantizer.dither) grain \(quantizer.grain) y \(y)")
                 for i in 0..<count {
                     XCTAssertLessThanOrEqual(fast[i * 4], fast[i * 4 + 3], "colour above alpha")
                 }
             }
+        }
+    }
+}
+
+/// A renderer reuses one workspace across calls and sizes: results must not depend on what it held before,
+/// and once sizes settle it must stop growing.
+final class BlurWorkspaceTests: XCTestCase {
+    func testReusedWorkspaceGivesTheSameResultsAndStopsGrowing() {
+        let workspace = BlurWorkspace()
+        let large = TestImages.photoLike(width: 90, height: 70, seed: 41)
+        let small = TestImages.photoLike(width: 31, height: 17, seed: 42)
+        let cases: [(Image, GaussianBlur)] = [
+            (large, GaussianBlur(sigma: 2, precision: .exact)), (small, GaussianBlur(sigma: 5, precision: .exact)),
+            (large, GaussianBlur(sigma: 25, precision: .fast)), (small, GaussianBlur(sigma: 12, edgeMode: .wrap)),
+        ]
+        var capacities: [Int] = []
+        for round in 0..<3 {
+            for (image, blur) in cases {
+                let fresh = blur.apply(to: image)
+                let reused = Image(width: image.width, height: image.height)
+                blur.apply(to: image, into: reused, workspace: workspace)
+                XCTAssertTrue(reused.hasSamePixels(as: fresh), "round \(round) σ \(blur.sigma)")
+            }
+            capacities.append(workspace.capacity)
+        }
+        XCTAssertGreaterThan(capacities[0], 0)
+        XCTAssertEqual(capacities[1], capacities[0], "a second round of the same sizes must not grow it")
+        XCTAssertEqual(capacities[2], capacities[0])
+    }
+
+    func testInPlaceBlurWithAWorkspaceMatchesAFreshBlur() {
+        let workspace = BlurWorkspace()
+        for sigma in [3.0, 20] {
+            let image = TestImages.photoLike(width: 64, height: 48, seed: 43)
+            let expected = GaussianBlur(sigma: sigma).apply(to: image)
+            GaussianBlur(sigma: sigma).apply(to: image, into: image, workspace: workspace)
+            XCTAssertTrue(image.hasSamePixels(as: expected), "σ \(sigma)")
         }
     }
 }

@@ -40,61 +40,74 @@ public struct GaussianBlur: Sendable {
     public var kernels: any ConvolutionKernelSet.Type = Kernels.active
 
     /// The blurred rows of `source` as Floats, for stages that work before quantising (materials).
-    public func rows(of source: Image) -> any BlurredRows {
+    public func rows(of source: Image, workspace: BlurWorkspace = BlurWorkspace()) -> any BlurredRows {
         if usesPyramid {
             return PyramidGaussianBlur(source: source, sigma: sigma, edgeMode: edgeMode, threads: threads,
-                                       kernels: kernels)
+                                       kernels: kernels, workspace: workspace)
         }
         return ReferenceGaussianBlur(source: source, sigma: sigma, edgeMode: edgeMode)
     }
 
     /// A new blurred image of the same size.
-    public func apply(to source: Image) -> Image {
+    public func apply(to source: Image, workspace: BlurWorkspace = BlurWorkspace()) -> Image {
         let result = Image(uninitializedWidth: source.width, height: source.height)
-        apply(to: source, into: result)
+        apply(to: source, into: result, workspace: workspace)
         return result
     }
 
-    /// Blurs `source` into `destination` (same size; it may be `source` itself). Allocates only scratch rows.
-    public func apply(to source: Image, into destination: Image) {
+    /// Blurs `source` into `destination` (same size; it may be `source` itself).
+    public func apply(to source: Image, into destination: Image, workspace: BlurWorkspace = BlurWorkspace()) {
         precondition(destination.width == source.width && destination.height == source.height, "sizes differ")
-        apply(to: source, regionX: 0, y: 0, into: destination)
+        apply(to: source, regionX: 0, y: 0, into: destination, workspace: workspace)
     }
 
     /// Blurs the rectangle of `source` at (x, y) with `destination`'s size, reading the pixels around it
     /// (and, past the image's edges, the edge mode) as a backdrop filter does, so the result equals the
     /// whole-image blur cropped to the rectangle: no seam where a panel meets the rest of the screen.
-    /// `destination` may overlap `source` (the panel blurred in place).
+    /// `destination` may overlap `source` (the panel blurred in place; the source region is then copied).
     ///
-    /// Thread safety: any number of calls may run at once on different destinations; the source is only read.
-    public func apply(to source: Image, regionX x: Int, y: Int, into destination: Image) {
+    /// A renderer that passes the same `workspace` every frame allocates no scratch memory once sizes
+    /// settle. Thread safety: calls may run at once on different destinations with different workspaces;
+    /// the source is only read.
+    public func apply(to source: Image, regionX x: Int, y: Int, into destination: Image,
+                      workspace: BlurWorkspace = BlurWorkspace()) {
         precondition(x >= 0 && y >= 0 && x + destination.width <= source.width
                      && y + destination.height <= source.height, "region outside the source")
-        let input = overlaps(source, destination) ? source.copy() : source
+        let input = overlaps(source, destination) ? copy(source, into: workspace) : source
         if usesPyramid {
             let rows = PyramidGaussianBlur(source: input, sigma: sigma, edgeMode: edgeMode, threads: threads,
                                            kernels: kernels, regionX: x, y: y, width: destination.width,
-                                           height: destination.height)
-            rows.render(into: destination, threads: threads)
+                                           height: destination.height, workspace: workspace)
+            rows.render(into: destination, threads: threads, workspace: workspace)
         } else {
-            engine.run(source: PixelRows(input), outputX: x, outputY: y, destination: PixelRows(destination))
+            engine.run(source: PixelRows(input), outputX: x, outputY: y, destination: PixelRows(destination),
+                       workspace: workspace)
         }
     }
 
     /// Blurs a single-channel plane (a mask, an alpha channel) with the exact route, into `destination` of the
     /// same size (which may be `source`).
-    public func apply(to source: Plane, into destination: Plane) {
+    public func apply(to source: Plane, into destination: Plane, workspace: BlurWorkspace = BlurWorkspace()) {
         precondition(destination.width == source.width && destination.height == source.height, "sizes differ")
         var input = source
         if source.baseAddress == destination.baseAddress {
             input = Plane(width: source.width, height: source.height)
             for y in 0..<source.height { input.row(y).update(from: source.row(y), count: source.width) }
         }
-        engine.run(source: PixelRows(input), outputX: 0, outputY: 0, destination: PixelRows(destination))
+        engine.run(source: PixelRows(input), outputX: 0, outputY: 0, destination: PixelRows(destination),
+                   workspace: workspace)
     }
 
     var engine: SeparableBlurEngine {
         SeparableBlurEngine(kernel: GaussianKernel(sigma: sigma), edgeMode: edgeMode, kernels: kernels, threads: threads)
+    }
+
+    /// `source` copied into the workspace, so an in-place blur reads pixels it has not yet overwritten.
+    private func copy(_ source: Image, into workspace: BlurWorkspace) -> Image {
+        let bytes = workspace.buffer(.sourceCopy, count: source.width * source.height * 4, of: UInt8.self)
+        let copy = Image(borrowing: bytes, width: source.width, height: source.height, bytesPerRow: source.width * 4)
+        copy.copyPixels(from: source)
+        return copy
     }
 
     private func overlaps(_ a: Image, _ b: Image) -> Bool {
@@ -114,25 +127,22 @@ extension BlurredRows {
     ///   - finish: turns one Float row (y given) into the row to quantise, in place or not; it must depend
     ///     only on the row and y.
     public func render(into destination: Image, dither: Bool = false, grain: Float = 0,
-                       threads: Int = Parallel.processorCount,
+                       threads: Int = Parallel.processorCount, workspace: BlurWorkspace = BlurWorkspace(),
                        finish: ((UnsafeMutablePointer<Float>, Int, Int) -> UnsafeMutablePointer<Float>)? = nil) {
         precondition(destination.width == width && destination.height == height, "destination size differs")
         let bandHeight = 16
         let bands = (height + bandHeight - 1) / bandHeight
-        let rowCount = width * 4
-        let scratchCount = max(self.scratchCount, 1)
+        let workers = Parallel.workers(bands, threads: threads)
+        let rows = workspace.buffers(.renderRow, workers: workers, count: width * 4, of: Float.self)
+        let scratch = workspace.buffers(.renderScratch, workers: workers, count: scratchCount, of: Float.self)
+        let grainRows = workspace.buffers(.grain, workers: workers, count: grain != 0 ? width * 4 : 0, of: Float.self)
         let quantizer = Quantizer(dither: dither, grain: grain)
-        Parallel.forEach(bands, threads: threads) { band in
-            let row = UnsafeMutablePointer<Float>.allocate(capacity: max(rowCount, 1))
-            let scratch = UnsafeMutablePointer<Float>.allocate(capacity: scratchCount)
-            defer {
-                row.deallocate()
-                scratch.deallocate()
-            }
+        Parallel.forEach(bands, threads: threads) { band, worker in
+            let row = rows[worker]
             for y in (band * bandHeight)..<min(height, (band + 1) * bandHeight) {
-                fillRow(y, into: row, scratch: scratch)
+                fillRow(y, into: row, scratch: scratch[worker])
                 let finished = finish?(row, y, width) ?? row
-                quantizer.quantize(finished, count: width, into: destination.row(y), y: y)
+                quantizer.quantize(finished, count: width, into: destination.row(y), y: y, grainScratch: grainRows[worker])
             }
         }
     }
@@ -169,15 +179,14 @@ public struct Quantizer: Sendable {
     /// Two passes the compiler vectorises well: Float to bytes over the whole row (plus dither, read from the
     /// tile in runs that line up with it), then each colour byte limited to its pixel's alpha byte, 16 bytes
     /// at a time. Limiting after rounding equals limiting before it, because rounding is monotone.
+    /// - Parameter grainScratch: room for `count * 4` Floats, needed only when `grain` is not zero.
     public func quantize(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<UInt8>,
-                         y: Int) {
+                         y: Int, grainScratch: UnsafeMutablePointer<Float>? = nil) {
         var source = source
-        var grained: UnsafeMutablePointer<Float>?
-        if grain != 0 {
-            grained = addGrain(source, count: count, y: y)
-            source = UnsafePointer(grained!)
+        if grain != 0, let grainScratch {
+            addGrain(source, count: count, y: y, into: grainScratch)
+            source = UnsafePointer(grainScratch)
         }
-        defer { grained?.deallocate() }
         let ditherRow = NoiseTile.dither.row(y)
         var x = 0
         while x < count {
@@ -208,9 +217,8 @@ public struct Quantizer: Sendable {
         }
     }
 
-    /// A copy of the row with grain added to the colours, scaled by alpha (the caller frees it).
-    private func addGrain(_ source: UnsafePointer<Float>, count: Int, y: Int) -> UnsafeMutablePointer<Float> {
-        let output = UnsafeMutablePointer<Float>.allocate(capacity: count * 4)
+    /// The row with grain added to the colours, scaled by alpha.
+    private func addGrain(_ source: UnsafePointer<Float>, count: Int, y: Int, into output: UnsafeMutablePointer<Float>) {
         let grainRow = NoiseTile.grain.row(y)
         for x in 0..<count {
             let tile = (x & NoiseTile.mask) * 4
@@ -218,7 +226,6 @@ public struct Quantizer: Sendable {
             for c in 0..<3 { output[x * 4 + c] = source[x * 4 + c] + grainRow[tile + c] * grain * alpha }
             output[x * 4 + 3] = alpha
         }
-        return output
     }
 
     /// The same rounding one value at a time, written plainly: the twin the tests compare with.

@@ -9,7 +9,7 @@
 /// Error: bilinear interpolation of a signal blurred by σ' small pixels errs by at most about
 /// 7.7 / σ'² LSB on a full-range step; f is chosen so that σ' ≥ 3.3 (about 0.7 LSB). Measured against the
 /// exact blur: PSNR 54–60 dB, max error 2 (see PyramidBlurTests).
-public struct PyramidGaussianBlur: BlurredRows {
+public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     public let width: Int
     public let height: Int
     /// The downsampling factor.
@@ -18,10 +18,12 @@ public struct PyramidGaussianBlur: BlurredRows {
     public let smallSigma: Double
     let smallWidth: Int
     let smallHeight: Int
+    /// Holds `small` and the taps; in use for as long as this blur lives.
+    private let workspace: BlurWorkspace
     /// The blurred small image, premultiplied RGBA Floats on the 0...255 scale.
-    private(set) var small: [Float]
-    private let columnTaps: [InterpolationTap]
-    private let rowTaps: [InterpolationTap]
+    private let small: UnsafeMutablePointer<Float>
+    private let columnTaps: UnsafeMutablePointer<InterpolationTap>
+    private let rowTaps: UnsafeMutablePointer<InterpolationTap>
 
     /// σ' is kept at or above this many small pixels.
     public static let minimumSmallSigma = 3.3
@@ -42,7 +44,8 @@ public struct PyramidGaussianBlur: BlurredRows {
     /// stands for a d×d block, f is made a multiple of d, and cells average (f/d)² source pixels.
     public init(source: Image, sigma: Double, edgeMode: EdgeMode = .mirror, threads: Int = Parallel.processorCount,
                 kernels: any ConvolutionKernelSet.Type = Kernels.active, regionX: Int = 0, y regionY: Int = 0,
-                width regionWidth: Int? = nil, height regionHeight: Int? = nil, sourceScale: Int = 1) {
+                width regionWidth: Int? = nil, height regionHeight: Int? = nil, sourceScale: Int = 1,
+                workspace: BlurWorkspace = BlurWorkspace()) {
         let scale = max(sourceScale, 1)
         let factor = max(scale, PyramidGaussianBlur.factor(forSigma: sigma) / scale * scale)
         let smallSigma = (max(sigma * sigma - Double(factor * factor - 1) / 12, 0)).squareRoot() / Double(factor)
@@ -53,19 +56,24 @@ public struct PyramidGaussianBlur: BlurredRows {
         self.factor = factor
         self.smallSigma = smallSigma
         self.kernels = kernels
+        self.workspace = workspace
         // Absolute cell a covers full-resolution [a·f, (a + 1)·f); the grid starts `margin` cells before the
         // region's first cell and ends `margin` cells after its last.
         let firstColumn = PyramidGaussianBlur.floorDivide(regionX, factor) - margin
         let firstRow = PyramidGaussianBlur.floorDivide(regionY, factor) - margin
         smallWidth = PyramidGaussianBlur.floorDivide(regionX + max(width, 1) - 1, factor) + margin + 1 - firstColumn
         smallHeight = PyramidGaussianBlur.floorDivide(regionY + max(height, 1) - 1, factor) + margin + 1 - firstRow
-        let averaged = PyramidGaussianBlur.areaAverage(source, factor: factor / scale, firstColumn: firstColumn,
-                                                       firstRow: firstRow, smallWidth: smallWidth,
-                                                       smallHeight: smallHeight, edgeMode: edgeMode, threads: threads)
-        small = SmallImageBlur.blur(averaged, width: smallWidth, height: smallHeight, kernel: kernel, threads: threads,
-                                    kernels: kernels)
-        columnTaps = InterpolationTap.taps(first: regionX, count: width, factor: factor, firstCell: firstColumn)
-        rowTaps = InterpolationTap.taps(first: regionY, count: height, factor: factor, firstCell: firstRow)
+        let averaged = workspace.buffer(.smallAverage, count: smallWidth * smallHeight * 4, of: Float.self)
+        PyramidGaussianBlur.areaAverage(source, factor: factor / scale, firstColumn: firstColumn, firstRow: firstRow,
+                                        smallWidth: smallWidth, smallHeight: smallHeight, edgeMode: edgeMode,
+                                        threads: threads, into: averaged, workspace: workspace)
+        small = workspace.buffer(.smallBlurred, count: smallWidth * smallHeight * 4, of: Float.self)
+        SmallImageBlur.blur(averaged, width: smallWidth, height: smallHeight, kernel: kernel, threads: threads,
+                            kernels: kernels, into: small, workspace: workspace)
+        columnTaps = workspace.buffer(.columnTaps, count: width, of: InterpolationTap.self)
+        rowTaps = workspace.buffer(.rowTaps, count: height, of: InterpolationTap.self)
+        InterpolationTap.write(first: regionX, count: width, factor: factor, firstCell: firstColumn, into: columnTaps)
+        InterpolationTap.write(first: regionY, count: height, factor: factor, firstCell: firstRow, into: rowTaps)
     }
 
     private static func floorDivide(_ a: Int, _ b: Int) -> Int {
@@ -77,12 +85,9 @@ public struct PyramidGaussianBlur: BlurredRows {
     /// Applies a per-pixel function to the small blurred image before it is interpolated up. For the smooth
     /// signal a wide blur leaves, shading then interpolating differs from interpolating then shading only by
     /// the function's curvature over one small pixel's change (measured in MaterialTests).
-    mutating func shadeSmallImage(_ shade: (UnsafeMutablePointer<Float>, Int) -> Void) {
-        let rowCount = smallWidth
-        small.withUnsafeMutableBufferPointer { small in
-            for j in 0..<smallHeight {
-                shade(small.baseAddress! + j * rowCount * 4, rowCount)
-            }
+    func shadeSmallImage(_ shade: (UnsafeMutablePointer<Float>, Int) -> Void) {
+        for j in 0..<smallHeight {
+            shade(small + j * smallWidth * 4, smallWidth)
         }
     }
 
@@ -90,70 +95,63 @@ public struct PyramidGaussianBlur: BlurredRows {
     /// ((firstColumn + i)·f, (firstRow + j)·f), reading outside the image through the edge mode. Each small row first
     /// sums its f source rows into 32-bit lanes (a loop the compiler vectorises), then sums f columns.
     private static func areaAverage(_ source: Image, factor: Int, firstColumn: Int, firstRow: Int, smallWidth: Int,
-                                    smallHeight: Int, edgeMode: EdgeMode, threads: Int) -> [Float] {
+                                    smallHeight: Int, edgeMode: EdgeMode, threads: Int,
+                                    into small: UnsafeMutablePointer<Float>, workspace: BlurWorkspace) {
         let columnOrigin = firstColumn * factor, origin = firstRow * factor
-        let columnMap = (0..<(smallWidth * factor)).map { edgeMode.sourceIndex(columnOrigin + $0, count: source.width) }
+        let columnCount = smallWidth * factor
+        let columnMap = workspace.buffer(.columnMap, count: columnCount, of: Int.self)
+        for i in 0..<columnCount { columnMap[i] = edgeMode.sourceIndex(columnOrigin + i, count: source.width) }
         let rowValues = source.width * 4
-        var small = [Float](unsafeUninitializedCapacity: smallWidth * smallHeight * 4) { _, count in
-            count = smallWidth * smallHeight * 4  // every value is written below
-        }
+        let sumsPerWorker = workspace.buffers(.sums, workers: Parallel.workers(smallHeight, threads: threads),
+                                              count: rowValues, of: UInt32.self)
         let scale = 1 / Float(factor * factor)
-        small.withUnsafeMutableBufferPointer { small in
-            let output = UncheckedSendable(small.baseAddress!)
-            columnMap.withUnsafeBufferPointer { columnMap in
-                Parallel.forEach(smallHeight, threads: threads) { j in
-                    let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: max(rowValues, 1))
-                    defer { sums.deallocate() }
-                    sums.initialize(repeating: 0, count: rowValues)
-                    for dy in 0..<factor {
-                        let sourceY = edgeMode.sourceIndex(origin + j * factor + dy, count: source.height)
-                        guard sourceY >= 0 else { continue }
-                        let row = source.row(sourceY)
-                        for i in 0..<rowValues {
-                            sums[i] &+= UInt32(row[i])
-                        }
-                    }
-                    let out = output.value + j * smallWidth * 4
-                    var column = 0
-                    for i in 0..<smallWidth {
-                        var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0, a: UInt32 = 0
-                        for _ in 0..<factor {
-                            let sourceX = columnMap[column]
-                            column += 1
-                            guard sourceX >= 0 else { continue }
-                            let p = sums + sourceX * 4
-                            r &+= p[0]
-                            g &+= p[1]
-                            b &+= p[2]
-                            a &+= p[3]
-                        }
-                        out[i * 4] = Float(r) * scale
-                        out[i * 4 + 1] = Float(g) * scale
-                        out[i * 4 + 2] = Float(b) * scale
-                        out[i * 4 + 3] = Float(a) * scale
-                    }
+        let shared = UncheckedSendable((small, columnMap))
+        Parallel.forEach(smallHeight, threads: threads) { j, worker in
+            let (small, columnMap) = shared.value
+            let sums = sumsPerWorker[worker]
+            sums.initialize(repeating: 0, count: rowValues)
+            for dy in 0..<factor {
+                let sourceY = edgeMode.sourceIndex(origin + j * factor + dy, count: source.height)
+                guard sourceY >= 0 else { continue }
+                let row = source.row(sourceY)
+                for i in 0..<rowValues {
+                    sums[i] &+= UInt32(row[i])
                 }
             }
+            let out = small + j * smallWidth * 4
+            var column = 0
+            for i in 0..<smallWidth {
+                var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0, a: UInt32 = 0
+                for _ in 0..<factor {
+                    let sourceX = columnMap[column]
+                    column += 1
+                    guard sourceX >= 0 else { continue }
+                    let p = sums + sourceX * 4
+                    r &+= p[0]
+                    g &+= p[1]
+                    b &+= p[2]
+                    a &+= p[3]
+                }
+                out[i * 4] = Float(r) * scale
+                out[i * 4 + 1] = Float(g) * scale
+                out[i * 4 + 2] = Float(b) * scale
+                out[i * 4 + 3] = Float(a) * scale
+            }
         }
-        return small
     }
 
     public func fillRow(_ y: Int, into destination: UnsafeMutablePointer<Float>,
                         scratch: UnsafeMutablePointer<Float>) {
         let rowTap = rowTaps[y]
         let rowWidth = smallWidth * 4
-        small.withUnsafeBufferPointer { small in
-            let upper = small.baseAddress! + rowTap.index * rowWidth
-            kernels.interpolate(upper, upper + rowWidth, t: rowTap.weight, count: rowWidth, into: scratch)
-        }
-        columnTaps.withUnsafeBufferPointer { taps in
-            for x in 0..<width {
-                let tap = taps[x]
-                let left = UnsafeRawPointer(scratch + tap.index * 4).loadUnaligned(as: SIMD4<Float>.self)
-                let right = UnsafeRawPointer(scratch + tap.index * 4 + 4).loadUnaligned(as: SIMD4<Float>.self)
-                let value = left + SIMD4(repeating: tap.weight) * (right - left)
-                UnsafeMutableRawPointer(destination + x * 4).storeBytes(of: value, as: SIMD4<Float>.self)
-            }
+        let upper = small + rowTap.index * rowWidth
+        kernels.interpolate(upper, upper + rowWidth, t: rowTap.weight, count: rowWidth, into: scratch)
+        for x in 0..<width {
+            let tap = columnTaps[x]
+            let left = UnsafeRawPointer(scratch + tap.index * 4).loadUnaligned(as: SIMD4<Float>.self)
+            let right = UnsafeRawPointer(scratch + tap.index * 4 + 4).loadUnaligned(as: SIMD4<Float>.self)
+            let value = left + SIMD4(repeating: tap.weight) * (right - left)
+            UnsafeMutableRawPointer(destination + x * 4).storeBytes(of: value, as: SIMD4<Float>.self)
         }
     }
 }
@@ -166,11 +164,11 @@ struct InterpolationTap: Sendable {
 
     /// Absolute cell a is centred on full-resolution position a·f + (f − 1)/2; the small image's first cell
     /// is `firstCell`.
-    static func taps(first: Int, count: Int, factor: Int, firstCell: Int) -> [InterpolationTap] {
-        (first..<(first + count)).map { x in
-            let position = (Double(x) - Double(factor - 1) / 2) / Double(factor) - Double(firstCell)
+    static func write(first: Int, count: Int, factor: Int, firstCell: Int, into taps: UnsafeMutablePointer<InterpolationTap>) {
+        for i in 0..<count {
+            let position = (Double(first + i) - Double(factor - 1) / 2) / Double(factor) - Double(firstCell)
             let index = Int(position.rounded(.down))
-            return InterpolationTap(index: index, weight: Float(position - Double(index)))
+            taps[i] = InterpolationTap(index: index, weight: Float(position - Double(index)))
         }
     }
 }
@@ -178,45 +176,36 @@ struct InterpolationTap: Sendable {
 /// The exact separable blur of a small Float RGBA image, with clamped edges (the pyramid's margins keep them
 /// away from anything that is used).
 enum SmallImageBlur {
-    static func blur(_ samples: [Float], width: Int, height: Int, kernel: GaussianKernel, threads: Int,
-                     kernels: any ConvolutionKernelSet.Type) -> [Float] {
-        let radius = kernel.radius
+    static func blur(_ samples: UnsafeMutablePointer<Float>, width: Int, height: Int, kernel: GaussianKernel,
+                     threads: Int, kernels: any ConvolutionKernelSet.Type, into result: UnsafeMutablePointer<Float>,
+                     workspace: BlurWorkspace) {
+        let radius = kernel.radius, taps = kernel.weights.count
         let rowCount = width * 4
-        // Every value of both is written below.
-        var horizontal = [Float](unsafeUninitializedCapacity: samples.count) { $1 = samples.count }
-        var result = [Float](unsafeUninitializedCapacity: samples.count) { $1 = samples.count }
-        kernel.weights.withUnsafeBufferPointer { weights in
-            samples.withUnsafeBufferPointer { samples in
-                horizontal.withUnsafeMutableBufferPointer { horizontal in
-                    let input = samples.baseAddress!, output = UncheckedSendable(horizontal.baseAddress!)
-                    Parallel.forEach(height, threads: threads) { j in
-                        let line = UnsafeMutablePointer<Float>.allocate(capacity: (width + 2 * radius) * 4)
-                        defer { line.deallocate() }
-                        let row = input + j * rowCount
-                        for i in 0..<(width + 2 * radius) {
-                            let source = row + min(max(i - radius, 0), width - 1) * 4
-                            (line + i * 4).update(from: source, count: 4)
-                        }
-                        kernels.convolve(line, step: 4, weights: weights, count: rowCount,
-                                                into: output.value + j * rowCount)
-                    }
-                }
-                horizontal.withUnsafeBufferPointer { horizontal in
-                    result.withUnsafeMutableBufferPointer { result in
-                        let input = horizontal.baseAddress!, output = UncheckedSendable(result.baseAddress!)
-                        Parallel.forEach(height, threads: threads) { j in
-                            let rows = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: weights.count)
-                            defer { rows.deallocate() }
-                            for k in 0..<weights.count {
-                                rows[k] = input + min(max(j + k - radius, 0), height - 1) * rowCount
-                            }
-                            kernels.combine(rows, weights: weights, count: rowCount,
-                                                   into: output.value + j * rowCount)
-                        }
-                    }
-                }
+        let horizontal = workspace.buffer(.smallHorizontal, count: rowCount * height, of: Float.self)
+        let weights = workspace.buffer(.weights, count: taps, of: Float.self)
+        weights.initialize(from: kernel.weights, count: taps)
+        let workers = Parallel.workers(height, threads: threads)
+        let lines = workspace.buffers(.line, workers: workers, count: (width + 2 * radius) * 4, of: Float.self)
+        let rowPointers = workspace.buffers(.rowPointers, workers: workers, count: taps, of: UnsafePointer<Float>.self)
+        let shared = UncheckedSendable((samples, horizontal, result, weights))
+        Parallel.forEach(height, threads: threads) { j, worker in
+            let (samples, horizontal, _, weights) = shared.value
+            let line = lines[worker]
+            let row = samples + j * rowCount
+            for i in 0..<(width + 2 * radius) {
+                (line + i * 4).update(from: row + min(max(i - radius, 0), width - 1) * 4, count: 4)
             }
+            kernels.convolve(line, step: 4, weights: UnsafeBufferPointer(start: weights, count: taps), count: rowCount,
+                             into: horizontal + j * rowCount)
         }
-        return result
+        Parallel.forEach(height, threads: threads) { j, worker in
+            let (_, horizontal, result, weights) = shared.value
+            let rows = rowPointers[worker]
+            for k in 0..<taps {
+                rows[k] = UnsafePointer(horizontal + min(max(j + k - radius, 0), height - 1) * rowCount)
+            }
+            kernels.combine(rows, weights: UnsafeBufferPointer(start: weights, count: taps), count: rowCount,
+                            into: result + j * rowCount)
+        }
     }
 }

@@ -21,8 +21,9 @@ struct SeparableBlurEngine {
     var tileWidth: Int?
 
     /// Blurs `source` (`channels` bytes per pixel: 4 for premultiplied RGBA, 1 for a plane) and writes the
-    /// part inside `outputRect` (in source coordinates) to `destination`, whose size is the rectangle's.
-    func run(source: PixelRows, outputX: Int, outputY: Int, destination: PixelRows) {
+    /// part starting at (outputX, outputY) in source coordinates to `destination`, whose size is the part's.
+    /// Every scratch buffer comes from `workspace`.
+    func run(source: PixelRows, outputX: Int, outputY: Int, destination: PixelRows, workspace: BlurWorkspace) {
         let radius = kernel.radius
         let taps = 2 * radius + 1
         let channels = source.channels
@@ -31,43 +32,58 @@ struct SeparableBlurEngine {
         let tile = tileWidth ?? max(16, min(width, ringBudget / (taps * channels * MemoryLayout<Float>.size)))
         let tiles = (width + tile - 1) / tile
         let bandsPerTile = max(1, min((threads + tiles - 1) / tiles, height / max(4 * radius, 16)))
-        let columnMap = ((outputX - radius)..<(outputX + width + radius)).map {
-            edgeMode.sourceIndex($0, count: source.width)
+        let items = tiles * bandsPerTile
+        let workers = Parallel.workers(items, threads: threads)
+
+        let lineCount = width + 2 * radius
+        let columnMap = workspace.buffer(.columnMap, count: lineCount, of: Int.self)
+        for i in 0..<lineCount {
+            columnMap[i] = edgeMode.sourceIndex(outputX - radius + i, count: source.width)
         }
-        kernel.weights.withUnsafeBufferPointer { weights in
-            columnMap.withUnsafeBufferPointer { columnMap in
-                Parallel.forEach(tiles * bandsPerTile, threads: threads) { item in
-                    let tileIndex = item / bandsPerTile, band = item % bandsPerTile
-                    let x0 = tileIndex * tile, x1 = min(width, x0 + tile)
-                    let y0 = height * band / bandsPerTile, y1 = height * (band + 1) / bandsPerTile
-                    runTile(source: source, destination: destination, columns: x0..<x1, rows: y0..<y1,
-                            outputY: outputY, columnMap: columnMap, weights: weights)
-                }
-            }
+        let padded = workspace.buffer(.weights, count: taps + 6, of: Float.self)
+        PaddedWeights.write(kernel.weights, into: padded)
+        let tileValues = min(tile, width) * channels
+        let scratch = TileScratch(
+            ring: workspace.buffers(.ring, workers: workers, count: (taps + Self.rowsPerStep - 1) * tileValues),
+            line: workspace.buffers(.line, workers: workers, count: (min(tile, width) + 2 * radius) * channels),
+            output: workspace.buffers(.rowOutput, workers: workers, count: Self.rowsPerStep * tileValues),
+            rowPointers: workspace.buffers(.rowPointers, workers: workers, count: taps + Self.rowsPerStep + 4,
+                                           of: UnsafePointer<Float>.self))
+        let shared = UncheckedSendable((columnMap, padded))
+        Parallel.forEach(items, threads: threads) { item, worker in
+            let tileIndex = item / bandsPerTile, band = item % bandsPerTile
+            let x0 = tileIndex * tile, x1 = min(width, x0 + tile)
+            let y0 = height * band / bandsPerTile, y1 = height * (band + 1) / bandsPerTile
+            runTile(source: source, destination: destination, columns: x0..<x1, rows: y0..<y1, outputY: outputY,
+                    columnMap: UnsafeBufferPointer(start: shared.value.0, count: lineCount),
+                    paddedWeights: UnsafeBufferPointer(start: shared.value.1, count: taps + 6),
+                    scratch: scratch, worker: worker)
         }
     }
 
+    /// Per-worker buffers for `runTile`.
+    struct TileScratch: @unchecked Sendable {
+        let ring: PerWorker<Float>
+        let line: PerWorker<Float>
+        let output: PerWorker<Float>
+        let rowPointers: PerWorker<UnsafePointer<Float>>
+    }
+
     /// Output rows computed per vertical step (`combine4`): the ring holds taps + 3 rows.
-    private static let rowsPerStep = 4
+    static let rowsPerStep = 4
 
     private func runTile(source: PixelRows, destination: PixelRows, columns: Range<Int>, rows: Range<Int>,
-                         outputY: Int, columnMap: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<Float>) {
+                         outputY: Int, columnMap: UnsafeBufferPointer<Int>, paddedWeights: UnsafeBufferPointer<Float>,
+                         scratch: TileScratch, worker: Int) {
         let radius = kernel.radius, taps = 2 * radius + 1, channels = source.channels
-        let ringRows = taps + SeparableBlurEngine.rowsPerStep - 1
+        let weights = UnsafeBufferPointer(rebasing: paddedWeights[3..<(taps + 3)])
+        let ringRows = taps + Self.rowsPerStep - 1
         let tileValues = columns.count * channels
-        let lineValues = (columns.count + 2 * radius) * channels
-        let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringRows * tileValues)
-        let line = UnsafeMutablePointer<Float>.allocate(capacity: lineValues)
-        let output = UnsafeMutablePointer<Float>.allocate(capacity: tileValues * SeparableBlurEngine.rowsPerStep)
-        let rowPointers = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: ringRows)
-        let outputPointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: 4)
-        defer {
-            ring.deallocate()
-            line.deallocate()
-            output.deallocate()
-            rowPointers.deallocate()
-            outputPointers.deallocate()
-        }
+        let ring = scratch.ring[worker], line = scratch.line[worker], output = scratch.output[worker]
+        let rowPointers = scratch.rowPointers[worker]
+        // Four output row pointers live after the ring's row pointers.
+        let outputPointers = UnsafeMutableRawPointer(rowPointers + ringRows)
+            .bindMemory(to: UnsafeMutablePointer<Float>.self, capacity: 4)
         for r in 0..<4 { outputPointers[r] = output + r * tileValues }
         // The first and last padded columns that map straight onto the source row (no edge handling).
         let lineStart = columns.lowerBound
@@ -85,6 +101,18 @@ struct SeparableBlurEngine {
         func slot(_ v: Int) -> UnsafeMutablePointer<Float> {
             ring + ((v % ringRows + ringRows) % ringRows) * tileValues
         }
+        func convertThroughEdgeMode(_ row: UnsafeMutablePointer<UInt8>, _ range: Range<Int>) {
+            for i in range {
+                let sourceX = columnMap[lineStart + i]
+                let destination = line + i * channels
+                if sourceX < 0 {
+                    for c in 0..<channels { destination[c] = 0 }
+                } else {
+                    let pixel = row + sourceX * channels
+                    for c in 0..<channels { destination[c] = Float(pixel[c]) }
+                }
+            }
+        }
         func blurRowHorizontally(_ v: Int) {
             let sourceY = edgeMode.sourceIndex(outputY + v, count: source.height)
             let target = slot(v)
@@ -93,19 +121,9 @@ struct SeparableBlurEngine {
                 return
             }
             let row = source.row(sourceY)
-            // The edges, through the edge mode: only the kernel's radius on each side, for most tiles.
-            for edge in [0..<directStart, directEnd..<(columns.count + 2 * radius)] {
-                for i in edge {
-                    let sourceX = columnMap[lineStart + i]
-                    let destination = line + i * channels
-                    if sourceX < 0 {
-                        for c in 0..<channels { destination[c] = 0 }
-                    } else {
-                        let pixel = row + sourceX * channels
-                        for c in 0..<channels { destination[c] = Float(pixel[c]) }
-                    }
-                }
-            }
+            // The edges go through the edge mode: only the kernel's radius on each side, for most tiles.
+            convertThroughEdgeMode(row, 0..<directStart)
+            convertThroughEdgeMode(row, directEnd..<(columns.count + 2 * radius))
             if directStart < directEnd {
                 // The interior: one contiguous run of bytes, converted by a loop the compiler vectorises.
                 let bytes = row + columnMap[lineStart + directStart] * channels
@@ -127,11 +145,11 @@ struct SeparableBlurEngine {
         }
         var y = rows.lowerBound
         while y < rows.upperBound {
-            let step = min(SeparableBlurEngine.rowsPerStep, rows.upperBound - y)
+            let step = min(Self.rowsPerStep, rows.upperBound - y)
             for r in 0..<step { blurRowHorizontally(y + r + radius) }
             for k in 0..<(taps + step - 1) { rowPointers[k] = UnsafePointer(slot(y - radius + k)) }
-            if step == SeparableBlurEngine.rowsPerStep {
-                kernels.combine4(rowPointers, weights: weights, count: tileValues, into: outputPointers)
+            if step == Self.rowsPerStep {
+                kernels.combine4(rowPointers, paddedWeights: paddedWeights, count: tileValues, into: outputPointers)
             } else {
                 for r in 0..<step {
                     kernels.combine(rowPointers + r, weights: weights, count: tileValues, into: outputPointers[r])

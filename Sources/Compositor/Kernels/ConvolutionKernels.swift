@@ -21,9 +21,10 @@ public protocol ConvolutionKernelSet: Sendable {
                         into output: UnsafeMutablePointer<Float>)
 
     /// Four consecutive output rows at once: `outputs[r][i] = Σₖ weights[k] · rows[k + r][i]`, with
-    /// `rows` holding weights.count + 3 rows. Each loaded row feeds all four sums, quartering the loads.
-    static func combine4(_ rows: UnsafePointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>, count: Int,
-                         into outputs: UnsafePointer<UnsafeMutablePointer<Float>>)
+    /// `rows` holding taps + 3 rows. Each loaded row feeds all four sums, quartering the loads.
+    /// `paddedWeights` is the kernel with three zeros before and after it (see `PaddedWeights`).
+    static func combine4(_ rows: UnsafePointer<UnsafePointer<Float>>, paddedWeights: UnsafeBufferPointer<Float>,
+                         count: Int, into outputs: UnsafePointer<UnsafeMutablePointer<Float>>)
 
     /// `output[i] = first[i] + t · (second[i] − first[i])` for i in 0..<count.
     static func interpolate(_ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, t: Float, count: Int,
@@ -53,8 +54,9 @@ public enum ScalarKernels: ConvolutionKernelSet {
         }
     }
 
-    public static func combine4(_ rows: UnsafePointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>,
+    public static func combine4(_ rows: UnsafePointer<UnsafePointer<Float>>, paddedWeights: UnsafeBufferPointer<Float>,
                                 count: Int, into outputs: UnsafePointer<UnsafeMutablePointer<Float>>) {
+        let weights = UnsafeBufferPointer(rebasing: paddedWeights[3..<(paddedWeights.count - 3)])
         for r in 0..<4 {
             combine(rows + r, weights: weights, count: count, into: outputs[r])
         }
@@ -139,15 +141,13 @@ public enum SIMDKernels: ConvolutionKernelSet {
         }
     }
 
-    public static func combine4(_ rows: UnsafePointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>,
+    public static func combine4(_ rows: UnsafePointer<UnsafePointer<Float>>, paddedWeights: UnsafeBufferPointer<Float>,
                                 count: Int, into outputs: UnsafePointer<UnsafeMutablePointer<Float>>) {
-        let taps = weights.count
-        // Weights padded with three zeros on each side: sum r takes padded[k + 3 − r] for loaded row k, so
-        // every sum still adds its taps in order (the extra terms add exactly zero).
-        let padded = UnsafeMutablePointer<Float>.allocate(capacity: taps + 6)
-        defer { padded.deallocate() }
-        padded.initialize(repeating: 0, count: taps + 6)
-        (padded + 3).update(from: weights.baseAddress!, count: taps)
+        // Sum r takes padded[k + 3 − r] for loaded row k, so every sum still adds its taps in order (the extra
+        // terms add exactly zero).
+        let taps = paddedWeights.count - 6
+        let padded = paddedWeights.baseAddress!
+        let weights = UnsafeBufferPointer(rebasing: paddedWeights[3..<(taps + 3)])
         let out0 = outputs[0], out1 = outputs[1], out2 = outputs[2], out3 = outputs[3]
         var i = 0
         while i + lanes <= count {
@@ -197,6 +197,14 @@ public enum SIMDKernels: ConvolutionKernelSet {
         if i < count {
             ScalarKernels.interpolate(first + i, second + i, t: t, count: count - i, into: output + i)
         }
+    }
+}
+
+/// A kernel's weights with three zeros before and after, as `combine4` reads them.
+enum PaddedWeights {
+    static func write(_ weights: [Float], into destination: UnsafeMutablePointer<Float>) {
+        destination.initialize(repeating: 0, count: weights.count + 6)
+        weights.withUnsafeBufferPointer { (destination + 3).update(from: $0.baseAddress!, count: weights.count) }
     }
 }
 

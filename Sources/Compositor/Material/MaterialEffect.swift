@@ -10,6 +10,8 @@ public struct MaterialEffect: Sendable {
     public var precision: BlurPrecision
     /// At most this many threads; results are identical for every count.
     public var threads: Int
+    /// Round with a dither that hides banding (default); off, values round to nearest as a plain blur does.
+    public var dither = true
 
     /// A phone screen is about this many points across its shorter side (390 pt on current iPhones).
     public static let screenPoints = 390.0
@@ -33,6 +35,11 @@ public struct MaterialEffect: Sendable {
     /// The blur σ in pixels.
     public var sigmaPixels: Double { recipe.blurPoints * pixelsPerPoint }
 
+    /// Nothing but a blur: no saturation, tint, grain, dim or dither, so `GaussianBlur` gives the same pixels.
+    var isPlainBlur: Bool {
+        recipe.saturation == 1 && recipe.tints.isEmpty && recipe.grain == 0 && dim == 0 && !dither
+    }
+
     /// How many times smaller a JPEG may be decoded (libjpeg's DCT scaling: 1, 2, 4 or 8) for this material
     /// on an image of the given full size: the pyramid's cells must still span at least 4 decoded pixels, so
     /// the reduced decode only replaces averaging that would have happened anyway (MaterialTests bounds the
@@ -45,14 +52,15 @@ public struct MaterialEffect: Sendable {
 
     /// `source` reduced `scale` times (see `decodeScale`), seen through this material at full size:
     /// `width` × `height`, the full image's size.
-    public func apply(toReduced source: Image, scale: Int, width: Int, height: Int) -> Image {
-        guard scale > 1 else { return apply(to: source) }
+    public func apply(toReduced source: Image, scale: Int, width: Int, height: Int,
+                      workspace: BlurWorkspace = BlurWorkspace()) -> Image {
+        guard scale > 1 else { return apply(to: source, workspace: workspace) }
         let result = Image(width: width, height: height)
         let shader = MaterialShader(recipe: recipe, dim: dim)
-        var rows = PyramidGaussianBlur(source: source, sigma: sigmaPixels, edgeMode: edgeMode, threads: threads,
-                                       width: width, height: height, sourceScale: scale)
+        let rows = PyramidGaussianBlur(source: source, sigma: sigmaPixels, edgeMode: edgeMode, threads: threads,
+                                       width: width, height: height, sourceScale: scale, workspace: workspace)
         rows.shadeSmallImage { row, count in shader.shade(row, count: count) }
-        rows.render(into: result, dither: true, grain: Float(recipe.grain), threads: threads)
+        rows.render(into: result, dither: dither, grain: Float(recipe.grain), threads: threads, workspace: workspace)
         return result
     }
 
@@ -61,17 +69,21 @@ public struct MaterialEffect: Sendable {
     /// On the pyramid route the shader runs on the small blurred image, before interpolation: the blur is so
     /// wide that this changes the result by less than one LSB (MaterialTests measures it), and it turns a
     /// per-pixel cost at full resolution into one over a few thousand pixels.
-    public func apply(to source: Image) -> Image {
+    public func apply(to source: Image, workspace: BlurWorkspace = BlurWorkspace()) -> Image {
         let result = Image(width: source.width, height: source.height)
         let blur = GaussianBlur(sigma: sigmaPixels, edgeMode: edgeMode, precision: precision, threads: threads)
         let shader = MaterialShader(recipe: recipe, dim: dim)
         let grain = Float(recipe.grain)
-        if blur.usesPyramid {
-            var rows = PyramidGaussianBlur(source: source, sigma: sigmaPixels, edgeMode: edgeMode, threads: threads)
+        if isPlainBlur {
+            blur.apply(to: source, into: result, workspace: workspace)  // the SIMD engine, no Float detour
+        } else if blur.usesPyramid {
+            let rows = PyramidGaussianBlur(source: source, sigma: sigmaPixels, edgeMode: edgeMode, threads: threads,
+                                           workspace: workspace)
             rows.shadeSmallImage { row, count in shader.shade(row, count: count) }
-            rows.render(into: result, dither: true, grain: grain, threads: threads)
+            rows.render(into: result, dither: dither, grain: grain, threads: threads, workspace: workspace)
         } else {
-            blur.rows(of: source).render(into: result, dither: true, grain: grain, threads: threads) { row, _, width in
+            blur.rows(of: source).render(into: result, dither: dither, grain: grain, threads: threads,
+                                         workspace: workspace) { row, _, width in
                 shader.shade(row, count: width)
                 return row
             }

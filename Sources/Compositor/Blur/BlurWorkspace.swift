@@ -1,0 +1,63 @@
+/// Scratch memory that blurs reuse from call to call, so a renderer blurring every frame allocates nothing
+/// once its sizes have settled: buffers only grow.
+///
+/// Thread safety: a workspace serves one blur at a time (that blur may use several threads). Give each
+/// thread that blurs concurrently its own workspace. A `PyramidGaussianBlur` keeps the workspace it was
+/// made with in use for as long as it lives.
+public final class BlurWorkspace: @unchecked Sendable {
+    /// What a buffer is for; each (use, worker) pair has its own buffer.
+    enum Use: Int, CaseIterable {
+        case ring, line, rowOutput, rowPointers, weights, columnMap, sums, smallAverage, smallHorizontal,
+             smallBlurred, columnTaps, rowTaps, renderRow, renderScratch, grain, sourceCopy
+        /// Tables of per-worker pointers, one table per use (stored under the use's raw value as "worker").
+        case pointerTable
+    }
+
+    private var storage: [Int: (pointer: UnsafeMutableRawPointer, bytes: Int)] = [:]
+
+    public init() {}
+
+    deinit {
+        for buffer in storage.values { buffer.pointer.deallocate() }
+    }
+
+    /// Bytes held, for tests and for renderers that want to know.
+    public var capacity: Int { storage.values.reduce(0) { $0 + $1.bytes } }
+
+    /// A buffer of at least `count` values of `T` for `use` by `worker`. Call from one thread only (before
+    /// work is spread over threads); the pointers may then be used from the workers.
+    func buffer<T>(_ use: Use, worker: Int = 0, count: Int, of type: T.Type = T.self) -> UnsafeMutablePointer<T> {
+        let key = worker * Use.allCases.count + use.rawValue
+        precondition(count < 1 << 40, "scratch request of \(count) for \(use)")
+        let bytes = max(count, 1) * MemoryLayout<T>.stride
+        let existing = storage[key]
+        if let existing, existing.bytes >= bytes {
+            return existing.pointer.bindMemory(to: T.self, capacity: max(count, 1))
+        }
+        existing?.pointer.deallocate()
+        // Grow by half again, so slowly growing sizes settle quickly.
+        let grown = max(bytes, (existing?.bytes ?? 0) * 3 / 2)
+        let pointer = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 64)
+        storage[key] = (pointer, grown)
+        return pointer.bindMemory(to: T.self, capacity: max(count, 1))
+    }
+
+    /// One buffer per worker for `use`, each of at least `count` values.
+    func buffers<T>(_ use: Use, workers: Int, count: Int, of type: T.Type = T.self) -> PerWorker<T> {
+        let table = buffer(.pointerTable, worker: use.rawValue, count: max(workers, 1),
+                           of: UnsafeMutablePointer<T>.self)
+        for worker in 0..<max(workers, 1) {
+            table[worker] = buffer(use, worker: worker, count: count, of: T.self)
+        }
+        return PerWorker(table: table)
+    }
+}
+
+/// Pointers to one buffer per worker thread (the table lives in the workspace).
+struct PerWorker<T>: @unchecked Sendable {
+    let table: UnsafeMutablePointer<UnsafeMutablePointer<T>>
+
+    subscript(worker: Int) -> UnsafeMutablePointer<T> {
+        table[worker]
+    }
+}
