@@ -15,7 +15,7 @@ BLURTOOL := .build/release/blurtool
 APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test test-release bench robustness clean
+.PHONY: deps build release demo test test-release bench robustness clean peers-setup bench-peers bench-peers-quick bench-end-to-end
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -45,6 +45,22 @@ test-release: deps
 
 bench: release
 	.build/release/blurbench $(BENCH_ARGS)
+
+PEERS_PY := .venv-peers/bin/python
+
+# Peers (OpenCV, libvips, Pillow, Pillow-SIMD) in two venvs: see Benchmarks/peers/README.md.
+peers-setup:
+	bash Benchmarks/peers/setup_venvs.sh
+
+bench-peers: release peers-setup
+	@mkdir -p Benchmarks/results
+	$(PEERS_PY) Benchmarks/peers/peer_blur.py --json Benchmarks/results/peers.json $(PEER_ARGS)
+
+bench-peers-quick: release peers-setup
+	$(PEERS_PY) Benchmarks/peers/peer_blur.py --quick $(PEER_ARGS)
+
+bench-end-to-end: release peers-setup
+	$(PEERS_PY) Benchmarks/peers/peer_end_to_end.py $(PEER_ARGS)
 
 # The corpus contract from shared/corpus/README.md.
 robustness: release

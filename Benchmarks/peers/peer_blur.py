@@ -369,7 +369,7 @@ def print_tables(report, sigmas, thread_list):
                 print(fmt.format(f"{sigma:g}", "ours", "-", "-", "-", "-", "-", "unavailable" + (
                     f" ({reason})" if reason != "ok" else f" (no blur-auto-sigma{sigma:g} benchmark)")))
     print("\nours: timed by blurbench blur-auto-sigmaS (GaussianBlur.apply, no dither); scored on the output of "
-          "`blurtool IN.png --sigma S`, which dithers (about 3 dB below the 8-bit ceiling at best)")
+          "`blurtool IN.png --sigma S`, the same undithered blur")
     print("versions: " + "; ".join(f"{k} {v}" for k, v in report["versions"].items()))
 
 
