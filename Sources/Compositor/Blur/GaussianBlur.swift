@@ -200,20 +200,24 @@ public struct Quantizer: Sendable {
             }
             x += run
         }
-        var i = 0
-        let bytes = count * 4
-        while i + 16 <= bytes {
-            let pointer = UnsafeMutableRawPointer(destination + i)
-            let v = pointer.loadUnaligned(as: SIMD16<UInt8>.self)
-            let alphas = SIMD16(v[3], v[3], v[3], v[3], v[7], v[7], v[7], v[7],
-                                v[11], v[11], v[11], v[11], v[15], v[15], v[15], v[15])
-            pointer.storeBytes(of: pointwiseMin(v, alphas), as: SIMD16<UInt8>.self)
-            i += 16
+        // Pixels as little-endian words (alpha in the top byte): shifts, masks and `min` on 16 at a time.
+        var pixel = 0
+        let byteMask = SIMD16<UInt32>(repeating: 0xFF)
+        while pixel + 16 <= count {
+            let pointer = UnsafeMutableRawPointer(destination + pixel * 4)
+            let words = pointer.loadUnaligned(as: SIMD16<UInt32>.self)
+            let alpha: SIMD16<UInt32> = words &>> 24
+            let red: SIMD16<UInt32> = pointwiseMin(words & byteMask, alpha)
+            let green: SIMD16<UInt32> = pointwiseMin((words &>> 8) & byteMask, alpha)
+            let blue: SIMD16<UInt32> = pointwiseMin((words &>> 16) & byteMask, alpha)
+            let packed: SIMD16<UInt32> = red | (green &<< 8) | (blue &<< 16) | (alpha &<< 24)
+            pointer.storeBytes(of: packed, as: SIMD16<UInt32>.self)
+            pixel += 16
         }
-        while i < bytes {
-            let alpha = destination[i + 3]
-            for c in 0..<3 { destination[i + c] = min(destination[i + c], alpha) }
-            i += 4
+        while pixel < count {
+            let bytes = destination + pixel * 4
+            for c in 0..<3 { bytes[c] = min(bytes[c], bytes[3]) }
+            pixel += 1
         }
     }
 

@@ -55,6 +55,7 @@ struct SeparableBlurEngine {
             let x0 = tileIndex * tile, x1 = min(width, x0 + tile)
             let y0 = height * band / bandsPerTile, y1 = height * (band + 1) / bandsPerTile
             runTile(source: source, destination: destination, columns: x0..<x1, rows: y0..<y1, outputY: outputY,
+                    outputX: outputX, sourceWidth: source.width,
                     columnMap: UnsafeBufferPointer(start: shared.value.0, count: lineCount),
                     paddedWeights: UnsafeBufferPointer(start: shared.value.1, count: taps + 6),
                     scratch: scratch, worker: worker)
@@ -73,7 +74,8 @@ struct SeparableBlurEngine {
     static let rowsPerStep = 4
 
     private func runTile(source: PixelRows, destination: PixelRows, columns: Range<Int>, rows: Range<Int>,
-                         outputY: Int, columnMap: UnsafeBufferPointer<Int>, paddedWeights: UnsafeBufferPointer<Float>,
+                         outputY: Int, outputX: Int, sourceWidth: Int, columnMap: UnsafeBufferPointer<Int>,
+                         paddedWeights: UnsafeBufferPointer<Float>,
                          scratch: TileScratch, worker: Int) {
         let radius = kernel.radius, taps = 2 * radius + 1, channels = source.channels
         let weights = UnsafeBufferPointer(rebasing: paddedWeights[3..<(taps + 3)])
@@ -85,18 +87,13 @@ struct SeparableBlurEngine {
         let outputPointers = UnsafeMutableRawPointer(rowPointers + ringRows)
             .bindMemory(to: UnsafeMutablePointer<Float>.self, capacity: 4)
         for r in 0..<4 { outputPointers[r] = output + r * tileValues }
-        // The first and last padded columns that map straight onto the source row (no edge handling).
+        // Padded column i of this tile is source column firstX + i; those inside the source are read straight,
+        // the rest (at most the radius on each side) through the edge mode.
         let lineStart = columns.lowerBound
-        var directStart = 0, directEnd = columns.count + 2 * radius
-        while directStart < directEnd && columnMap[lineStart + directStart] != columnMap[lineStart] + directStart {
-            directStart += 1
-        }
-        if directStart < directEnd {
-            let first = columnMap[lineStart + directStart] - directStart
-            var end = directStart
-            while end < directEnd && columnMap[lineStart + end] == first + end { end += 1 }
-            directEnd = end
-        }
+        let lineCount = columns.count + 2 * radius
+        let firstX = outputX - radius + lineStart
+        let directStart = min(max(-firstX, 0), lineCount)
+        let directEnd = max(min(sourceWidth - firstX, lineCount), directStart)
         // Ring slot for virtual source row v (v may lie outside the image: the edge mode maps it).
         func slot(_ v: Int) -> UnsafeMutablePointer<Float> {
             ring + ((v % ringRows + ringRows) % ringRows) * tileValues
@@ -123,10 +120,10 @@ struct SeparableBlurEngine {
             let row = source.row(sourceY)
             // The edges go through the edge mode: only the kernel's radius on each side, for most tiles.
             convertThroughEdgeMode(row, 0..<directStart)
-            convertThroughEdgeMode(row, directEnd..<(columns.count + 2 * radius))
+            convertThroughEdgeMode(row, directEnd..<lineCount)
             if directStart < directEnd {
                 // The interior: one contiguous run of bytes, converted by a loop the compiler vectorises.
-                let bytes = row + columnMap[lineStart + directStart] * channels
+                let bytes = row + (firstX + directStart) * channels
                 let floats = line + directStart * channels
                 for i in 0..<((directEnd - directStart) * channels) { floats[i] = Float(bytes[i]) }
             }
