@@ -206,10 +206,14 @@ public struct Quantizer: Sendable {
         while pixel + 16 <= count {
             let pointer = UnsafeMutableRawPointer(destination + pixel * 4)
             let words = pointer.loadUnaligned(as: SIMD16<UInt32>.self)
+            // Compare-and-select rather than `pointwiseMin`, which stays an outlined generic call here.
             let alpha: SIMD16<UInt32> = words &>> 24
-            let red: SIMD16<UInt32> = pointwiseMin(words & byteMask, alpha)
-            let green: SIMD16<UInt32> = pointwiseMin((words &>> 8) & byteMask, alpha)
-            let blue: SIMD16<UInt32> = pointwiseMin((words &>> 16) & byteMask, alpha)
+            var red: SIMD16<UInt32> = words & byteMask
+            var green: SIMD16<UInt32> = (words &>> 8) & byteMask
+            var blue: SIMD16<UInt32> = (words &>> 16) & byteMask
+            red.replace(with: alpha, where: red .> alpha)
+            green.replace(with: alpha, where: green .> alpha)
+            blue.replace(with: alpha, where: blue .> alpha)
             let packed: SIMD16<UInt32> = red | (green &<< 8) | (blue &<< 16) | (alpha &<< 24)
             pointer.storeBytes(of: packed, as: SIMD16<UInt32>.self)
             pixel += 16
