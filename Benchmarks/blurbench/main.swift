@@ -149,7 +149,7 @@ let benchmarks: [Benchmark] = [
 ]
 
 var results: [Measurement] = []
-for benchmark in benchmarks where options.filter.map({ benchmark.name.contains($0) || benchmark.name == "copy" }) ?? true {
+for benchmark in benchmarks where options.filter.map({ benchmark.name.contains($0) || benchmark.name.hasPrefix("copy") }) ?? true {
     results.append(try Harness.measure(benchmark, warmup: options.warmup, trials: options.trials))
 }
 let copyMilliseconds = results.first { $0.name == "copy" }?.median
