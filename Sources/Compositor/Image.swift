@@ -199,47 +199,17 @@ extension Pixel {
 /// Owns pixel memory for one or more `Image` views.
 final class PixelStorage: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<UInt8>
-    private let isMalloced: Bool
-
-    /// Above this size, pixels go on transparent huge pages where the kernel offers them.
-    static let hugePageThreshold = 4 << 20
-    static let hugePageSize = 2 << 20
 
     init(byteCount: Int) {
-        if byteCount >= PixelStorage.hugePageThreshold, let huge = PixelStorage.allocateOnHugePages(byteCount) {
-            pointer = huge
-            isMalloced = true
-            return
-        }
-        // 64-byte alignment keeps SIMD loads of the first row on one cache line.
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: 64)
-        pointer = raw.bindMemory(to: UInt8.self, capacity: max(byteCount, 1))
-        isMalloced = false
+        pointer = PixelMemory.allocate(byteCount: byteCount).bindMemory(to: UInt8.self, capacity: max(byteCount, 1))
     }
 
-    /// A fresh 12 MP image is 48 MB: on 4 KiB pages its first writes take ~12,000 page faults (about 20 ms,
-    /// as long as the blur itself); on 2 MiB pages, 24. Linux gives huge pages to 2 MiB-aligned memory
-    /// advised with MADV_HUGEPAGE (its default THP mode); elsewhere the advice is ignored.
-    private static func allocateOnHugePages(_ byteCount: Int) -> UnsafeMutablePointer<UInt8>? {
-        let rounded = (byteCount + hugePageSize - 1) / hugePageSize * hugePageSize
-        var memory: UnsafeMutableRawPointer?
-        guard posix_memalign(&memory, hugePageSize, rounded) == 0, let memory else { return nil }
-        #if os(Linux)
-        _ = madvise(memory, rounded, MADV_HUGEPAGE)
-        #endif
-        return memory.bindMemory(to: UInt8.self, capacity: rounded)
-    }
-
+    /// Takes memory allocated with `malloc` (by a C decoder); freed the same way as PixelMemory's.
     init(adoptingMalloced pointer: UnsafeMutablePointer<UInt8>) {
         self.pointer = pointer
-        isMalloced = true
     }
 
     deinit {
-        if isMalloced {
-            free(pointer)
-        } else {
-            pointer.deallocate()
-        }
+        PixelMemory.release(pointer)
     }
 }

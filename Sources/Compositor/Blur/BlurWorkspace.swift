@@ -18,7 +18,7 @@ public final class BlurWorkspace: @unchecked Sendable {
     public init() {}
 
     deinit {
-        for buffer in storage.values { buffer.pointer.deallocate() }
+        for buffer in storage.values { PixelMemory.release(buffer.pointer) }
     }
 
     /// Bytes held, for tests and for renderers that want to know.
@@ -34,10 +34,10 @@ public final class BlurWorkspace: @unchecked Sendable {
         if let existing, existing.bytes >= bytes {
             return existing.pointer.bindMemory(to: T.self, capacity: max(count, 1))
         }
-        existing?.pointer.deallocate()
+        existing.map { PixelMemory.release($0.pointer) }
         // Grow by half again, so slowly growing sizes settle quickly.
         let grown = max(bytes, (existing?.bytes ?? 0) * 3 / 2)
-        let pointer = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 64)
+        let pointer = PixelMemory.allocate(byteCount: grown)
         storage[key] = (pointer, grown)
         return pointer.bindMemory(to: T.self, capacity: max(count, 1))
     }

@@ -201,11 +201,14 @@ enum SmallImageBlur {
         let radius = kernel.radius, taps = kernel.weights.count
         let rowCount = width * 4
         let horizontal = workspace.buffer(.smallHorizontal, count: rowCount * height, of: Float.self)
-        let weights = workspace.buffer(.weights, count: taps, of: Float.self)
-        weights.initialize(from: kernel.weights, count: taps)
+        // Weights with three zeros on each side: the middle is the kernel, the whole is what combine4 reads.
+        let padded = workspace.buffer(.weights, count: taps + 6, of: Float.self)
+        PaddedWeights.write(kernel.weights, into: padded)
+        let weights = padded + 3
         let workers = Parallel.workers(height, threads: threads)
         let lines = workspace.buffers(.line, workers: workers, count: (width + 2 * radius) * 4, of: Float.self)
-        let rowPointers = workspace.buffers(.rowPointers, workers: workers, count: taps, of: UnsafePointer<Float>.self)
+        // Per worker: taps + 3 row pointers, then four output pointers.
+        let rowPointers = workspace.buffers(.rowPointers, workers: workers, count: taps + 8, of: UnsafePointer<Float>.self)
         let shared = UncheckedSendable((samples, horizontal, result, weights))
         Parallel.forEach(height, threads: threads) { j, worker in
             let (samples, horizontal, _, weights) = shared.value
@@ -217,14 +220,27 @@ enum SmallImageBlur {
             kernels.convolve(line, step: 4, weights: UnsafeBufferPointer(start: weights, count: taps), count: rowCount,
                              into: horizontal + j * rowCount)
         }
-        Parallel.forEach(height, threads: threads) { j, worker in
+        // Vertical: four output rows per step (combine4), the last few one at a time.
+        let steps = (height + 3) / 4
+        let paddedWeights = UnsafeBufferPointer(start: UnsafePointer(padded), count: taps + 6)
+        Parallel.forEach(steps, threads: threads) { step, worker in
             let (_, horizontal, result, weights) = shared.value
             let rows = rowPointers[worker]
-            for k in 0..<taps {
-                rows[k] = UnsafePointer(horizontal + min(max(j + k - radius, 0), height - 1) * rowCount)
+            let first = step * 4, count = min(4, height - first)
+            for k in 0..<(taps + count - 1) {
+                rows[k] = UnsafePointer(horizontal + min(max(first + k - radius, 0), height - 1) * rowCount)
             }
-            kernels.combine(rows, weights: UnsafeBufferPointer(start: weights, count: taps), count: rowCount,
-                            into: result + j * rowCount)
+            if count == 4 {
+                let outputs = UnsafeMutableRawPointer(rows + taps + 3).bindMemory(to: UnsafeMutablePointer<Float>.self,
+                                                                                  capacity: 4)
+                for r in 0..<4 { outputs[r] = result + (first + r) * rowCount }
+                kernels.combine4(rows, paddedWeights: paddedWeights, count: rowCount, into: outputs)
+            } else {
+                for r in 0..<count {
+                    kernels.combine(rows + r, weights: UnsafeBufferPointer(start: weights, count: taps), count: rowCount,
+                                    into: result + (first + r) * rowCount)
+                }
+            }
         }
     }
 }
