@@ -44,7 +44,8 @@ struct SeparableBlurEngine {
         PaddedWeights.write(kernel.weights, into: padded)
         let tileValues = min(tile, width) * channels
         let scratch = TileScratch(
-            ring: workspace.buffers(.ring, workers: workers, count: (taps + Self.rowsPerStep - 1) * tileValues),
+            ring: workspace.buffers(.ring, workers: workers,
+                                    count: (taps + Self.rowsPerStep - 1) * Self.paddedRowCount(tileValues)),
             line: workspace.buffers(.line, workers: workers, count: (min(tile, width) + 2 * radius) * channels),
             output: workspace.buffers(.rowOutput, workers: workers, count: Self.rowsPerStep * tileValues),
             rowPointers: workspace.buffers(.rowPointers, workers: workers, count: taps + Self.rowsPerStep + 4,
@@ -73,6 +74,12 @@ struct SeparableBlurEngine {
     /// Output rows computed per vertical step (`combine4`): the ring holds taps + 3 rows.
     static let rowsPerStep = 4
 
+    /// Ring rows start on 64-byte boundaries, so the vertical pass's vector loads never straddle two cache
+    /// lines (a split load costs two).
+    static func paddedRowCount(_ values: Int) -> Int {
+        (values + 15) / 16 * 16
+    }
+
     private func runTile(source: PixelRows, destination: PixelRows, columns: Range<Int>, rows: Range<Int>,
                          outputY: Int, outputX: Int, sourceWidth: Int, columnMap: UnsafeBufferPointer<Int>,
                          paddedWeights: UnsafeBufferPointer<Float>,
@@ -95,8 +102,9 @@ struct SeparableBlurEngine {
         let directStart = min(max(-firstX, 0), lineCount)
         let directEnd = max(min(sourceWidth - firstX, lineCount), directStart)
         // Ring slot for virtual source row v (v may lie outside the image: the edge mode maps it).
+        let ringStride = Self.paddedRowCount(tileValues)
         func slot(_ v: Int) -> UnsafeMutablePointer<Float> {
-            ring + ((v % ringRows + ringRows) % ringRows) * tileValues
+            ring + ((v % ringRows + ringRows) % ringRows) * ringStride
         }
         func convertThroughEdgeMode(_ row: UnsafeMutablePointer<UInt8>, _ range: Range<Int>) {
             for i in range {
