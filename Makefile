@@ -37,11 +37,12 @@ demo: release
 	$(BLURTOOL) fixtures/coffee.jpg --material thin -o out/coffee-thin.jpg --verbose
 	@echo "wrote out/coffee-thin.jpg"
 
+# The suites are XCTest; Swift Testing is off so the run ends on XCTest's "Executed N tests" line.
 test: deps
-	$(SWIFT) test
+	$(SWIFT) test --disable-swift-testing
 
 test-release: deps
-	$(SWIFT) test -c release -Xswiftc -enable-testing $(CPU_FLAGS)
+	$(SWIFT) test --disable-swift-testing -c release -Xswiftc -enable-testing $(CPU_FLAGS)
 
 bench: release
 	.build/release/blurbench $(BENCH_ARGS)

@@ -51,15 +51,8 @@ public final class Image: @unchecked Sendable {
     }
 
     /// Makes an image of the given size filled with one pixel value.
-    public init(width: Int, height: Int, fill: Pixel) {
-        precondition(width >= 0 && height >= 0, "image dimensions must not be negative")
-        let bytesPerRow = width * Image.bytesPerPixel
-        let storage = PixelStorage(byteCount: bytesPerRow * height)
-        self.width = width
-        self.height = height
-        self.bytesPerRow = bytesPerRow
-        self.baseAddress = storage.pointer
-        self.storage = storage
+    public convenience init(width: Int, height: Int, fill: Pixel) {
+        self.init(uninitializedWidth: width, height: height)
         if fill == .transparent {
             baseAddress.initialize(repeating: 0, count: bytesPerRow * height)
         } else {

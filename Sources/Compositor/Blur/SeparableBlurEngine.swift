@@ -174,20 +174,22 @@ struct PixelRows {
     let bytesPerRow: Int
     let channels: Int
 
+    init(base: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int, channels: Int) {
+        self.base = base
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+        self.channels = channels
+    }
+
     init(_ image: Image) {
-        base = image.baseAddress
-        width = image.width
-        height = image.height
-        bytesPerRow = image.bytesPerRow
-        channels = 4
+        self.init(base: image.baseAddress, width: image.width, height: image.height, bytesPerRow: image.bytesPerRow,
+                  channels: 4)
     }
 
     init(_ plane: Plane) {
-        base = plane.baseAddress
-        width = plane.width
-        height = plane.height
-        bytesPerRow = plane.bytesPerRow
-        channels = 1
+        self.init(base: plane.baseAddress, width: plane.width, height: plane.height, bytesPerRow: plane.bytesPerRow,
+                  channels: 1)
     }
 
     @inline(__always)
