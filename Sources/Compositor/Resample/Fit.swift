@@ -1,0 +1,65 @@
+/// How an image fills a frame of another shape, as SwiftUI's `.scaledToFill()`, `.scaledToFit()` and
+/// UIKit's content modes.
+public enum FitMode: String, CaseIterable, Sendable {
+    /// Aspect fill: cover the frame, cropping the overflow equally on both sides (`.scaledToFill()`).
+    case fill
+    /// Aspect fit: all of the image, letterboxed onto a background (`.scaledToFit()`).
+    case fit
+    /// Scale each axis independently to the frame (UIKit's `.scaleToFill`).
+    case stretch
+}
+
+/// Where a source image goes in a frame: the source rectangle to read and the frame rectangle it fills.
+public struct FitLayout: Equatable, Sendable {
+    /// In source pixels; fractions allowed.
+    public let sourceRect: (x: Double, y: Double, width: Double, height: Double)
+    /// In frame pixels: the whole frame, except for `fit`, where the image is centred in it.
+    public let frameRect: (x: Int, y: Int, width: Int, height: Int)
+
+    public init(sourceWidth: Int, sourceHeight: Int, frameWidth: Int, frameHeight: Int, mode: FitMode) {
+        let sw = Double(sourceWidth), sh = Double(sourceHeight)
+        let fw = Double(frameWidth), fh = Double(frameHeight)
+        switch mode {
+        case .stretch:
+            sourceRect = (0, 0, sw, sh)
+            frameRect = (0, 0, frameWidth, frameHeight)
+        case .fill:
+            let scale = max(fw / sw, fh / sh)
+            let width = fw / scale, height = fh / scale
+            sourceRect = ((sw - width) / 2, (sh - height) / 2, width, height)
+            frameRect = (0, 0, frameWidth, frameHeight)
+        case .fit:
+            let scale = min(fw / sw, fh / sh)
+            let width = max(1, min(frameWidth, Int((sw * scale).rounded())))
+            let height = max(1, min(frameHeight, Int((sh * scale).rounded())))
+            sourceRect = (0, 0, sw, sh)
+            frameRect = ((frameWidth - width) / 2, (frameHeight - height) / 2, width, height)
+        }
+    }
+
+    public static func == (lhs: FitLayout, rhs: FitLayout) -> Bool {
+        lhs.sourceRect == rhs.sourceRect && lhs.frameRect == rhs.frameRect
+    }
+
+    /// How many source pixels one frame pixel spans (the larger of the two axes).
+    public var shrinkFactor: Double {
+        max(sourceRect.width / Double(frameRect.width), sourceRect.height / Double(frameRect.height))
+    }
+}
+
+extension Resampler {
+    /// `source` placed in a new `width` × `height` frame by `mode`; for `fit`, the rest of the frame is
+    /// `background`.
+    public func fit(_ source: Image, width: Int, height: Int, mode: FitMode, background: Pixel = .transparent,
+                    workspace: BlurWorkspace = BlurWorkspace()) -> Image {
+        let layout = FitLayout(sourceWidth: source.width, sourceHeight: source.height, frameWidth: width,
+                               frameHeight: height, mode: mode)
+        let frame = layout.frameRect
+        let result = mode == .fit ? Image(width: width, height: height, fill: background)
+            : Image(uninitializedWidth: width, height: height)
+        resize(source, crop: layout.sourceRect,
+               into: result.region(x: frame.x, y: frame.y, width: frame.width, height: frame.height),
+               workspace: workspace)
+        return result
+    }
+}
