@@ -142,6 +142,29 @@ public enum ArgumentParser {
                 request.maxPixels = Int(try number(value, name, in: 1...1e12, integer: true))
             case "--verbose": request.isVerbose = true
             case "--dither": request.dither = true
+            case "--size":
+                let parts = value.lowercased().split(separator: "x")
+                guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), (1...65_500).contains(width),
+                      (1...65_500).contains(height) else {
+                    throw UsageError("--size expects WIDTHxHEIGHT in pixels, 1 to 65500 each, not '\(value)'")
+                }
+                request.size = FrameSize(width: width, height: height)
+            case "--fit":
+                guard let fit = FitMode(rawValue: value.lowercased()) else {
+                    throw UsageError("--fit must be fill, fit or stretch, not '\(value)'")
+                }
+                request.fit = fit
+            case "--filter":
+                guard let filter = ResampleFilter(rawValue: value.lowercased()) else {
+                    throw UsageError("--filter must be one of "
+                                     + ResampleFilter.allCases.map(\.rawValue).joined(separator: ", ") + ", not '\(value)'")
+                }
+                request.filter = filter
+            case "--background":
+                guard let color = RGBAColor(css: value) else {
+                    throw UsageError("--background expects #rgb, #rgba, #rrggbb or #rrggbbaa, not '\(value)'")
+                }
+                request.background = color
             case "--threads": request.threads = Int(try number(value, name, in: 1...256, integer: true))
             default: throw UsageError("option '\(name)' does not apply to rendering")
             }
@@ -199,6 +222,10 @@ struct OptionSpec {
         OptionSpec(name: "--max-pixels", short: nil, takesValue: true),
         OptionSpec(name: "--verbose", short: "-v", takesValue: false),
         OptionSpec(name: "--dither", short: nil, takesValue: false),
+        OptionSpec(name: "--size", short: nil, takesValue: true),
+        OptionSpec(name: "--fit", short: nil, takesValue: true),
+        OptionSpec(name: "--filter", short: nil, takesValue: true),
+        OptionSpec(name: "--background", short: nil, takesValue: true),
         OptionSpec(name: "--threads", short: "-j", takesValue: true),
     ]
 

@@ -41,11 +41,28 @@ public struct RenderRequest: Equatable, Sendable {
     public var isVerbose = false
     /// Dither the rounding (always with a material; on request for a plain blur).
     public var dither = false
+    /// Resample to this frame (width, height) before blurring, laid out by `fit`.
+    public var size: FrameSize?
+    public var fit: FitMode = .fill
+    public var filter: ResampleFilter = .lanczos3
+    /// What `--fit fit` letterboxes onto.
+    public var background: RGBAColor = .clear
     /// At most this many threads (default: every core).
     public var threads = Parallel.processorCount
 
     public init(input: String) {
         self.input = input
+    }
+}
+
+/// A frame size in pixels, as `--size 1170x2532` gives it.
+public struct FrameSize: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
     }
 }
 

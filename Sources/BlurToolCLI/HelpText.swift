@@ -28,6 +28,14 @@ enum HelpText {
           --pixels-per-point X    Pixels per point (default: shorter side / 390, a phone screen).
           --edge MODE             What the blur sees beyond the edges (default mirror).
           --precision MODE        exact, fast (pyramid, cost independent of σ) or auto (default).
+          --size WxH              Resample to this size first (e.g. 1170x2532, a phone screen in pixels);
+                                  the material is then sized for it, and a JPEG is decoded no larger
+                                  than needed.
+          --fit MODE              fill (default: cover and crop, as .scaledToFill()), fit (letterbox, as
+                                  .scaledToFit()) or stretch.
+          --filter NAME           Resampling filter: lanczos3 (default), catmull-rom, mitchell, bilinear,
+                                  nearest.
+          --background COLOR      What --fit fit letterboxes onto (default transparent).
           -o, --output PATH       Output file, a directory, or - for standard output. Default:
                                   <stem>-<material>.<ext> beside the input (printed). Written through a
                                   temporary file and renamed; the input is never overwritten.
@@ -53,6 +61,7 @@ enum HelpText {
           blurtool photo.jpg --material thin                  writes photo-thin.jpg
           blurtool photo.jpg -m ultraThin -a dark --dim 0.6 -o background.png
           blurtool photo.jpg --sigma 20 --edge clamp -o blurred.jpg
+          blurtool photo.jpg --material thin --size 1170x2532 -o background.jpg
           cat photo.jpg | blurtool - -m regular --format png -o - > out.png
           blurtool photos/*.jpg --material thin -o backgrounds/
           blurtool info photo.jpg

@@ -32,15 +32,31 @@ struct Renderer {
             let header = try ImageDecoder.inspect(bytes, maxPixels: request.maxPixels)
             let swaps = request.appliesOrientation && header.orientation.swapsDimensions
             let (width, height) = swaps ? (header.storedHeight, header.storedWidth) : (header.storedWidth, header.storedHeight)
-            effect = materialEffect(forWidth: width, height: height)
-            let scale = header.format == .jpeg ? effect.decodeScale(fullWidth: width, fullHeight: height) : 1
-            decoded = try timed("decode") {
-                try ImageDecoder.decode(bytes, options: DecodeOptions(
-                    maxPixels: request.maxPixels, appliesOrientation: request.appliesOrientation,
-                    scaleDenominator: scale, isLenient: request.isLenient))
-            }
-            result = timed(scale > 1 ? "blur+tint (decoded at 1/\(scale))" : "blur+tint") {
-                effect.apply(toReduced: decoded.image, scale: scale, width: width, height: height)
+            if let size = request.size {
+                let layout = FitLayout(sourceWidth: width, sourceHeight: height, frameWidth: size.width,
+                                       frameHeight: size.height, mode: request.fit)
+                effect = materialEffect(forWidth: size.width, height: size.height)
+                // Decode no larger than the frame and its material need (libjpeg's DCT scaling).
+                let shrink = min(layout.sourceRect.width / Double(layout.frameRect.width),
+                                 layout.sourceRect.height / Double(layout.frameRect.height))
+                let scale = header.format == .jpeg
+                    ? effect.decodeScale(fullWidth: width, fullHeight: height, shrink: shrink) : 1
+                decoded = try decode(bytes, scale: scale, timed: timed)
+                let image = decoded.image
+                let resized = timed("resize") {
+                    Resampler(filter: request.filter, threads: request.threads).place(
+                        image, layout: layout, width: size.width, height: size.height, mode: request.fit,
+                        background: request.background.premultipliedPixel,
+                        sourceScale: (Double(width) / Double(image.width), Double(height) / Double(image.height)))
+                }
+                result = timed(scale > 1 ? "blur+tint (decoded at 1/\(scale))" : "blur+tint") { effect.apply(to: resized) }
+            } else {
+                effect = materialEffect(forWidth: width, height: height)
+                let scale = header.format == .jpeg ? effect.decodeScale(fullWidth: width, fullHeight: height) : 1
+                decoded = try decode(bytes, scale: scale, timed: timed)
+                result = timed(scale > 1 ? "blur+tint (decoded at 1/\(scale))" : "blur+tint") {
+                    effect.apply(toReduced: decoded.image, scale: scale, width: width, height: height)
+                }
             }
         } catch let error as CodecError {
             throw ToolFailure(.dataError, subject, error.description)
@@ -69,6 +85,15 @@ struct Renderer {
                                      precision: effect.precision).usesPyramid ? "pyramid" : "exact"
             console.err("blurtool: \(result.width)x\(result.height), σ \(String(format2: effect.sigmaPixels)) px "
                         + "(\(route), \(Kernels.name) kernels, \(request.threads) threads), " + stageTimes.map { "\($0.0) \(milliseconds($0.1)) ms" }.joined(separator: ", "))
+        }
+    }
+
+    private func decode(_ bytes: [UInt8], scale: Int,
+                        timed: (String, () throws -> DecodedImage) throws -> DecodedImage) throws -> DecodedImage {
+        try timed("decode") {
+            try ImageDecoder.decode(bytes, options: DecodeOptions(
+                maxPixels: request.maxPixels, appliesOrientation: request.appliesOrientation,
+                scaleDenominator: scale, isLenient: request.isLenient))
         }
     }
 

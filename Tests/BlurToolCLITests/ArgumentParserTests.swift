@@ -73,6 +73,23 @@ final class ArgumentParserTests: XCTestCase {
         XCTAssertEqual(parsed.maxPixels, 5000)
     }
 
+    func testFrameOptions() throws {
+        let parsed = try request(["in.jpg", "-m", "thin", "--size", "1170x2532", "--fit", "fit", "--filter", "mitchell",
+                                  "--background", "#000"])
+        XCTAssertEqual(parsed.size, FrameSize(width: 1170, height: 2532))
+        XCTAssertEqual(parsed.fit, .fit)
+        XCTAssertEqual(parsed.filter, .mitchell)
+        XCTAssertEqual(parsed.background, .black)
+        XCTAssertEqual(try request(["in.jpg", "-m", "thin"]).fit, .fill, "aspect fill by default, as .scaledToFill()")
+        XCTAssertEqual(usageError(["in.jpg", "-m", "thin", "--size", "1170*2532"]),
+                       "--size expects WIDTHxHEIGHT in pixels, 1 to 65500 each, not '1170*2532'")
+        XCTAssertEqual(usageError(["in.jpg", "-m", "thin", "--size", "0x10"]),
+                       "--size expects WIDTHxHEIGHT in pixels, 1 to 65500 each, not '0x10'")
+        XCTAssertEqual(usageError(["in.jpg", "-m", "thin", "--fit", "cover"]), "--fit must be fill, fit or stretch, not 'cover'")
+        XCTAssertEqual(usageError(["in.jpg", "-m", "thin", "--filter", "box"]),
+                       "--filter must be one of nearest, bilinear, catmull-rom, mitchell, lanczos3, not 'box'")
+    }
+
     func testSubcommandsHelpAndVersion() throws {
         XCTAssertEqual(try ArgumentParser.parse(["materials"]), .listMaterials)
         XCTAssertEqual(try ArgumentParser.parse(["info", "a.jpg", "b.png"]), .info(paths: ["a.jpg", "b.png"]))

@@ -40,14 +40,19 @@ public struct MaterialEffect: Sendable {
         recipe.saturation == 1 && recipe.tints.isEmpty && recipe.grain == 0 && dim == 0 && !dither
     }
 
-    /// How many times smaller a JPEG may be decoded (libjpeg's DCT scaling: 1, 2, 4 or 8) for this material
-    /// on an image of the given full size: the pyramid's cells must still span at least 4 decoded pixels, so
-    /// the reduced decode only replaces averaging that would have happened anyway (MaterialTests bounds the
-    /// difference from the full-resolution route).
-    public func decodeScale(fullWidth: Int, fullHeight: Int) -> Int {
-        guard GaussianBlur(sigma: sigmaPixels, precision: precision).usesPyramid, precision != .exact else { return 1 }
-        let factor = PyramidGaussianBlur.factor(forSigma: sigmaPixels)
-        return [8, 4, 2].first { factor >= 4 * $0 && min(fullWidth, fullHeight) >= 16 * $0 } ?? 1
+    /// How many times smaller a JPEG may be decoded (libjpeg's DCT scaling: 1, 2, 4 or 8) for this material,
+    /// on an image of the given full size that will be shown `shrink` times smaller (1 when it keeps its
+    /// size; 4032 / 1170 when a photo fills a phone screen).
+    ///
+    /// Without a pyramid the decoded image must keep the output's resolution (d ≤ shrink). With one, each
+    /// pyramid cell must still span at least 4 decoded pixels (d ≤ shrink · f / 4): the reduced decode
+    /// then only replaces averaging the blur would do anyway. Tests bound both routes against full size.
+    public func decodeScale(fullWidth: Int, fullHeight: Int, shrink: Double = 1) -> Int {
+        var allowed = shrink
+        if GaussianBlur(sigma: sigmaPixels, precision: precision).usesPyramid, precision != .exact {
+            allowed = max(shrink, shrink * Double(PyramidGaussianBlur.factor(forSigma: sigmaPixels)) / 4)
+        }
+        return [8, 4, 2].first { Double($0) <= allowed && min(fullWidth, fullHeight) >= 16 * $0 } ?? 1
     }
 
     /// `source` reduced `scale` times (see `decodeScale`), seen through this material at full size:

@@ -54,11 +54,21 @@ extension Resampler {
                     workspace: BlurWorkspace = BlurWorkspace()) -> Image {
         let layout = FitLayout(sourceWidth: source.width, sourceHeight: source.height, frameWidth: width,
                                frameHeight: height, mode: mode)
-        let frame = layout.frameRect
+        return place(source, layout: layout, width: width, height: height, mode: mode, background: background,
+                     workspace: workspace)
+    }
+
+    /// `source` placed by a layout computed for an image `sourceScale` times larger (a JPEG decoded at
+    /// 1/2–1/8 of the size the layout was made for): the source rectangle is scaled down to match.
+    public func place(_ source: Image, layout: FitLayout, width: Int, height: Int, mode: FitMode,
+                      background: Pixel = .transparent, sourceScale: (x: Double, y: Double) = (1, 1),
+                      workspace: BlurWorkspace = BlurWorkspace()) -> Image {
+        let frame = layout.frameRect, rect = layout.sourceRect
+        let crop = (rect.x / sourceScale.x, rect.y / sourceScale.y, rect.width / sourceScale.x,
+                    rect.height / sourceScale.y)
         let result = mode == .fit ? Image(width: width, height: height, fill: background)
             : Image(uninitializedWidth: width, height: height)
-        resize(source, crop: layout.sourceRect,
-               into: result.region(x: frame.x, y: frame.y, width: frame.width, height: frame.height),
+        resize(source, crop: crop, into: result.region(x: frame.x, y: frame.y, width: frame.width, height: frame.height),
                workspace: workspace)
         return result
     }
