@@ -140,6 +140,12 @@ let benchmarks: [Benchmark] = [
     Benchmark(name: "material-thin", megapixels: megapixels) {
         checksum(materialEffect.apply(to: image))
     },
+    Benchmark(name: "resize-fill-1170x2532-lanczos3", megapixels: megapixels) {
+        checksum(Resampler(filter: .lanczos3, threads: threads).fit(image, width: 1170, height: 2532, mode: .fill))
+    },
+    Benchmark(name: "resize-fill-1170x2532-bilinear", megapixels: megapixels) {
+        checksum(Resampler(filter: .bilinear, threads: threads).fit(image, width: 1170, height: 2532, mode: .fill))
+    },
     Benchmark(name: "encode-jpeg-q90", megapixels: megapixels) {
         try ImageEncoder.encode(image, as: .jpeg).count
     },
