@@ -146,6 +146,16 @@ let benchmarks: [Benchmark] = [
     Benchmark(name: "resize-fill-1170x2532-bilinear", megapixels: megapixels) {
         checksum(Resampler(filter: .bilinear, threads: threads).fit(image, width: 1170, height: 2532, mode: .fill))
     },
+    // 30° counter-clockwise about the centre onto a canvas of the same size, as OpenCV's
+    // warpAffine(getRotationMatrix2D(centre, 30, 1)) in the peer script.
+    Benchmark(name: "rotate30-bilinear", megapixels: megapixels) {
+        let centre = (x: Double(image.width) / 2, y: Double(image.height) / 2)
+        let turn = AffineTransform2D(translationX: -centre.x, y: -centre.y)
+            .concatenating(AffineTransform2D(rotationAngle: -.pi / 6))
+            .concatenating(AffineTransform2D(translationX: centre.x, y: centre.y))
+        return checksum(AffineWarp(transform: turn, filter: .bilinear, threads: threads)
+            .apply(to: image, width: image.width, height: image.height)!)
+    },
     Benchmark(name: "encode-jpeg-q90", megapixels: megapixels) {
         try ImageEncoder.encode(image, as: .jpeg).count
     },

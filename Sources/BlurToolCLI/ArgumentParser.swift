@@ -160,6 +160,12 @@ public enum ArgumentParser {
                                      + ResampleFilter.allCases.map(\.rawValue).joined(separator: ", ") + ", not '\(value)'")
                 }
                 request.filter = filter
+            case "--transform":
+                do {
+                    request.transform = try AffineTransform2D(parsing: value)
+                } catch {
+                    throw UsageError("--transform: \(error.description)")
+                }
             case "--background":
                 guard let color = RGBAColor(css: value) else {
                     throw UsageError("--background expects #rgb, #rgba, #rrggbb or #rrggbbaa, not '\(value)'")
@@ -226,6 +232,7 @@ struct OptionSpec {
         OptionSpec(name: "--fit", short: nil, takesValue: true),
         OptionSpec(name: "--filter", short: nil, takesValue: true),
         OptionSpec(name: "--background", short: nil, takesValue: true),
+        OptionSpec(name: "--transform", short: nil, takesValue: true),
         OptionSpec(name: "--threads", short: "-j", takesValue: true),
     ]
 

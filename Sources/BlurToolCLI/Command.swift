@@ -45,6 +45,8 @@ public struct RenderRequest: Equatable, Sendable {
     public var size: FrameSize?
     public var fit: FitMode = .fill
     public var filter: ResampleFilter = .lanczos3
+    /// Drawn through this transform (after any --size layout), onto a canvas of the same size.
+    public var transform: AffineTransform2D?
     /// What `--fit fit` letterboxes onto.
     public var background: RGBAColor = .clear
     /// At most this many threads (default: every core).

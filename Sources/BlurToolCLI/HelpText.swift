@@ -36,6 +36,10 @@ enum HelpText {
           --filter NAME           Resampling filter: lanczos3 (default), catmull-rom, mitchell, bilinear,
                                   nearest.
           --background COLOR      What --fit fit letterboxes onto (default transparent).
+          --transform TEXT        Draw the picture through an affine transform, as CSS writes one:
+                                  "translate(600,0) scale(5) rotate(30deg)" (the rightmost applies first;
+                                  also translateX/Y, scaleX/Y, skewX/Y, matrix(a,b,c,d,tx,ty)); the canvas
+                                  keeps its size, uncovered parts are transparent; after --size.
           -o, --output PATH       Output file, a directory, or - for standard output. Default:
                                   <stem>-<material>.<ext> beside the input (printed). Written through a
                                   temporary file and renamed; the input is never overwritten.

@@ -49,13 +49,17 @@ struct Renderer {
                         background: request.background.premultipliedPixel,
                         sourceScale: (Double(width) / Double(image.width), Double(height) / Double(image.height)))
                 }
-                result = timed(scale > 1 ? "blur+tint (decoded at 1/\(scale))" : "blur+tint") { effect.apply(to: resized) }
+                let placed = try transformed(resized, timed: timed)
+                result = timed(scale > 1 ? "blur+tint (decoded at 1/\(scale))" : "blur+tint") { effect.apply(to: placed) }
             } else {
                 effect = materialEffect(forWidth: width, height: height)
-                let scale = header.format == .jpeg ? effect.decodeScale(fullWidth: width, fullHeight: height) : 1
+                // A transform needs the picture at full size; otherwise decode as small as the blur allows.
+                let scale = header.format == .jpeg && request.transform == nil
+                    ? effect.decodeScale(fullWidth: width, fullHeight: height) : 1
                 decoded = try decode(bytes, scale: scale, timed: timed)
+                let placed = try transformed(decoded.image, timed: timed)
                 result = timed(scale > 1 ? "blur+tint (decoded at 1/\(scale))" : "blur+tint") {
-                    effect.apply(toReduced: decoded.image, scale: scale, width: width, height: height)
+                    effect.apply(toReduced: placed, scale: scale, width: width, height: height)
                 }
             }
         } catch let error as CodecError {
@@ -85,6 +89,17 @@ struct Renderer {
                                      precision: effect.precision).usesPyramid ? "pyramid" : "exact"
             console.err("blurtool: \(result.width)x\(result.height), σ \(String(format2: effect.sigmaPixels)) px "
                         + "(\(route), \(Kernels.name) kernels, \(request.threads) threads), " + stageTimes.map { "\($0.0) \(milliseconds($0.1)) ms" }.joined(separator: ", "))
+        }
+    }
+
+    /// The picture drawn through `--transform` onto a canvas of its own size, or the picture itself.
+    private func transformed(_ image: Image, timed: (String, () throws -> Image) throws -> Image) throws -> Image {
+        guard let transform = request.transform else { return image }
+        return try timed("transform") {
+            guard let warped = AffineWarp(transform: transform, filter: request.filter, threads: request.threads)
+                .apply(to: image, width: image.width, height: image.height)
+            else { throw UsageError("--transform is singular: it squashes the picture to a line") }
+            return warped
         }
     }
 

@@ -86,6 +86,9 @@ final class ArgumentParserTests: XCTestCase {
         XCTAssertEqual(usageError(["in.jpg", "-m", "thin", "--size", "0x10"]),
                        "--size expects WIDTHxHEIGHT in pixels, 1 to 65500 each, not '0x10'")
         XCTAssertEqual(usageError(["in.jpg", "-m", "thin", "--fit", "cover"]), "--fit must be fill, fit or stretch, not 'cover'")
+        XCTAssertEqual(try request(["in.jpg", "-m", "thin", "--transform", "translate(600,0) scale(5) rotate(30deg)"]).transform,
+                       AffineTransform2D(translationX: 600, y: 0).scaledBy(x: 5, y: 5).rotatedBy(.pi / 6))
+        XCTAssertEqual(usageError(["in.jpg", "-m", "thin", "--transform", "spin(3)"])?.hasPrefix("--transform: unknown"), true)
         XCTAssertEqual(usageError(["in.jpg", "-m", "thin", "--filter", "box"]),
                        "--filter must be one of nearest, bilinear, catmull-rom, mitchell, lanczos3, not 'box'")
     }
