@@ -74,23 +74,36 @@ final class ResamplerTests: XCTestCase {
         }
     }
 
-    func testRowKernelMatchesItsScalarTwin() {
-        let image = TestImages.randomPremultiplied(width: 97, height: 1, seed: 54)
+    func testRowKernelsMatchTheirScalarTwins() {
+        let image = TestImages.randomPremultiplied(width: 97, height: 3, seed: 54)
+        var span = [Float](repeating: 0, count: 97 * 4)
+        for i in 0..<(97 * 4) { span[i] = Float(image.row(1)[i]) }
         for filter in ResampleFilter.allCases {
             for count in [31, 97, 250] {
                 let weights = ResampleWeights(filter: filter, sourceCount: 97, start: 0, length: 97, count: count)
                 var fast = [Float](repeating: 0, count: count * 4), scalar = fast
                 weights.first.withUnsafeBufferPointer { first in
                     weights.weights.withUnsafeBufferPointer { w in
-                        Resampler.resampleRow(image.row(0), sourceWidth: 97, first: first, weights: w,
+                        Resampler.resampleRow(span, firstColumn: 0, lastColumn: 96, first: first, weights: w,
                                               taps: weights.taps, into: &fast)
-                        Resampler.resampleRowReference(image.row(0), sourceWidth: 97, first: first, weights: w,
+                        Resampler.resampleRowReference(span, firstColumn: 0, lastColumn: 96, first: first, weights: w,
                                                        taps: weights.taps, into: &scalar)
                     }
                 }
-                for i in 0..<fast.count { XCTAssertEqual(fast[i], scalar[i], accuracy: 1e-3, "\(filter) \(count)") }
+                XCTAssertEqual(fast, scalar, "\(filter) \(count)")
             }
         }
+        // The vertical pass over bytes: SIMD against the scalar twin, to the bit.
+        let rows = (0..<3).map { UnsafePointer(image.row($0)) }
+        let weights: [Float] = [0.2, 0.5, 0.3]
+        var fast = [Float](repeating: 0, count: 97 * 4), scalar = fast
+        rows.withUnsafeBufferPointer { rows in
+            weights.withUnsafeBufferPointer { weights in
+                SIMDKernels.combineBytes(rows.baseAddress!, weights: weights, count: 97 * 4, into: &fast)
+                ScalarKernels.combineBytes(rows.baseAddress!, weights: weights, count: 97 * 4, into: &scalar)
+            }
+        }
+        XCTAssertEqual(fast, scalar)
     }
 
     func testBitIdenticalForEveryThreadCount() {

@@ -26,6 +26,11 @@ public protocol ConvolutionKernelSet: Sendable {
     static func combine4(_ rows: UnsafePointer<UnsafePointer<Float>>, paddedWeights: UnsafeBufferPointer<Float>,
                          count: Int, into outputs: UnsafePointer<UnsafeMutablePointer<Float>>)
 
+    /// `output[i] = Σₖ weights[k] · rows[k][i]` over rows of bytes (a resize's vertical pass, straight from
+    /// the 8-bit source).
+    static func combineBytes(_ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<Float>,
+                             count: Int, into output: UnsafeMutablePointer<Float>)
+
     /// `output[i] = first[i] + t · (second[i] − first[i])` for i in 0..<count.
     static func interpolate(_ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, t: Float, count: Int,
                             into output: UnsafeMutablePointer<Float>)
@@ -59,6 +64,17 @@ public enum ScalarKernels: ConvolutionKernelSet {
         let weights = UnsafeBufferPointer(rebasing: paddedWeights[3..<(paddedWeights.count - 3)])
         for r in 0..<4 {
             combine(rows + r, weights: weights, count: count, into: outputs[r])
+        }
+    }
+
+    public static func combineBytes(_ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<Float>,
+                                    count: Int, into output: UnsafeMutablePointer<Float>) {
+        for i in 0..<count {
+            var sum: Float = 0
+            for k in 0..<weights.count {
+                sum = sum + weights[k] * Float(rows[k][i])
+            }
+            output[i] = sum
         }
     }
 
@@ -180,6 +196,36 @@ public enum SIMDKernels: ConvolutionKernelSet {
             var sum: Float = 0
             for k in 0..<weights.count {
                 sum = sum + weights[k] * rows[k][offset + j]
+            }
+            output[j] = sum
+        }
+    }
+
+    /// 16 bytes as Floats. A lane loop, because the generic SIMD conversions stay per-lane calls here
+    /// (shared/SWIFT-PERFORMANCE.md); LLVM folds this into vpmovzxbd + vcvtdq2ps.
+    @inline(__always)
+    private static func floats(_ bytes: UnsafePointer<UInt8>) -> Vector {
+        var result = Vector()
+        for lane in 0..<lanes { result[lane] = Float(bytes[lane]) }
+        return result
+    }
+
+    public static func combineBytes(_ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<Float>,
+                                    count: Int, into output: UnsafeMutablePointer<Float>) {
+        let taps = weights.count
+        var i = 0
+        while i + lanes <= count {
+            var a = Vector(repeating: 0)
+            for k in 0..<taps {
+                a = a + Vector(repeating: weights[k]) * floats(rows[k] + i)
+            }
+            store(a, output + i)
+            i += lanes
+        }
+        for j in i..<count {
+            var sum: Float = 0
+            for k in 0..<taps {
+                sum = sum + weights[k] * Float(rows[k][j])
             }
             output[j] = sum
         }

@@ -1,6 +1,9 @@
-/// Separable resizing of premultiplied images (a pure scale, the common case of an affine warp): each
-/// needed source row is resampled horizontally into Floats, then each output row is a weighted sum of those
-/// rows (the SIMD `combine` kernel), then rounded. Output is bit-identical for every thread count.
+/// Separable resizing of premultiplied images (a pure scale, the common case of an affine warp), one output
+/// row at a time: the vertical pass sums the source rows that row needs straight from their bytes (16 lanes
+/// at a time), over just the columns the horizontal pass will read; the horizontal pass then sums that Float
+/// row four channels at a time; then the row is rounded. Shrinking vertically first means the horizontal
+/// pass runs once per output row, and nothing larger than a row is ever held. Output is bit-identical for
+/// every thread count.
 public struct Resampler: Sendable {
     public var filter: ResampleFilter
     public var threads: Int
@@ -29,46 +32,48 @@ public struct Resampler: Sendable {
                                       count: width)
         let rows = ResampleWeights(filter: filter, sourceCount: source.height, start: crop.y, length: crop.height,
                                    count: height)
-        // The source rows any output row reads.
-        let firstRow = rows.first.min()!, lastRow = min(source.height - 1, rows.first.max()! + rows.taps - 1)
-        let rowValues = width * 4
-        let horizontal = workspace.buffer(.resizeRows, count: (lastRow - firstRow + 1) * rowValues, of: Float.self)
-        let shared = UncheckedSendable(horizontal)
-        columns.first.withUnsafeBufferPointer { first in
-            columns.weights.withUnsafeBufferPointer { weights in
-                Parallel.forEach(lastRow - firstRow + 1, threads: threads) { index, _ in
-                    Resampler.resampleRow(source.row(firstRow + index), sourceWidth: source.width, first: first,
-                                          weights: weights, taps: columns.taps,
-                                          into: shared.value + index * rowValues)
-                }
-            }
-        }
+        // The source columns any output pixel reads.
+        let firstColumn = columns.first.min()!
+        let lastColumn = min(source.width - 1, columns.first.max()! + columns.taps - 1)
+        let spanValues = (lastColumn - firstColumn + 1) * 4
         let workers = Parallel.workers(height, threads: threads)
-        let pointers = workspace.buffers(.resizeRowPointers, workers: workers, count: rows.taps, of: UnsafePointer<Float>.self)
-        let outputs = workspace.buffers(.resizeOutput, workers: workers, count: rowValues, of: Float.self)
-        rows.weights.withUnsafeBufferPointer { weights in
-            Parallel.forEach(height, threads: threads) { y, worker in
-                let rowPointers = pointers[worker]
-                for k in 0..<rows.taps {
-                    let sourceRow = min(rows.first[y] + k, lastRow) - firstRow  // zero-weight taps past the end
-                    rowPointers[k] = UnsafePointer(shared.value + sourceRow * rowValues)
+        let pointers = workspace.buffers(.resizeRowPointers, workers: workers, count: rows.taps,
+                                         of: UnsafePointer<UInt8>.self)
+        let spans = workspace.buffers(.resizeRows, workers: workers, count: spanValues, of: Float.self)
+        let outputs = workspace.buffers(.resizeOutput, workers: workers, count: width * 4, of: Float.self)
+        rows.weights.withUnsafeBufferPointer { rowWeights in
+            columns.first.withUnsafeBufferPointer { first in
+                columns.weights.withUnsafeBufferPointer { columnWeights in
+                    Parallel.forEach(height, threads: threads) { y, worker in
+                        let rowPointers = pointers[worker]
+                        for k in 0..<rows.taps {
+                            // Taps past the last row have zero weight; point them at a real row.
+                            rowPointers[k] = UnsafePointer(source.row(min(rows.first[y] + k, source.height - 1))
+                                                           + firstColumn * 4)
+                        }
+                        let weights = UnsafeBufferPointer(rebasing: rowWeights[(y * rows.taps)..<((y + 1) * rows.taps)])
+                        kernels.combineBytes(rowPointers, weights: weights, count: spanValues, into: spans[worker])
+                        Resampler.resampleRow(spans[worker], firstColumn: firstColumn, lastColumn: lastColumn,
+                                              first: first, weights: columnWeights, taps: columns.taps,
+                                              into: outputs[worker])
+                        Quantizer().quantize(outputs[worker], count: width, into: destination.row(y), y: y)
+                    }
                 }
-                let rowWeights = UnsafeBufferPointer(rebasing: weights[(y * rows.taps)..<((y + 1) * rows.taps)])
-                kernels.combine(rowPointers, weights: rowWeights, count: rowValues, into: outputs[worker])
-                Quantizer().quantize(outputs[worker], count: width, into: destination.row(y), y: y)
             }
         }
     }
 
-    /// One row: output pixel i = Σₖ weights[i·taps + k] · source[first[i] + k], four channels at once.
-    static func resampleRow(_ row: UnsafeMutablePointer<UInt8>, sourceWidth: Int, first: UnsafeBufferPointer<Int>,
-                            weights: UnsafeBufferPointer<Float>, taps: Int, into output: UnsafeMutablePointer<Float>) {
+    /// One row: output pixel i = Σₖ weights[i·taps + k] · span[first[i] + k − firstColumn], four channels at
+    /// once (taps past `lastColumn` have zero weight and are skipped).
+    static func resampleRow(_ span: UnsafePointer<Float>, firstColumn: Int, lastColumn: Int,
+                            first: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<Float>, taps: Int,
+                            into output: UnsafeMutablePointer<Float>) {
         for i in 0..<first.count {
             var sum = SIMD4<Float>(repeating: 0)
             let start = first[i]
-            for k in 0..<min(taps, sourceWidth - start) {
-                let p = row + (start + k) * 4
-                let pixel = SIMD4<Float>(Float(p[0]), Float(p[1]), Float(p[2]), Float(p[3]))
+            let pixels = UnsafeRawPointer(span + (start - firstColumn) * 4)
+            for k in 0..<min(taps, lastColumn + 1 - start) {
+                let pixel = pixels.loadUnaligned(fromByteOffset: k * 16, as: SIMD4<Float>.self)
                 sum = sum + SIMD4(repeating: weights[i * taps + k]) * pixel
             }
             UnsafeMutableRawPointer(output + i * 4).storeBytes(of: sum, as: SIMD4<Float>.self)
@@ -76,14 +81,14 @@ public struct Resampler: Sendable {
     }
 
     /// The same sums one channel at a time: the twin the tests compare `resampleRow` with.
-    static func resampleRowReference(_ row: UnsafeMutablePointer<UInt8>, sourceWidth: Int,
+    static func resampleRowReference(_ span: UnsafePointer<Float>, firstColumn: Int, lastColumn: Int,
                                      first: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<Float>, taps: Int,
                                      into output: UnsafeMutablePointer<Float>) {
         for i in 0..<first.count {
             for c in 0..<4 {
                 var sum: Float = 0
-                for k in 0..<min(taps, sourceWidth - first[i]) {
-                    sum = sum + weights[i * taps + k] * Float(row[(first[i] + k) * 4 + c])
+                for k in 0..<min(taps, lastColumn + 1 - first[i]) {
+                    sum = sum + weights[i * taps + k] * span[(first[i] + k - firstColumn) * 4 + c]
                 }
                 output[i * 4 + c] = sum
             }
