@@ -74,33 +74,44 @@ public struct AffineWarp: Sendable {
         // far one canvas pixel reaches along each source axis, when that is more than one source pixel.
         let stretchX = max(1, (inverse.a * inverse.a + inverse.c * inverse.c).squareRoot())
         let stretchY = max(1, (inverse.b * inverse.b + inverse.d * inverse.d).squareRoot())
-        let width = destination.width
-        let workers = Parallel.workers(destination.height, threads: threads)
+        let width = destination.width, height = destination.height
+        // Tiles of the canvas: a rotated row walks across many source rows, so neighbouring canvas rows are
+        // done together while the source pixels they share are still in cache.
+        let tileWidth = 256, bandHeight = 64
+        let bands = (height + bandHeight - 1) / bandHeight
+        let workers = Parallel.workers(bands, threads: threads)
         let reachX = filter.support * stretchX, reachY = filter.support * stretchY
         let tapsX = Int(2 * reachX) + 2, tapsY = Int(2 * reachY) + 2
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: (width * 4 + tapsX + tapsY) * workers)
+        let perWorker = tileWidth * 4 + tapsX + tapsY
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: perWorker * workers)
         defer { scratch.deallocate() }
         let shared = UncheckedSendable(scratch)
         let bilinear = filter == .bilinear && stretchX == 1 && stretchY == 1
-        Parallel.forEach(destination.height, threads: threads) { y, worker in
-            let row = shared.value + worker * (width * 4 + tapsX + tapsY)
-            if bilinear {
-                bilinearRow(y, source: source, inverse: inverse, into: row, width: width)
-            } else {
-                filteredRow(y, source: source, inverse: inverse, into: row, width: width,
-                            stretch: (stretchX, stretchY), weights: (row + width * 4, row + width * 4 + tapsX))
+        Parallel.forEach(bands, threads: threads) { band, worker in
+            let segment = shared.value + worker * perWorker
+            for x0 in stride(from: 0, to: width, by: tileWidth) {
+                let columns = x0..<min(width, x0 + tileWidth)
+                for y in (band * bandHeight)..<min(height, (band + 1) * bandHeight) {
+                    if bilinear {
+                        bilinearRow(y, columns: columns, source: source, inverse: inverse, into: segment)
+                    } else {
+                        filteredRow(y, columns: columns, source: source, inverse: inverse, into: segment,
+                                    stretch: (stretchX, stretchY),
+                                    weights: (segment + tileWidth * 4, segment + tileWidth * 4 + tapsX))
+                    }
+                    Quantizer().quantize(segment, count: columns.count, into: destination.row(y) + x0 * 4, y: y)
+                }
             }
-            Quantizer().quantize(row, count: width, into: destination.row(y), y: y)
         }
     }
 
     /// The general case: per canvas pixel, the filter's weights along each source axis once, then the
     /// separable sum over the window (taps outside the source through the edge mode).
-    private func filteredRow(_ y: Int, source: Image, inverse: AffineTransform2D, into row: UnsafeMutablePointer<Float>,
-                             width: Int, stretch: (x: Double, y: Double),
+    private func filteredRow(_ y: Int, columns: Range<Int>, source: Image, inverse: AffineTransform2D,
+                             into row: UnsafeMutablePointer<Float>, stretch: (x: Double, y: Double),
                              weights: (x: UnsafeMutablePointer<Float>, y: UnsafeMutablePointer<Float>)) {
         let reachX = filter.support * stretch.x, reachY = filter.support * stretch.y
-        for x in 0..<width {
+        for x in columns {
             let (u, v) = inverse.apply(to: (Double(x) + 0.5, Double(y) + 0.5))
             let px = u - 0.5, py = v - 0.5  // in pixel-centre coordinates
             let firstI = Int((px - reachX).rounded(.up)), lastI = Int((px + reachX).rounded(.down))
@@ -134,41 +145,50 @@ public struct AffineWarp: Sendable {
             }
             let total = Float(totalX * totalY)
             let value = total != 0 ? sum / SIMD4(repeating: total) : SIMD4(repeating: 0)
-            UnsafeMutableRawPointer(row + x * 4).storeBytes(of: value, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(row + (x - columns.lowerBound) * 4).storeBytes(of: value, as: SIMD4<Float>.self)
         }
     }
 
     /// Bilinear without minification: the source position advances by (a, b) per canvas pixel, and each
     /// pixel mixes its four neighbours.
-    private func bilinearRow(_ y: Int, source: Image, inverse: AffineTransform2D, into row: UnsafeMutablePointer<Float>,
-                             width: Int) {
+    private func bilinearRow(_ y: Int, columns: Range<Int>, source: Image, inverse: AffineTransform2D,
+                             into row: UnsafeMutablePointer<Float>) {
         let (u0, v0) = inverse.apply(to: (0.5, Double(y) + 0.5))
         let sourceWidth = source.width, sourceHeight = source.height
-        @inline(__always) func pixel(_ i: Int, _ j: Int) -> SIMD4<Float> {
-            if i >= 0 && i < sourceWidth && j >= 0 && j < sourceHeight {
-                let p = source.row(j) + i * 4
-                return SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), Float(p[3]))
-            }
-            let si = edgeMode.sourceIndex(i, count: sourceWidth), sj = edgeMode.sourceIndex(j, count: sourceHeight)
-            guard si >= 0, sj >= 0 else { return SIMD4(repeating: 0) }
-            let p = source.row(sj) + si * 4
-            return SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), Float(p[3]))
-        }
-        for x in 0..<width {
+        for x in columns {
+            let out = UnsafeMutableRawPointer(row + (x - columns.lowerBound) * 4)
             let px = u0 + Double(x) * inverse.a - 0.5, py = v0 + Double(x) * inverse.b - 0.5
             let fx = px.rounded(.down), fy = py.rounded(.down)
             let i = Int(fx), j = Int(fy)
-            // Far outside the source with transparent edges: nothing to mix.
-            if edgeMode == .transparent && (i < -1 || j < -1 || i >= sourceWidth || j >= sourceHeight) {
-                UnsafeMutableRawPointer(row + x * 4).storeBytes(of: SIMD4<Float>(repeating: 0), as: SIMD4<Float>.self)
+            let tx = SIMD4(repeating: Float(px - fx)), ty = SIMD4(repeating: Float(py - fy))
+            let corners: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+            if i >= 0 && j >= 0 && i + 1 < sourceWidth && j + 1 < sourceHeight {
+                let upper = source.row(j) + i * 4, lower = upper + source.bytesPerRow
+                corners = (AffineWarp.floats(upper), AffineWarp.floats(upper + 4), AffineWarp.floats(lower),
+                           AffineWarp.floats(lower + 4))
+            } else if edgeMode == .transparent && (i < -1 || j < -1 || i >= sourceWidth || j >= sourceHeight) {
+                out.storeBytes(of: SIMD4<Float>(repeating: 0), as: SIMD4<Float>.self)  // nothing of the source here
                 continue
+            } else {
+                corners = (edgePixel(source, i, j), edgePixel(source, i + 1, j), edgePixel(source, i, j + 1),
+                           edgePixel(source, i + 1, j + 1))
             }
-            let tx = Float(px - fx), ty = Float(py - fy)
-            let top = pixel(i, j) + SIMD4(repeating: tx) * (pixel(i + 1, j) - pixel(i, j))
-            let bottom = pixel(i, j + 1) + SIMD4(repeating: tx) * (pixel(i + 1, j + 1) - pixel(i, j + 1))
-            let value = top + SIMD4(repeating: ty) * (bottom - top)
-            UnsafeMutableRawPointer(row + x * 4).storeBytes(of: value, as: SIMD4<Float>.self)
+            let top = corners.0 + tx * (corners.1 - corners.0)
+            let bottom = corners.2 + tx * (corners.3 - corners.2)
+            out.storeBytes(of: top + ty * (bottom - top), as: SIMD4<Float>.self)
         }
+    }
+
+    /// Pixel (i, j) read through the edge mode (zero where transparent).
+    private func edgePixel(_ source: Image, _ i: Int, _ j: Int) -> SIMD4<Float> {
+        let si = edgeMode.sourceIndex(i, count: source.width), sj = edgeMode.sourceIndex(j, count: source.height)
+        guard si >= 0, sj >= 0 else { return SIMD4(repeating: 0) }
+        return AffineWarp.floats(source.row(sj) + si * 4)
+    }
+
+    @inline(__always)
+    static func floats(_ pixel: UnsafePointer<UInt8>) -> SIMD4<Float> {
+        SIMD4(Float(pixel[0]), Float(pixel[1]), Float(pixel[2]), Float(pixel[3]))
     }
 
     /// The filter at distance `offset`, stretched; nearest keeps exactly one source pixel per sample.
