@@ -23,11 +23,13 @@ struct PNGChunks {
         var offset = 8
         while offset + 8 <= bytes.count {
             let length = Int(PNGChunks.bigEndianUInt32(bytes, offset))
-            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            let typeBytes = bytes[(offset + 4)..<(offset + 8)]
+            let type = String(decoding: typeBytes, as: UTF8.self)
             let dataStart = offset + 8
             guard length <= bytes.count - dataStart - 4 else {
                 if type != "IDAT" && type != "IEND" {
-                    truncatedChunk = "\(type) chunk claims \(length) bytes; the file ends \(bytes.count - dataStart) bytes on"
+                    truncatedChunk = "\(PNGChunks.printable(typeBytes)) chunk claims \(length) bytes; "
+                        + "the file ends \(bytes.count - dataStart) bytes on"
                 }
                 return
             }
@@ -52,6 +54,15 @@ struct PNGChunks {
             }
             offset = dataStart + length + 4
         }
+    }
+
+    /// A chunk type for a one-line message: its letters when it is printable ASCII, else its bytes in hex
+    /// (a damaged type can hold NULs, newlines or terminal escapes).
+    static func printable(_ type: ArraySlice<UInt8>) -> String {
+        if type.allSatisfy({ (0x21...0x7E).contains($0) }) {
+            return String(decoding: type, as: UTF8.self)
+        }
+        return "[" + type.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ") + "]"
     }
 
     /// iCCP: a profile name of 1–79 bytes, a zero, compression method 0, then a zlib stream.

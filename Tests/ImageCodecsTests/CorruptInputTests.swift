@@ -142,3 +142,18 @@ final class CorruptInputTests: XCTestCase {
         }
     }
 }
+
+/// A damaged chunk type must not put control bytes into the one-line error.
+final class ChunkTypeMessageTests: XCTestCase {
+    func testUnprintableChunkTypesAreShownInHex() {
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        png += [0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0] + [0, 0, 0, 0]
+        png += [0, 0xF0, 0, 0] + [0x78, 0x0A, 0x79, 0x1B] + [1, 2, 3]  // type "x\ny\u{1B}", length past the end
+        XCTAssertThrowsError(try ImageDecoder.decode(png)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("[78 0a 79 1b] chunk claims 15728640 bytes"), text)
+            XCTAssertFalse(text.contains("\n"))
+            XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 })
+        }
+    }
+}
