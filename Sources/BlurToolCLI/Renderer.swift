@@ -8,71 +8,39 @@ struct Renderer {
 
     private var subject: String { request.input == "-" ? "<stdin>" : request.input }
 
-    func run() throws {
-        let clock = ContinuousClock()
-        var stageTimes: [(String, Duration)] = []
-        func timed<T>(_ stage: String, _ work: () throws -> T) rethrows -> T {
-            let start = clock.now
-            let result = try work()
-            stageTimes.append((stage, clock.now - start))
-            return result
-        }
+    /// Stage names and durations, for --verbose.
+    private final class StageTimes {
+        private let clock = ContinuousClock()
+        private(set) var stages: [(name: String, duration: Duration)] = []
 
+        func time<T>(_ name: String, _ work: () throws -> T) rethrows -> T {
+            let start = clock.now
+            defer { stages.append((name, clock.now - start)) }
+            return try work()
+        }
+    }
+
+    func run() throws {
+        let times = StageTimes()
         let outputPath = resolvedOutputPath()
         let namedFormat = try outputFormat(for: outputPath)
         if request.input != "-", outputPath != "-", FileIO.isSameFile(request.input, outputPath) {
             throw ToolFailure(.cannotCreate, outputPath, "is the input file; refusing to overwrite it")
         }
-        let bytes = try timed("read") { try FileIO.read(request.input) }
-        let decoded: DecodedImage
-        let effect: MaterialEffect
-        let result: Image
+        let bytes = try times.time("read") { try FileIO.read(request.input) }
+        let (decoded, effect, result): (DecodedImage, MaterialEffect, Image)
         do {
-            // The full, upright size decides the material's σ in pixels, whatever size is decoded.
-            let header = try ImageDecoder.inspect(bytes, maxPixels: request.maxPixels)
-            let swaps = request.appliesOrientation && header.orientation.swapsDimensions
-            let (width, height) = swaps ? (header.storedHeight, header.storedWidth) : (header.storedWidth, header.storedHeight)
-            if let size = request.size {
-                let layout = FitLayout(sourceWidth: width, sourceHeight: height, frameWidth: size.width,
-                                       frameHeight: size.height, mode: request.fit)
-                effect = materialEffect(forWidth: size.width, height: size.height)
-                // Decode no larger than the frame and its material need (libjpeg's DCT scaling).
-                let shrink = min(layout.sourceRect.width / Double(layout.frameRect.width),
-                                 layout.sourceRect.height / Double(layout.frameRect.height))
-                let scale = header.format == .jpeg
-                    ? effect.decodeScale(fullWidth: width, fullHeight: height, shrink: shrink) : 1
-                decoded = try decode(bytes, scale: scale, timed: timed)
-                let image = decoded.image
-                let resized = timed("resize") {
-                    Resampler(filter: request.filter, threads: request.threads).place(
-                        image, layout: layout, width: size.width, height: size.height, mode: request.fit,
-                        background: request.background.premultipliedPixel,
-                        sourceScale: (Double(width) / Double(image.width), Double(height) / Double(image.height)))
-                }
-                let placed = try transformed(resized, timed: timed)
-                result = timed(scale > 1 ? "blur+tint (decoded at 1/\(scale))" : "blur+tint") { effect.apply(to: placed) }
-            } else {
-                effect = materialEffect(forWidth: width, height: height)
-                // A transform needs the picture at full size; otherwise decode as small as the blur allows.
-                let scale = header.format == .jpeg && request.transform == nil
-                    ? effect.decodeScale(fullWidth: width, fullHeight: height) : 1
-                decoded = try decode(bytes, scale: scale, timed: timed)
-                let placed = try transformed(decoded.image, timed: timed)
-                result = timed(scale > 1 ? "blur+tint (decoded at 1/\(scale))" : "blur+tint") {
-                    effect.apply(toReduced: placed, scale: scale, width: width, height: height)
-                }
-            }
+            (decoded, effect, result) = try render(bytes, times: times)
         } catch let error as CodecError {
             throw ToolFailure(.dataError, subject, error.description)
         }
         for warning in decoded.warnings {
             console.err("blurtool: warning: \(subject): \(warning)")
         }
-        let format = namedFormat ?? decoded.info.format
         let encoded: [UInt8]
         do {
-            encoded = try timed("encode") {
-                try ImageEncoder.encode(result, as: format, options: EncodeOptions(
+            encoded = try times.time("encode") {
+                try ImageEncoder.encode(result, as: namedFormat ?? decoded.info.format, options: EncodeOptions(
                     quality: request.quality, chromaSubsampling: request.chromaSubsampling,
                     optimizesHuffmanTables: request.optimizesHuffmanTables, isProgressive: request.isProgressive,
                     pngCompressionLevel: request.pngCompressionLevel, iccProfile: decoded.info.iccProfile))
@@ -80,22 +48,60 @@ struct Renderer {
         } catch let error as CodecError {
             throw ToolFailure(.internalError, outputPath, error.description)
         }
-        try timed("write") { try FileIO.writeAtomically(encoded, to: outputPath) }
+        try times.time("write") { try FileIO.writeAtomically(encoded, to: outputPath) }
         if request.output == nil || outputPath != request.output {
             console.out(outputPath)  // the user did not name it: say where it went
         }
         if request.isVerbose {
             let route = GaussianBlur(sigma: effect.sigmaPixels, edgeMode: effect.edgeMode,
                                      precision: effect.precision).usesPyramid ? "pyramid" : "exact"
+            let stages = times.stages.map { "\($0.name) \(milliseconds($0.duration)) ms" }.joined(separator: ", ")
             console.err("blurtool: \(result.width)x\(result.height), σ \(String(format2: effect.sigmaPixels)) px "
-                        + "(\(route), \(Kernels.name) kernels, \(request.threads) threads), " + stageTimes.map { "\($0.0) \(milliseconds($0.1)) ms" }.joined(separator: ", "))
+                        + "(\(route), \(Kernels.name) kernels, \(request.threads) threads), \(stages)")
         }
     }
 
+    /// Decodes (as small as the frame and the material allow), lays out, transforms, blurs and tints.
+    private func render(_ bytes: [UInt8], times: StageTimes) throws -> (DecodedImage, MaterialEffect, Image) {
+        // The full, upright size decides the layout and the material's σ, whatever size is decoded.
+        let header = try ImageDecoder.inspect(bytes, maxPixels: request.maxPixels)
+        let swaps = request.appliesOrientation && header.orientation.swapsDimensions
+        let width = swaps ? header.storedHeight : header.storedWidth
+        let height = swaps ? header.storedWidth : header.storedHeight
+        let isJPEG = header.format == .jpeg
+        guard let size = request.size else {
+            let effect = materialEffect(forWidth: width, height: height)
+            // A transform needs the picture at full size; otherwise decode as small as the blur allows.
+            let scale = isJPEG && request.transform == nil ? effect.decodeScale(fullWidth: width, fullHeight: height) : 1
+            let decoded = try decode(bytes, scale: scale, times: times)
+            let placed = try transformed(decoded.image, times: times)
+            let result = times.time("blur+tint") {
+                effect.apply(toReduced: placed, scale: scale, width: width, height: height)
+            }
+            return (decoded, effect, result)
+        }
+        let layout = FitLayout(sourceWidth: width, sourceHeight: height, frameWidth: size.width,
+                               frameHeight: size.height, mode: request.fit)
+        let effect = materialEffect(forWidth: size.width, height: size.height)
+        let shrink = min(layout.sourceRect.width / Double(layout.frameRect.width),
+                         layout.sourceRect.height / Double(layout.frameRect.height))
+        let scale = isJPEG ? effect.decodeScale(fullWidth: width, fullHeight: height, shrink: shrink) : 1
+        let decoded = try decode(bytes, scale: scale, times: times)
+        let image = decoded.image
+        let resized = times.time("resize") {
+            Resampler(filter: request.filter, threads: request.threads).place(
+                image, layout: layout, width: size.width, height: size.height, mode: request.fit,
+                background: request.background.premultipliedPixel,
+                sourceScale: (Double(width) / Double(image.width), Double(height) / Double(image.height)))
+        }
+        let placed = try transformed(resized, times: times)
+        return (decoded, effect, times.time("blur+tint") { effect.apply(to: placed) })
+    }
+
     /// The picture drawn through `--transform` onto a canvas of its own size, or the picture itself.
-    private func transformed(_ image: Image, timed: (String, () throws -> Image) throws -> Image) throws -> Image {
+    private func transformed(_ image: Image, times: StageTimes) throws -> Image {
         guard let transform = request.transform else { return image }
-        return try timed("transform") {
+        return try times.time("transform") {
             guard let warped = AffineWarp(transform: transform, filter: request.filter, threads: request.threads)
                 .apply(to: image, width: image.width, height: image.height)
             else { throw UsageError("--transform is singular: it squashes the picture to a line") }
@@ -103,9 +109,8 @@ struct Renderer {
         }
     }
 
-    private func decode(_ bytes: [UInt8], scale: Int,
-                        timed: (String, () throws -> DecodedImage) throws -> DecodedImage) throws -> DecodedImage {
-        try timed("decode") {
+    private func decode(_ bytes: [UInt8], scale: Int, times: StageTimes) throws -> DecodedImage {
+        try times.time(scale > 1 ? "decode at 1/\(scale)" : "decode") {
             try ImageDecoder.decode(bytes, options: DecodeOptions(
                 maxPixels: request.maxPixels, appliesOrientation: request.appliesOrientation,
                 scaleDenominator: scale, isLenient: request.isLenient))
