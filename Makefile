@@ -15,7 +15,7 @@ BLURTOOL := .build/release/blurtool
 APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test test-release bench robustness clean peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample
+.PHONY: deps build release demo test test-release bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -70,6 +70,10 @@ bench-resample: release peers-setup
 robustness: release
 	../shared/tools/robustness.sh -q -x ../shared/corpus/EXPECTED.tsv \
 		"$(abspath $(BLURTOOL)) {in} --material thin -o {out}" ../shared/corpus
+
+# Sources follow .swift-format (4 spaces, 120 columns), with the toolchain's own formatter.
+format:
+	$(SWIFT) format --in-place --configuration .swift-format --recursive Sources Tests Benchmarks Package.swift
 
 clean:
 	rm -rf .build out

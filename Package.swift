@@ -28,11 +28,13 @@ let package = Package(
         .target(name: "ImageCodecs", dependencies: ["Compositor", "CCodecShim"]),
         .target(name: "BlurToolCLI", dependencies: ["Compositor", "ImageCodecs"]),
         .executableTarget(name: "blurtool", dependencies: ["BlurToolCLI"]),
-        .executableTarget(name: "blurbench", dependencies: ["Compositor", "ImageCodecs", "TestSupport"],
-                         path: "Benchmarks/blurbench"),
+        .executableTarget(
+            name: "blurbench", dependencies: ["Compositor", "ImageCodecs", "TestSupport"],
+            path: "Benchmarks/blurbench"),
         .target(name: "TestSupport", dependencies: ["Compositor"], path: "Tests/TestSupport"),
         .testTarget(name: "CompositorTests", dependencies: ["Compositor", "TestSupport"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Compositor", "TestSupport"]),
-        .testTarget(name: "BlurToolCLITests", dependencies: ["BlurToolCLI", "ImageCodecs", "Compositor", "TestSupport"]),
+        .testTarget(
+            name: "BlurToolCLITests", dependencies: ["BlurToolCLI", "ImageCodecs", "Compositor", "TestSupport"]),
     ]
 )

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One named piece of work over `megapixels` of image; `run` returns a checksum so the optimiser cannot
@@ -38,19 +38,24 @@ enum Harness {
             let elapsed = clock.now - start
             times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
         }
-        return Measurement(name: benchmark.name, megapixels: benchmark.megapixels, milliseconds: times,
-                           checksum: checksum)
+        return Measurement(
+            name: benchmark.name, megapixels: benchmark.megapixels, milliseconds: times,
+            checksum: checksum)
     }
 
     static func table(_ results: [Measurement], copyMilliseconds: Double?) -> String {
-        var lines = [pad("benchmark", 30) + pad("median ms", 11) + pad("min ms", 10) + pad("MP/s", 9) + pad("× copy", 8)
-                     + "SIMD speed-up"]
+        var lines = [
+            pad("benchmark", 30) + pad("median ms", 11) + pad("min ms", 10) + pad("MP/s", 9) + pad("× copy", 8)
+                + "SIMD speed-up"
+        ]
         for result in results {
             let ratio = copyMilliseconds.map { String(format1: result.median / $0) } ?? "-"
-            let speedUp = scalarTwin(of: result, in: results).map { String(format1: $0.median / result.median) + "×" } ?? ""
-            lines.append(pad(result.name, 30) + pad(String(format1: result.median), 11)
-                         + pad(String(format1: result.minimum), 10) + pad(String(format1: result.megapixelsPerSecond), 9)
-                         + pad(ratio, 8) + speedUp)
+            let speedUp =
+                scalarTwin(of: result, in: results).map { String(format1: $0.median / result.median) + "×" } ?? ""
+            lines.append(
+                pad(result.name, 30) + pad(String(format1: result.median), 11)
+                    + pad(String(format1: result.minimum), 10) + pad(String(format1: result.megapixelsPerSecond), 9)
+                    + pad(ratio, 8) + speedUp)
         }
         return lines.joined(separator: "\n")
     }
@@ -65,10 +70,12 @@ enum Harness {
             "    {\"name\": \"\(result.name)\", \"median_ms\": \(result.median), \"min_ms\": \(result.minimum), "
                 + "\"megapixels_per_second\": \(result.megapixelsPerSecond), "
                 + "\"ratio_to_copy\": \(copyMilliseconds.map { String(result.median / $0) } ?? "null"), "
-                + "\"simd_speedup\": \(scalarTwin(of: result, in: results).map { String($0.median / result.median) } ?? "null"), "
+                + "\"simd_speedup\": "
+                + "\(scalarTwin(of: result, in: results).map { String($0.median / result.median) } ?? "null"), "
                 + "\"trials\": \(result.milliseconds.count)}"
         }
-        return "{\n  \"input\": \"\(input)\",\n  \"threads\": \(threads),\n  \"results\": [\n" + entries.joined(separator: ",\n") + "\n  ]\n}"
+        return "{\n  \"input\": \"\(input)\",\n  \"threads\": \(threads),\n  \"results\": [\n"
+            + entries.joined(separator: ",\n") + "\n  ]\n}"
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

@@ -12,7 +12,7 @@ import ImageCodecs
 import TestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct Options {
@@ -39,7 +39,10 @@ func parseOptions() -> Options {
         case "--scalar": options.scalar = true
         case "--threads": options.threads = Int(arguments.next() ?? "") ?? options.threads
         default:
-            print("usage: blurbench [--input PHOTO] [--filter TEXT] [--trials N] [--warmup N] [--threads N] [--scalar] [--json]")
+            print(
+                "usage: blurbench [--input PHOTO] [--filter TEXT] [--trials N] [--warmup N] [--threads N] [--scalar]"
+                    + " [--json]"
+            )
             exit(argument == "--help" || argument == "-h" ? 0 : 64)
         }
     }
@@ -92,9 +95,11 @@ func blurBenchmarks(kernels: any ConvolutionKernelSet.Type, suffix: String) -> [
         blur.kernels = kernels
         return blur
     }
-    let exact = [Benchmark(name: "blur-exact-sigma2" + suffix, megapixels: megapixels) {
-        checksum(blur(2, .exact).apply(to: image))
-    }]
+    let exact = [
+        Benchmark(name: "blur-exact-sigma2" + suffix, megapixels: megapixels) {
+            checksum(blur(2, .exact).apply(to: image))
+        }
+    ]
     let fast = [10.0, 30, 100].map { sigma in
         Benchmark(name: "blur-fast-sigma\(Int(sigma))" + suffix, megapixels: megapixels) {
             checksum(blur(sigma, .fast).apply(to: image))
@@ -121,51 +126,54 @@ func checksum(_ image: Image) -> Int {
     Int(image[image.width / 2, image.height / 2].red) &+ Int(image[0, 0].green) &+ image.width
 }
 
-let benchmarks: [Benchmark] = [
-    Benchmark(name: "copy", megapixels: megapixels) {
-        copyTarget.copyPixels(from: image)
-        return checksum(copyTarget)
-    },
-    Benchmark(name: "decode-\(decoded.info.format.rawValue)", megapixels: megapixels) {
-        checksum(try ImageDecoder.decode(sourceBytes).image)
-    },
-    Benchmark(name: "decode-jpeg-1/8", megapixels: megapixels) {
-        checksum(try ImageDecoder.decode(sourceBytes, options: DecodeOptions(scaleDenominator: 8)).image)
-    },
-    Benchmark(name: "copy-new", megapixels: megapixels) {
-        checksum(image.copy())
-    },
-] + blurBenchmarks(kernels: SIMDKernels.self, suffix: "")
-  + (options.scalar ? blurBenchmarks(kernels: ScalarKernels.self, suffix: "-scalar") : []) + [
-    Benchmark(name: "material-thin", megapixels: megapixels) {
-        checksum(materialEffect.apply(to: image))
-    },
-    Benchmark(name: "resize-fill-1170x2532-lanczos3", megapixels: megapixels) {
-        checksum(Resampler(filter: .lanczos3, threads: threads).fit(image, width: 1170, height: 2532, mode: .fill))
-    },
-    Benchmark(name: "resize-fill-1170x2532-bilinear", megapixels: megapixels) {
-        checksum(Resampler(filter: .bilinear, threads: threads).fit(image, width: 1170, height: 2532, mode: .fill))
-    },
-    // 30° counter-clockwise about the centre onto a canvas of the same size, as OpenCV's
-    // warpAffine(getRotationMatrix2D(centre, 30, 1)) in the peer script.
-    Benchmark(name: "rotate30-bilinear", megapixels: megapixels) {
-        let centre = (x: Double(image.width) / 2, y: Double(image.height) / 2)
-        let turn = AffineTransform2D(translationX: -centre.x, y: -centre.y)
-            .concatenating(AffineTransform2D(rotationAngle: -.pi / 6))
-            .concatenating(AffineTransform2D(translationX: centre.x, y: centre.y))
-        return checksum(AffineWarp(transform: turn, filter: .bilinear, threads: threads)
-            .apply(to: image, width: image.width, height: image.height)!)
-    },
-    Benchmark(name: "encode-jpeg-q90", megapixels: megapixels) {
-        try ImageEncoder.encode(image, as: .jpeg).count
-    },
-    Benchmark(name: "encode-png-fast", megapixels: megapixels) {
-        try ImageEncoder.encode(image, as: .png).count
-    },
-]
+let benchmarks: [Benchmark] =
+    [
+        Benchmark(name: "copy", megapixels: megapixels) {
+            copyTarget.copyPixels(from: image)
+            return checksum(copyTarget)
+        },
+        Benchmark(name: "decode-\(decoded.info.format.rawValue)", megapixels: megapixels) {
+            checksum(try ImageDecoder.decode(sourceBytes).image)
+        },
+        Benchmark(name: "decode-jpeg-1/8", megapixels: megapixels) {
+            checksum(try ImageDecoder.decode(sourceBytes, options: DecodeOptions(scaleDenominator: 8)).image)
+        },
+        Benchmark(name: "copy-new", megapixels: megapixels) {
+            checksum(image.copy())
+        },
+    ] + blurBenchmarks(kernels: SIMDKernels.self, suffix: "")
+    + (options.scalar ? blurBenchmarks(kernels: ScalarKernels.self, suffix: "-scalar") : []) + [
+        Benchmark(name: "material-thin", megapixels: megapixels) {
+            checksum(materialEffect.apply(to: image))
+        },
+        Benchmark(name: "resize-fill-1170x2532-lanczos3", megapixels: megapixels) {
+            checksum(Resampler(filter: .lanczos3, threads: threads).fit(image, width: 1170, height: 2532, mode: .fill))
+        },
+        Benchmark(name: "resize-fill-1170x2532-bilinear", megapixels: megapixels) {
+            checksum(Resampler(filter: .bilinear, threads: threads).fit(image, width: 1170, height: 2532, mode: .fill))
+        },
+        // 30° counter-clockwise about the centre onto a canvas of the same size, as OpenCV's
+        // warpAffine(getRotationMatrix2D(centre, 30, 1)) in the peer script.
+        Benchmark(name: "rotate30-bilinear", megapixels: megapixels) {
+            let centre = (x: Double(image.width) / 2, y: Double(image.height) / 2)
+            let turn = AffineTransform2D(translationX: -centre.x, y: -centre.y)
+                .concatenating(AffineTransform2D(rotationAngle: -.pi / 6))
+                .concatenating(AffineTransform2D(translationX: centre.x, y: centre.y))
+            return checksum(
+                AffineWarp(transform: turn, filter: .bilinear, threads: threads)
+                    .apply(to: image, width: image.width, height: image.height)!)
+        },
+        Benchmark(name: "encode-jpeg-q90", megapixels: megapixels) {
+            try ImageEncoder.encode(image, as: .jpeg).count
+        },
+        Benchmark(name: "encode-png-fast", megapixels: megapixels) {
+            try ImageEncoder.encode(image, as: .png).count
+        },
+    ]
 
 var results: [Measurement] = []
-for benchmark in benchmarks where options.filter.map({ benchmark.name.contains($0) || benchmark.name.hasPrefix("copy") }) ?? true {
+for benchmark in benchmarks
+where options.filter.map({ benchmark.name.contains($0) || benchmark.name.hasPrefix("copy") }) ?? true {
     results.append(try Harness.measure(benchmark, warmup: options.warmup, trials: options.trials))
 }
 let copyMilliseconds = results.first { $0.name == "copy" }?.median
@@ -173,7 +181,8 @@ let inputName = options.input ?? "generated 4032x3024 photo-like JPEG"
 if options.json {
     print(Harness.json(results, copyMilliseconds: copyMilliseconds, input: inputName, threads: threads))
 } else {
-    print("blurbench: \(image.width)x\(image.height) (\(String(format1: megapixels)) MP) from \(inputName); "
-          + "\(options.trials) trials after \(options.warmup) warm-up, \(threads) threads, \(Kernels.name) kernels")
+    print(
+        "blurbench: \(image.width)x\(image.height) (\(String(format1: megapixels)) MP) from \(inputName); "
+            + "\(options.trials) trials after \(options.warmup) warm-up, \(threads) threads, \(Kernels.name) kernels")
     print(Harness.table(results, copyMilliseconds: copyMilliseconds))
 }

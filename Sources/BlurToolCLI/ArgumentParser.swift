@@ -61,28 +61,36 @@ public enum ArgumentParser {
             let request = try renderRequest(input: positionals[0], options: options)
             if positionals.count > 1 {
                 // Several INPUTs: each output gets its default name, beside its input or in the -o directory.
-                if positionals.contains("-") { throw UsageError("'-' (standard input) cannot be one of several INPUTs") }
+                if positionals.contains("-") {
+                    throw UsageError("'-' (standard input) cannot be one of several INPUTs")
+                }
                 if request.output == "-" { throw UsageError("several INPUTs cannot all go to standard output") }
             }
-            return .render(positionals.map { input in
-                var copy = request
-                copy.input = input
-                if positionals.count > 1, let directory = request.output {
-                    copy.output = directory.hasSuffix("/") ? directory : directory + "/"
-                }
-                return copy
-            })
+            return .render(
+                positionals.map { input in
+                    var copy = request
+                    copy.input = input
+                    if positionals.count > 1, let directory = request.output {
+                        copy.output = directory.hasSuffix("/") ? directory : directory + "/"
+                    }
+                    return copy
+                })
         }
     }
 
-    private static func expectNoOptions(_ options: [(name: String, value: String?)], positionals: [String],
-                                        command: String) throws(UsageError) {
+    private static func expectNoOptions(
+        _ options: [(name: String, value: String?)], positionals: [String],
+        command: String
+    ) throws(UsageError) {
         if let option = options.first { throw UsageError("'\(command)' takes no option '\(option.name)'") }
         if command == "materials", positionals.count > 1 { throw UsageError("'materials' takes no arguments") }
     }
 
-    private static func renderRequest(input: String, options: [(name: String, value: String?)])
-        throws(UsageError) -> RenderRequest {
+    private static func renderRequest(
+        input: String, options: [(name: String, value: String?)]
+    )
+        throws(UsageError) -> RenderRequest
+    {
         var request = RenderRequest(input: input)
         for (name, value) in options {
             let value = value ?? ""
@@ -90,8 +98,9 @@ public enum ArgumentParser {
             case "--output": request.output = value
             case "--material":
                 guard MaterialCatalog.lookup(value) != nil else {
-                    throw UsageError("unknown material '\(value)'; known: "
-                                     + MaterialCatalog.knownNames.joined(separator: ", "))
+                    throw UsageError(
+                        "unknown material '\(value)'; known: "
+                            + MaterialCatalog.knownNames.joined(separator: ", "))
                 }
                 request.materialName = value
             case "--appearance":
@@ -144,8 +153,10 @@ public enum ArgumentParser {
             case "--dither": request.dither = true
             case "--size":
                 let parts = value.lowercased().split(separator: "x")
-                guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), (1...65_500).contains(width),
-                      (1...65_500).contains(height) else {
+                guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+                    (1...65_500).contains(width),
+                    (1...65_500).contains(height)
+                else {
                     throw UsageError("--size expects WIDTHxHEIGHT in pixels, 1 to 65500 each, not '\(value)'")
                 }
                 request.size = FrameSize(width: width, height: height)
@@ -156,8 +167,9 @@ public enum ArgumentParser {
                 request.fit = fit
             case "--filter":
                 guard let filter = ResampleFilter(rawValue: value.lowercased()) else {
-                    throw UsageError("--filter must be one of "
-                                     + ResampleFilter.allCases.map(\.rawValue).joined(separator: ", ") + ", not '\(value)'")
+                    throw UsageError(
+                        "--filter must be one of "
+                            + ResampleFilter.allCases.map(\.rawValue).joined(separator: ", ") + ", not '\(value)'")
                 }
                 request.filter = filter
             case "--transform":
@@ -181,13 +193,17 @@ public enum ArgumentParser {
         return request
     }
 
-    private static func number(_ text: String, _ name: String, in range: ClosedRange<Double>,
-                               integer: Bool = false) throws(UsageError) -> Double {
+    private static func number(
+        _ text: String, _ name: String, in range: ClosedRange<Double>,
+        integer: Bool = false
+    ) throws(UsageError) -> Double {
         guard let value = Double(text), value.isFinite, range.contains(value),
-              !integer || value == value.rounded() else {
+            !integer || value == value.rounded()
+        else {
             let kind = integer ? "a whole number" : "a number"
-            throw UsageError("\(name) expects \(kind) from \(format(range.lowerBound)) to "
-                             + "\(format(range.upperBound)), not '\(text)'")
+            throw UsageError(
+                "\(name) expects \(kind) from \(format(range.lowerBound)) to "
+                    + "\(format(range.upperBound)), not '\(text)'")
         }
         return value
     }

@@ -2,9 +2,9 @@ import Compositor
 import ImageCodecs
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The `blurtool` program, callable from tests: `exit(BlurTool.run(CommandLine.arguments))`.
@@ -29,13 +29,14 @@ public enum BlurTool {
             case .help: console.out(HelpText.usage)
             case .version: console.out(HelpText.version)
             case .listMaterials: console.out(MaterialTable.text())
-            case let .info(paths): return try showInfo(paths, console: console)
-            case let .render(requests): return render(requests, console: console)
+            case .info(let paths): return try showInfo(paths, console: console)
+            case .render(let requests): return render(requests, console: console)
             }
             return ExitCode.success.rawValue
         } catch let error as UsageError {
-            console.err("blurtool: error: \(error.message)\nUsage: blurtool INPUT --material NAME [-o OUTPUT]; "
-                        + "see 'blurtool --help'.")
+            console.err(
+                "blurtool: error: \(error.message)\nUsage: blurtool INPUT --material NAME [-o OUTPUT]; "
+                    + "see 'blurtool --help'.")
             return ExitCode.usage.rawValue
         } catch let failure as ToolFailure {
             console.err(failure.line)
@@ -77,9 +78,11 @@ public enum BlurTool {
                 } catch let error as CodecError {
                     throw ToolFailure(.dataError, path, error.description)
                 }
-                let upright = info.orientation.swapsDimensions
+                let upright =
+                    info.orientation.swapsDimensions
                     ? (info.storedHeight, info.storedWidth) : (info.storedWidth, info.storedHeight)
-                console.out("""
+                console.out(
+                    """
                     \(path):
                       format:      \(info.format.rawValue.uppercased())
                       size:        \(upright.0)x\(upright.1) upright (stored \(info.storedWidth)x\(info.storedHeight))

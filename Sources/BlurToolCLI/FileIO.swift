@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Whole-file reads and atomic writes with POSIX calls, each failure mapped to an exit status.
@@ -14,8 +14,9 @@ enum FileIO {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let error = errno
-            throw ToolFailure(error == ENOENT || error == ENOTDIR || error == EACCES ? .noInput : .ioError,
-                              path, errorText(error))
+            throw ToolFailure(
+                error == ENOENT || error == ENOTDIR || error == EACCES ? .noInput : .ioError,
+                path, errorText(error))
         }
         defer { close(descriptor) }
         var status = stat()
@@ -90,7 +91,8 @@ enum FileIO {
 
     /// True when both paths name the same existing file (so the output would overwrite the input).
     static func isSameFile(_ first: String, _ second: String) -> Bool {
-        var a = stat(), b = stat()
+        var a = stat()
+        var b = stat()
         guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }

@@ -40,10 +40,12 @@ struct Renderer {
         let encoded: [UInt8]
         do {
             encoded = try times.time("encode") {
-                try ImageEncoder.encode(result, as: namedFormat ?? decoded.info.format, options: EncodeOptions(
-                    quality: request.quality, chromaSubsampling: request.chromaSubsampling,
-                    optimizesHuffmanTables: request.optimizesHuffmanTables, isProgressive: request.isProgressive,
-                    pngCompressionLevel: request.pngCompressionLevel, iccProfile: decoded.info.iccProfile))
+                try ImageEncoder.encode(
+                    result, as: namedFormat ?? decoded.info.format,
+                    options: EncodeOptions(
+                        quality: request.quality, chromaSubsampling: request.chromaSubsampling,
+                        optimizesHuffmanTables: request.optimizesHuffmanTables, isProgressive: request.isProgressive,
+                        pngCompressionLevel: request.pngCompressionLevel, iccProfile: decoded.info.iccProfile))
             }
         } catch let error as CodecError {
             throw ToolFailure(.internalError, outputPath, error.description)
@@ -53,11 +55,15 @@ struct Renderer {
             console.out(outputPath)  // the user did not name it: say where it went
         }
         if request.isVerbose {
-            let route = GaussianBlur(sigma: effect.sigmaPixels, edgeMode: effect.edgeMode,
-                                     precision: effect.precision).usesPyramid ? "pyramid" : "exact"
+            let route =
+                GaussianBlur(
+                    sigma: effect.sigmaPixels, edgeMode: effect.edgeMode,
+                    precision: effect.precision
+                ).usesPyramid ? "pyramid" : "exact"
             let stages = times.stages.map { "\($0.name) \(milliseconds($0.duration)) ms" }.joined(separator: ", ")
-            console.err("blurtool: \(result.width)x\(result.height), σ \(String(format2: effect.sigmaPixels)) px "
-                        + "(\(route), \(Kernels.name) kernels, \(request.threads) threads), \(stages)")
+            console.err(
+                "blurtool: \(result.width)x\(result.height), σ \(String(format2: effect.sigmaPixels)) px "
+                    + "(\(route), \(Kernels.name) kernels, \(request.threads) threads), \(stages)")
         }
     }
 
@@ -72,7 +78,8 @@ struct Renderer {
         guard let size = request.size else {
             let effect = materialEffect(forWidth: width, height: height)
             // A transform needs the picture at full size; otherwise decode as small as the blur allows.
-            let scale = isJPEG && request.transform == nil ? effect.decodeScale(fullWidth: width, fullHeight: height) : 1
+            let scale =
+                isJPEG && request.transform == nil ? effect.decodeScale(fullWidth: width, fullHeight: height) : 1
             let decoded = try decode(bytes, scale: scale, times: times)
             let placed = try transformed(decoded.image, times: times)
             let result = times.time("blur+tint") {
@@ -80,11 +87,13 @@ struct Renderer {
             }
             return (decoded, effect, result)
         }
-        let layout = FitLayout(sourceWidth: width, sourceHeight: height, frameWidth: size.width,
-                               frameHeight: size.height, mode: request.fit)
+        let layout = FitLayout(
+            sourceWidth: width, sourceHeight: height, frameWidth: size.width,
+            frameHeight: size.height, mode: request.fit)
         let effect = materialEffect(forWidth: size.width, height: size.height)
-        let shrink = min(layout.sourceRect.width / Double(layout.frameRect.width),
-                         layout.sourceRect.height / Double(layout.frameRect.height))
+        let shrink = min(
+            layout.sourceRect.width / Double(layout.frameRect.width),
+            layout.sourceRect.height / Double(layout.frameRect.height))
         let scale = isJPEG ? effect.decodeScale(fullWidth: width, fullHeight: height, shrink: shrink) : 1
         let decoded = try decode(bytes, scale: scale, times: times)
         let image = decoded.image
@@ -102,8 +111,9 @@ struct Renderer {
     private func transformed(_ image: Image, times: StageTimes) throws -> Image {
         guard let transform = request.transform else { return image }
         return try times.time("transform") {
-            guard let warped = AffineWarp(transform: transform, filter: request.filter, threads: request.threads)
-                .apply(to: image, width: image.width, height: image.height)
+            guard
+                let warped = AffineWarp(transform: transform, filter: request.filter, threads: request.threads)
+                    .apply(to: image, width: image.width, height: image.height)
             else { throw UsageError("--transform is singular: it squashes the picture to a line") }
             return warped
         }
@@ -111,9 +121,11 @@ struct Renderer {
 
     private func decode(_ bytes: [UInt8], scale: Int, times: StageTimes) throws -> DecodedImage {
         try times.time(scale > 1 ? "decode at 1/\(scale)" : "decode") {
-            try ImageDecoder.decode(bytes, options: DecodeOptions(
-                maxPixels: request.maxPixels, appliesOrientation: request.appliesOrientation,
-                scaleDenominator: scale, isLenient: request.isLenient))
+            try ImageDecoder.decode(
+                bytes,
+                options: DecodeOptions(
+                    maxPixels: request.maxPixels, appliesOrientation: request.appliesOrientation,
+                    scaleDenominator: scale, isLenient: request.isLenient))
         }
     }
 
@@ -128,8 +140,9 @@ struct Renderer {
         if let saturation = request.saturation { recipe.saturation = saturation }
         if let tint = request.tint { recipe.tints = [TintLayer(tint)] }
         if let grain = request.grain { recipe.grain = grain }
-        var effect = MaterialEffect(recipe: recipe, dim: request.dim, pixelsPerPoint: pixelsPerPoint,
-                                    edgeMode: request.edgeMode, precision: request.precision, threads: request.threads)
+        var effect = MaterialEffect(
+            recipe: recipe, dim: request.dim, pixelsPerPoint: pixelsPerPoint,
+            edgeMode: request.edgeMode, precision: request.precision, threads: request.threads)
         effect.dither = request.materialName != nil || request.dither
         return effect
     }

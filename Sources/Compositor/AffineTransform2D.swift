@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A 2-D affine transform with CGAffineTransform's fields and conventions: a point (x, y) maps to
@@ -34,9 +34,10 @@ public struct AffineTransform2D: Equatable, Hashable, Sendable, CustomStringConv
 
     /// This transform, then `other`.
     public func concatenating(_ other: AffineTransform2D) -> AffineTransform2D {
-        AffineTransform2D(a: a * other.a + b * other.c, b: a * other.b + b * other.d,
-                        c: c * other.a + d * other.c, d: c * other.b + d * other.d,
-                        tx: tx * other.a + ty * other.c + other.tx, ty: tx * other.b + ty * other.d + other.ty)
+        AffineTransform2D(
+            a: a * other.a + b * other.c, b: a * other.b + b * other.d,
+            c: c * other.a + d * other.c, d: c * other.b + d * other.d,
+            tx: tx * other.a + ty * other.c + other.tx, ty: tx * other.b + ty * other.d + other.ty)
     }
 
     /// A translation applied before this transform, as CGAffineTransform's `translatedBy(x:y:)`.
@@ -58,8 +59,9 @@ public struct AffineTransform2D: Equatable, Hashable, Sendable, CustomStringConv
     public func inverted() -> AffineTransform2D? {
         let determinant = a * d - b * c
         guard determinant.isFinite, abs(determinant) > 1e-12 else { return nil }
-        return AffineTransform2D(a: d / determinant, b: -b / determinant, c: -c / determinant, d: a / determinant,
-                               tx: (c * ty - d * tx) / determinant, ty: (b * tx - a * ty) / determinant)
+        return AffineTransform2D(
+            a: d / determinant, b: -b / determinant, c: -c / determinant, d: a / determinant,
+            tx: (c * ty - d * tx) / determinant, ty: (b * tx - a * ty) / determinant)
     }
 
     public func apply(to point: (x: Double, y: Double)) -> (x: Double, y: Double) {
@@ -67,11 +69,17 @@ public struct AffineTransform2D: Equatable, Hashable, Sendable, CustomStringConv
     }
 
     /// The smallest axis-aligned rectangle holding the transformed rectangle, as `CGRect.applying(_:)`.
-    public func apply(toRect rect: (x: Double, y: Double, width: Double, height: Double))
-        -> (x: Double, y: Double, width: Double, height: Double) {
-        let corners = [(rect.x, rect.y), (rect.x + rect.width, rect.y), (rect.x, rect.y + rect.height),
-                       (rect.x + rect.width, rect.y + rect.height)].map { apply(to: $0) }
-        let xs = corners.map(\.x), ys = corners.map(\.y)
+    public func apply(
+        toRect rect: (x: Double, y: Double, width: Double, height: Double)
+    )
+        -> (x: Double, y: Double, width: Double, height: Double)
+    {
+        let corners = [
+            (rect.x, rect.y), (rect.x + rect.width, rect.y), (rect.x, rect.y + rect.height),
+            (rect.x + rect.width, rect.y + rect.height),
+        ].map { apply(to: $0) }
+        let xs = corners.map(\.x)
+        let ys = corners.map(\.y)
         return (xs.min()!, ys.min()!, xs.max()! - xs.min()!, ys.max()! - ys.min()!)
     }
 
@@ -120,7 +128,8 @@ extension AffineTransform2D {
     private static func function(_ name: String, _ arguments: [String]) throws(ParseError) -> AffineTransform2D {
         func numbers(_ counts: ClosedRange<Int>) throws(ParseError) -> [Double] {
             guard counts.contains(arguments.count) else {
-                let expected = counts.count == 1 ? "\(counts.lowerBound)" : "\(counts.lowerBound) or \(counts.upperBound)"
+                let expected =
+                    counts.count == 1 ? "\(counts.lowerBound)" : "\(counts.lowerBound) or \(counts.upperBound)"
                 throw ParseError(description: "\(name)() takes \(expected) arguments, got \(arguments.count)")
             }
             var values: [Double] = []
@@ -164,8 +173,9 @@ extension AffineTransform2D {
             let v = try numbers(6...6)
             return AffineTransform2D(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5])
         default:
-            throw ParseError(description: "unknown transform function '\(name)'; known: translate, translateX, "
-                             + "translateY, scale, scaleX, scaleY, rotate, skewX, skewY, matrix")
+            throw ParseError(
+                description: "unknown transform function '\(name)'; known: translate, translateX, "
+                    + "translateY, scale, scaleX, scaleY, rotate, skewX, skewY, matrix")
         }
     }
 }

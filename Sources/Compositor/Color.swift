@@ -24,8 +24,9 @@ public struct RGBAColor: Equatable, Hashable, Sendable, CustomStringConvertible 
 
     /// A colour from a 0xRRGGBB literal.
     public init(rgbHex: UInt32, alpha: Double = 1) {
-        self.init(red8: Int(rgbHex >> 16 & 0xFF), green8: Int(rgbHex >> 8 & 0xFF), blue8: Int(rgbHex & 0xFF),
-                  alpha: alpha)
+        self.init(
+            red8: Int(rgbHex >> 16 & 0xFF), green8: Int(rgbHex >> 8 & 0xFF), blue8: Int(rgbHex & 0xFF),
+            alpha: alpha)
     }
 
     /// A colour from a 0xAARRGGBB literal, as Flutter and Android write them.
@@ -47,10 +48,18 @@ public struct RGBAColor: Equatable, Hashable, Sendable, CustomStringConvertible 
     public init?(css text: String) {
         let lowered = text.lowercased()
         switch lowered {
-        case "black": self = .black; return
-        case "white": self = .white; return
-        case "clear", "transparent": self = .clear; return
-        case "gray", "grey": self = RGBAColor(red8: 128, green8: 128, blue8: 128); return
+        case "black":
+            self = .black
+            return
+        case "white":
+            self = .white
+            return
+        case "clear", "transparent":
+            self = .clear
+            return
+        case "gray", "grey":
+            self = RGBAColor(red8: 128, green8: 128, blue8: 128)
+            return
         default: break
         }
         var digits = Substring(lowered)
@@ -62,8 +71,9 @@ public struct RGBAColor: Equatable, Hashable, Sendable, CustomStringConvertible 
         case 6, 8: values = stride(from: 0, to: values.count, by: 2).map { values[$0] * 16 + values[$0 + 1] }
         default: return nil
         }
-        self.init(red8: values[0], green8: values[1], blue8: values[2],
-                  alpha: values.count == 4 ? Double(values[3]) / 255 : 1)
+        self.init(
+            red8: values[0], green8: values[1], blue8: values[2],
+            alpha: values.count == 4 ? Double(values[3]) / 255 : 1)
     }
 
     /// `#rrggbbaa` (or `#rrggbb` when opaque).

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One premultiplied RGBA8 pixel, sRGB-encoded: `red`, `green` and `blue` never exceed `alpha`.
@@ -74,8 +74,10 @@ public final class Image: @unchecked Sendable {
     }
 
     /// Adopts memory allocated with `malloc` (by a C decoder, say); the image frees it.
-    public init(adoptingMallocedPixels pointer: UnsafeMutablePointer<UInt8>, width: Int, height: Int,
-                bytesPerRow: Int) {
+    public init(
+        adoptingMallocedPixels pointer: UnsafeMutablePointer<UInt8>, width: Int, height: Int,
+        bytesPerRow: Int
+    ) {
         precondition(bytesPerRow >= width * Image.bytesPerPixel, "row stride shorter than a row")
         self.width = width
         self.height = height
@@ -96,8 +98,10 @@ public final class Image: @unchecked Sendable {
         self.storage = nil
     }
 
-    private init(view baseAddress: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int,
-                 storage: PixelStorage?) {
+    private init(
+        view baseAddress: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int,
+        storage: PixelStorage?
+    ) {
         self.width = width
         self.height = height
         self.bytesPerRow = bytesPerRow
@@ -109,10 +113,12 @@ public final class Image: @unchecked Sendable {
 
     /// A view of a rectangle of this image, sharing its pixels (no copy).
     public func region(x: Int, y: Int, width: Int, height: Int) -> Image {
-        precondition(x >= 0 && y >= 0 && width >= 0 && height >= 0 && x + width <= self.width
-                     && y + height <= self.height, "region outside the image")
-        return Image(view: baseAddress + y * bytesPerRow + x * Image.bytesPerPixel, width: width, height: height,
-                     bytesPerRow: bytesPerRow, storage: storage)
+        precondition(
+            x >= 0 && y >= 0 && width >= 0 && height >= 0 && x + width <= self.width
+                && y + height <= self.height, "region outside the image")
+        return Image(
+            view: baseAddress + y * bytesPerRow + x * Image.bytesPerPixel, width: width, height: height,
+            bytesPerRow: bytesPerRow, storage: storage)
     }
 
     /// The first byte of row `y`.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Allocation for pixel-sized buffers (images, blur scratch). Memory from here is released with `release`.
@@ -25,7 +25,7 @@ enum PixelMemory {
             fatalError("out of memory allocating \(byteCount) bytes")
         }
         #if os(Linux)
-        if large { _ = madvise(memory, size, MADV_HUGEPAGE) }
+            if large { _ = madvise(memory, size, MADV_HUGEPAGE) }
         #endif
         return memory
     }

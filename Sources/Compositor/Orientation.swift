@@ -36,7 +36,8 @@ extension Image {
         let result = Image(width: outWidth, height: outHeight)
         // For each destination pixel (x, y), the source pixel is (sx, sy) = origin + x * stepX + y * stepY.
         let (originX, originY, xStep, yStep): (Int, Int, (Int, Int), (Int, Int))
-        let w = width - 1, h = height - 1
+        let w = width - 1
+        let h = height - 1
         switch orientation {
         case .up: (originX, originY, xStep, yStep) = (0, 0, (1, 0), (0, 1))
         case .upMirrored: (originX, originY, xStep, yStep) = (w, 0, (-1, 0), (0, 1))

@@ -20,13 +20,13 @@ public enum CodecError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .empty: return "empty file"
         case .unrecognizedFormat: return "not a JPEG or PNG image"
-        case let .tooManyPixels(width, height, limit):
+        case .tooManyPixels(let width, let height, let limit):
             return "\(width)x\(height) is \(width * height) pixels, more than the limit of \(limit)"
-        case let .limitExceeded(message): return "refused: \(message)"
-        case let .unsupported(message): return "unsupported: \(message)"
-        case let .corrupt(message): return "corrupt or truncated image data: \(message)"
-        case let .encodingFailed(message): return "could not encode: \(message)"
-        case let .outOfMemory(message): return "out of memory: \(message)"
+        case .limitExceeded(let message): return "refused: \(message)"
+        case .unsupported(let message): return "unsupported: \(message)"
+        case .corrupt(let message): return "corrupt or truncated image data: \(message)"
+        case .encodingFailed(let message): return "could not encode: \(message)"
+        case .outOfMemory(let message): return "out of memory: \(message)"
         }
     }
 }

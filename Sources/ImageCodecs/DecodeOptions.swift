@@ -16,8 +16,10 @@ public struct DecodeOptions: Sendable {
     /// 100 megapixels: larger than any phone camera, small enough to stop decompression bombs.
     public static let defaultMaxPixels = 100_000_000
 
-    public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, appliesOrientation: Bool = true,
-                scaleDenominator: Int = 1, isLenient: Bool = false, maxProgressiveScans: Int = 100) {
+    public init(
+        maxPixels: Int = DecodeOptions.defaultMaxPixels, appliesOrientation: Bool = true,
+        scaleDenominator: Int = 1, isLenient: Bool = false, maxProgressiveScans: Int = 100
+    ) {
         self.maxPixels = maxPixels
         self.appliesOrientation = appliesOrientation
         self.scaleDenominator = scaleDenominator

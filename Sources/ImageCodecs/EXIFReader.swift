@@ -51,13 +51,15 @@ private struct ByteReader {
 
     func uint16(at offset: Int) -> UInt16? {
         guard offset >= 0, offset <= bytes.count - 2 else { return nil }
-        let a = UInt16(bytes[offset]), b = UInt16(bytes[offset + 1])
+        let a = UInt16(bytes[offset])
+        let b = UInt16(bytes[offset + 1])
         return isBigEndian ? a << 8 | b : b << 8 | a
     }
 
     func uint32(at offset: Int) -> UInt32? {
         guard offset >= 0, offset <= bytes.count - 4, let first = uint16(at: offset),
-              let second = uint16(at: offset + 2) else { return nil }
+            let second = uint16(at: offset + 2)
+        else { return nil }
         return isBigEndian ? UInt32(first) << 16 | UInt32(second) : UInt32(second) << 16 | UInt32(first)
     }
 }

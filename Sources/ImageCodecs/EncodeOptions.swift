@@ -19,8 +19,10 @@ public struct EncodeOptions: Sendable {
     /// Embedded in the output (JPEG APP2, PNG iCCP) when set; the decoder's profile passes through here.
     public var iccProfile: [UInt8]?
 
-    public init(quality: Int = 90, chromaSubsampling: ChromaSubsampling = .yuv420, optimizesHuffmanTables: Bool = false,
-                isProgressive: Bool = false, pngCompressionLevel: Int = 1, iccProfile: [UInt8]? = nil) {
+    public init(
+        quality: Int = 90, chromaSubsampling: ChromaSubsampling = .yuv420, optimizesHuffmanTables: Bool = false,
+        isProgressive: Bool = false, pngCompressionLevel: Int = 1, iccProfile: [UInt8]? = nil
+    ) {
         self.quality = quality
         self.chromaSubsampling = chromaSubsampling
         self.optimizesHuffmanTables = optimizesHuffmanTables

@@ -4,8 +4,11 @@ import Compositor
 /// Encodes premultiplied images as JPEG or PNG bytes.
 public enum ImageEncoder {
     /// - Throws: `CodecError.encodingFailed` when the library refuses.
-    public static func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions = EncodeOptions())
-        throws -> [UInt8] {
+    public static func encode(
+        _ image: Image, as format: ImageFormat, options: EncodeOptions = EncodeOptions()
+    )
+        throws -> [UInt8]
+    {
         guard image.width > 0, image.height > 0 else { throw CodecError.encodingFailed("the image is empty") }
         switch format {
         case .jpeg: return try encodeJPEG(image, options: options)
@@ -25,8 +28,9 @@ public enum ImageEncoder {
                 chroma_444: options.chromaSubsampling == .yuv444 ? 1 : 0,
                 optimize_huffman: options.optimizesHuffmanTables ? 1 : 0, progressive: options.isProgressive ? 1 : 0,
                 icc: icc.isEmpty ? nil : icc.baseAddress, icc_length: icc.count)
-            return bt_jpeg_encode(image.baseAddress, Int32(image.width), Int32(image.height), image.bytesPerRow,
-                                  &shimOptions, &output, &length, &message)
+            return bt_jpeg_encode(
+                image.baseAddress, Int32(image.width), Int32(image.height), image.bytesPerRow,
+                &shimOptions, &output, &length, &message)
         }
         return try takeOutput(status: status, output: output, length: length, message: message)
     }
@@ -44,8 +48,9 @@ public enum ImageEncoder {
             var shimOptions = bt_png_encode_options(
                 compression_level: Int32(min(max(options.pngCompressionLevel, 0), 9)), has_alpha: hasAlpha ? 1 : 0,
                 icc: icc.isEmpty ? nil : icc.baseAddress, icc_length: icc.count)
-            return bt_png_encode(straight.baseAddress, Int32(image.width), Int32(image.height), straight.bytesPerRow,
-                                 &shimOptions, &output, &length, &message)
+            return bt_png_encode(
+                straight.baseAddress, Int32(image.width), Int32(image.height), straight.bytesPerRow,
+                &shimOptions, &output, &length, &message)
         }
         return try takeOutput(status: status, output: output, length: length, message: message)
     }
@@ -56,11 +61,15 @@ public enum ImageEncoder {
         return copy
     }
 
-    private static func takeOutput(status: Int32, output: UnsafeMutablePointer<UInt8>?, length: Int,
-                                   message: [CChar]) throws -> [UInt8] {
+    private static func takeOutput(
+        status: Int32, output: UnsafeMutablePointer<UInt8>?, length: Int,
+        message: [CChar]
+    ) throws -> [UInt8] {
         guard status == 0, let output else {
-            throw CodecError.encodingFailed(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
-                                                   as: UTF8.self))
+            throw CodecError.encodingFailed(
+                String(
+                    decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
+                    as: UTF8.self))
         }
         defer { bt_free(output) }
         return [UInt8](UnsafeBufferPointer(start: output, count: length))

@@ -16,8 +16,9 @@ enum JPEGDecoder {
         switch UInt32(bitPattern: status) {
         case BT_JPEG_OK.rawValue: break
         case BT_JPEG_TOO_LARGE.rawValue:
-            throw CodecError.tooManyPixels(width: Int(decoded.image_width), height: Int(decoded.image_height),
-                                           limit: options.maxPixels)
+            throw CodecError.tooManyPixels(
+                width: Int(decoded.image_width), height: Int(decoded.image_height),
+                limit: options.maxPixels)
         case BT_JPEG_TOO_MANY_SCANS.rawValue: throw CodecError.limitExceeded(message)
         case BT_JPEG_UNSUPPORTED.rawValue: throw CodecError.unsupported(message)
         case BT_JPEG_OUT_OF_MEMORY.rawValue: throw CodecError.outOfMemory(message)
@@ -41,8 +42,9 @@ enum JPEGDecoder {
             return DecodedImage(image: Image(width: 0, height: 0), info: info, warnings: warnings)
         }
         decoded.pixels = nil  // the image owns them now
-        let image = Image(adoptingMallocedPixels: pixels, width: Int(decoded.width), height: Int(decoded.height),
-                          bytesPerRow: Int(decoded.width) * 4)
+        let image = Image(
+            adoptingMallocedPixels: pixels, width: Int(decoded.width), height: Int(decoded.height),
+            bytesPerRow: Int(decoded.width) * 4)
         return DecodedImage(image: image, info: info, warnings: warnings)
     }
 

@@ -28,7 +28,8 @@ struct PNGChunks {
             let dataStart = offset + 8
             guard length <= bytes.count - dataStart - 4 else {
                 if type != "IDAT" && type != "IEND" {
-                    truncatedChunk = "\(PNGChunks.printable(typeBytes)) chunk claims \(length) bytes; "
+                    truncatedChunk =
+                        "\(PNGChunks.printable(typeBytes)) chunk claims \(length) bytes; "
                         + "the file ends \(bytes.count - dataStart) bytes on"
                 }
                 return
@@ -68,7 +69,8 @@ struct PNGChunks {
     /// iCCP: a profile name of 1–79 bytes, a zero, compression method 0, then a zlib stream.
     private static func inflateICC(_ data: ArraySlice<UInt8>) -> [UInt8]? {
         guard let nameEnd = data.prefix(80).firstIndex(of: 0), nameEnd + 2 <= data.endIndex,
-              data[nameEnd + 1] == 0 else { return nil }
+            data[nameEnd + 1] == 0
+        else { return nil }
         let compressed = Array(data[(nameEnd + 2)...])
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0

@@ -14,13 +14,15 @@ enum PNGDecoder {
             }
         }
         if let truncatedChunk = chunks.truncatedChunk { throw CodecError.corrupt(truncatedChunk) }
-        var shimOptions = bt_png_decode_options(max_pixels: UInt64(max(options.maxPixels, 0)),
-                                                header_only: headerOnly ? 1 : 0)
+        var shimOptions = bt_png_decode_options(
+            max_pixels: UInt64(max(options.maxPixels, 0)),
+            header_only: headerOnly ? 1 : 0)
         var decoded = bt_png_decoded()
         let status = bytes.withUnsafeBufferPointer { bt_png_decode($0.baseAddress, $0.count, &shimOptions, &decoded) }
         defer { bt_free(decoded.pixels) }
         let message = withUnsafeBytes(of: decoded.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        let width = Int(decoded.width), height = Int(decoded.height)
+        let width = Int(decoded.width)
+        let height = Int(decoded.height)
         var warnings: [String] = []
         switch UInt32(bitPattern: status) {
         case BT_PNG_OK.rawValue:

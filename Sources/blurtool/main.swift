@@ -1,7 +1,7 @@
 import BlurToolCLI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 exit(BlurTool.run(CommandLine.arguments))

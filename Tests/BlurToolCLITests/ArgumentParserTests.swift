@@ -5,7 +5,7 @@ import XCTest
 
 final class ArgumentParserTests: XCTestCase {
     private func request(_ arguments: [String]) throws -> RenderRequest {
-        guard case let .render(requests) = try ArgumentParser.parse(arguments), requests.count == 1 else {
+        guard case .render(let requests) = try ArgumentParser.parse(arguments), requests.count == 1 else {
             throw UsageError("expected one render request")
         }
         return requests[0]
@@ -74,23 +74,31 @@ final class ArgumentParserTests: XCTestCase {
     }
 
     func testFrameOptions() throws {
-        let parsed = try request(["in.jpg", "-m", "thin", "--size", "1170x2532", "--fit", "fit", "--filter", "mitchell",
-                                  "--background", "#000"])
+        let parsed = try request([
+            "in.jpg", "-m", "thin", "--size", "1170x2532", "--fit", "fit", "--filter", "mitchell",
+            "--background", "#000",
+        ])
         XCTAssertEqual(parsed.size, FrameSize(width: 1170, height: 2532))
         XCTAssertEqual(parsed.fit, .fit)
         XCTAssertEqual(parsed.filter, .mitchell)
         XCTAssertEqual(parsed.background, .black)
         XCTAssertEqual(try request(["in.jpg", "-m", "thin"]).fit, .fill, "aspect fill by default, as .scaledToFill()")
-        XCTAssertEqual(usageError(["in.jpg", "-m", "thin", "--size", "1170*2532"]),
-                       "--size expects WIDTHxHEIGHT in pixels, 1 to 65500 each, not '1170*2532'")
-        XCTAssertEqual(usageError(["in.jpg", "-m", "thin", "--size", "0x10"]),
-                       "--size expects WIDTHxHEIGHT in pixels, 1 to 65500 each, not '0x10'")
-        XCTAssertEqual(usageError(["in.jpg", "-m", "thin", "--fit", "cover"]), "--fit must be fill, fit or stretch, not 'cover'")
-        XCTAssertEqual(try request(["in.jpg", "-m", "thin", "--transform", "translate(600,0) scale(5) rotate(30deg)"]).transform,
-                       AffineTransform2D(translationX: 600, y: 0).scaledBy(x: 5, y: 5).rotatedBy(.pi / 6))
-        XCTAssertEqual(usageError(["in.jpg", "-m", "thin", "--transform", "spin(3)"])?.hasPrefix("--transform: unknown"), true)
-        XCTAssertEqual(usageError(["in.jpg", "-m", "thin", "--filter", "box"]),
-                       "--filter must be one of nearest, bilinear, catmull-rom, mitchell, lanczos3, not 'box'")
+        XCTAssertEqual(
+            usageError(["in.jpg", "-m", "thin", "--size", "1170*2532"]),
+            "--size expects WIDTHxHEIGHT in pixels, 1 to 65500 each, not '1170*2532'")
+        XCTAssertEqual(
+            usageError(["in.jpg", "-m", "thin", "--size", "0x10"]),
+            "--size expects WIDTHxHEIGHT in pixels, 1 to 65500 each, not '0x10'")
+        XCTAssertEqual(
+            usageError(["in.jpg", "-m", "thin", "--fit", "cover"]), "--fit must be fill, fit or stretch, not 'cover'")
+        XCTAssertEqual(
+            try request(["in.jpg", "-m", "thin", "--transform", "translate(600,0) scale(5) rotate(30deg)"]).transform,
+            AffineTransform2D(translationX: 600, y: 0).scaledBy(x: 5, y: 5).rotatedBy(.pi / 6))
+        XCTAssertEqual(
+            usageError(["in.jpg", "-m", "thin", "--transform", "spin(3)"])?.hasPrefix("--transform: unknown"), true)
+        XCTAssertEqual(
+            usageError(["in.jpg", "-m", "thin", "--filter", "box"]),
+            "--filter must be one of nearest, bilinear, catmull-rom, mitchell, lanczos3, not 'box'")
     }
 
     func testSubcommandsHelpAndVersion() throws {
@@ -102,7 +110,7 @@ final class ArgumentParserTests: XCTestCase {
     }
 
     func testSeveralInputsShareOptionsAndAnOutputDirectory() throws {
-        guard case let .render(requests) = try ArgumentParser.parse(["a.jpg", "b.png", "-m", "thin", "-o", "out"])
+        guard case .render(let requests) = try ArgumentParser.parse(["a.jpg", "b.png", "-m", "thin", "-o", "out"])
         else { return XCTFail("expected render") }
         XCTAssertEqual(requests.map(\.input), ["a.jpg", "b.png"])
         XCTAssertEqual(requests.map(\.output), ["out/", "out/"])
@@ -114,16 +122,22 @@ final class ArgumentParserTests: XCTestCase {
         XCTAssertEqual(usageError(["in.jpg"]), "give --material NAME or --sigma S (see 'blurtool materials')")
         XCTAssertEqual(usageError(["in.jpg", "--frobnicate"]), "unknown option '--frobnicate'")
         XCTAssertEqual(usageError(["in.jpg", "--material"]), "option '--material' needs a value")
-        XCTAssertEqual(usageError(["in.jpg", "--progressive=yes", "-m", "thin"]), "option '--progressive' takes no value")
-        XCTAssertEqual(usageError(["in.jpg", "--dim", "1.5", "-m", "thin"]), "--dim expects a number from 0 to 1, not '1.5'")
-        XCTAssertEqual(usageError(["in.jpg", "--quality", "9.5", "-m", "thin"]),
-                       "--quality expects a whole number from 1 to 100, not '9.5'")
+        XCTAssertEqual(
+            usageError(["in.jpg", "--progressive=yes", "-m", "thin"]), "option '--progressive' takes no value")
+        XCTAssertEqual(
+            usageError(["in.jpg", "--dim", "1.5", "-m", "thin"]), "--dim expects a number from 0 to 1, not '1.5'")
+        XCTAssertEqual(
+            usageError(["in.jpg", "--quality", "9.5", "-m", "thin"]),
+            "--quality expects a whole number from 1 to 100, not '9.5'")
         XCTAssertEqual(usageError(["in.jpg", "--sigma", "nan"]), "--sigma expects a number from 0 to 10000, not 'nan'")
-        XCTAssertEqual(usageError(["in.jpg", "--sigma", "2", "--edge", "reflect"]),
-                       "--edge must be one of mirror, clamp, wrap, transparent, not 'reflect'")
-        XCTAssertEqual(usageError(["in.jpg", "-m", "thin", "--tint", "blueish"]),
-                       "--tint expects #rgb, #rgba, #rrggbb or #rrggbbaa, not 'blueish'")
-        XCTAssertEqual(usageError(["a.jpg", "-", "-m", "thin"]), "'-' (standard input) cannot be one of several INPUTs")
+        XCTAssertEqual(
+            usageError(["in.jpg", "--sigma", "2", "--edge", "reflect"]),
+            "--edge must be one of mirror, clamp, wrap, transparent, not 'reflect'")
+        XCTAssertEqual(
+            usageError(["in.jpg", "-m", "thin", "--tint", "blueish"]),
+            "--tint expects #rgb, #rgba, #rrggbb or #rrggbbaa, not 'blueish'")
+        XCTAssertEqual(
+            usageError(["a.jpg", "-", "-m", "thin"]), "'-' (standard input) cannot be one of several INPUTs")
         XCTAssertEqual(usageError(["materials", "extra"]), "'materials' takes no arguments")
         XCTAssertEqual(usageError(["info"]), "'info' needs at least one INPUT")
     }

@@ -16,9 +16,12 @@ final class BackgroundRouteTests: XCTestCase {
         let jpeg = try ImageEncoder.encode(photo, as: .jpeg, options: EncodeOptions(quality: 95))
         try Data(jpeg).write(to: URL(fileURLWithPath: directory + "photo.jpg"))
 
-        let status = BlurTool.run(["blurtool", directory + "photo.jpg", "--material", "thin", "--size", "300x400",
-                                   "-o", directory + "out.png"],
-                                  console: BlurTool.Console(out: { _ in }, err: { _ in }))
+        let status = BlurTool.run(
+            [
+                "blurtool", directory + "photo.jpg", "--material", "thin", "--size", "300x400",
+                "-o", directory + "out.png",
+            ],
+            console: BlurTool.Console(out: { _ in }, err: { _ in }))
         XCTAssertEqual(status, 0)
         let fast = try ImageDecoder.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "out.png"))))
 
@@ -27,11 +30,13 @@ final class BackgroundRouteTests: XCTestCase {
         let full = try ImageDecoder.decode(jpeg).image
         let layout = FitLayout(sourceWidth: 2000, sourceHeight: 1500, frameWidth: 300, frameHeight: 400, mode: .fill)
         let rect = layout.sourceRect
-        let shown = full.region(x: Int(rect.x.rounded()), y: Int(rect.y.rounded()), width: Int(rect.width.rounded()),
-                                height: Int(rect.height.rounded()))
+        let shown = full.region(
+            x: Int(rect.x.rounded()), y: Int(rect.y.rounded()), width: Int(rect.width.rounded()),
+            height: Int(rect.height.rounded()))
         let shrink = rect.height / 400
-        let effect = MaterialEffect(recipe: MaterialCatalog.material(named: "thin")!.light,
-                                    pixelsPerPoint: 300 / MaterialEffect.screenPoints * shrink)
+        let effect = MaterialEffect(
+            recipe: MaterialCatalog.material(named: "thin")!.light,
+            pixelsPerPoint: 300 / MaterialEffect.screenPoints * shrink)
         let reference = Resampler().resize(effect.apply(to: shown), width: 300, height: 400)
         let difference = ImageDifference(fast.image, reference)
         // Measured: PSNR 55.0 dB, max error 2, with the fast route decoding at 1/4.

@@ -31,7 +31,9 @@ final class BlurToolRunTests: XCTestCase {
         return (status, captured.out.joined(separator: "\n"), captured.err.joined(separator: "\n"))
     }
 
-    private func writePhoto(_ name: String, width: Int = 96, height: Int = 64, format: ImageFormat = .jpeg) throws -> String {
+    private func writePhoto(
+        _ name: String, width: Int = 96, height: Int = 64, format: ImageFormat = .jpeg
+    ) throws -> String {
         let path = directory + name
         let bytes = try ImageEncoder.encode(TestImages.photoLike(width: width, height: height), as: format)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -139,7 +141,8 @@ final class BlurToolRunTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: directory + "out", withIntermediateDirectories: false)
         let result = run([first, directory + "missing.jpg", second, "-m", "regular", "-o", directory + "out"])
         XCTAssertEqual(result.status, 66)
-        XCTAssertEqual(result.out.split(separator: "\n"), ["\(directory)out/a-regular.jpg", "\(directory)out/b-regular.png"])
+        XCTAssertEqual(
+            result.out.split(separator: "\n"), ["\(directory)out/a-regular.jpg", "\(directory)out/b-regular.png"])
         XCTAssertEqual(result.err.split(separator: "\n").count, 1)
     }
 

@@ -23,7 +23,8 @@ final class FastBlurAccuracyTests: XCTestCase {
 
     /// Reference values (channel c) at the sampled columns × rows.
     private func reference(_ image: Image, sigma: Double, edge: EdgeMode, columns: [Int], rows: [Int]) -> [[[Double]]] {
-        let w = weights(sigma), radius = w.count / 2
+        let w = weights(sigma)
+        let radius = w.count / 2
         // Horizontal pass, only at the sampled columns, for every source row.
         var horizontal = [[[Double]]](repeating: [], count: image.height)
         for y in 0..<image.height {
@@ -59,7 +60,8 @@ final class FastBlurAccuracyTests: XCTestCase {
             for edge in [EdgeMode.mirror, .clamp] {
                 let fast = GaussianBlur(sigma: sigma, edgeMode: edge, precision: .fast).apply(to: image)
                 let expected = reference(image, sigma: sigma, edge: edge, columns: columns, rows: rows)
-                var squared = 0.0, maxError = 0.0
+                var squared = 0.0
+                var maxError = 0.0
                 for (j, y) in rows.enumerated() {
                     for (i, x) in columns.enumerated() {
                         let p = fast[x, y]

@@ -1,7 +1,8 @@
-@testable import Compositor
 import ImageCodecs
 import TestSupport
 import XCTest
+
+@testable import Compositor
 
 /// The two shortcuts a material takes on a large photo, each against the route without it.
 final class ReducedRouteTests: XCTestCase {
@@ -16,7 +17,8 @@ final class ReducedRouteTests: XCTestCase {
             let shortcut = effect.apply(to: image)
             let shader = MaterialShader(recipe: recipe, dim: 0.2)
             let perPixel = Image(width: image.width, height: image.height)
-            PyramidGaussianBlur(source: image, sigma: effect.sigmaPixels).render(into: perPixel, dither: true) { row, _, width in
+            PyramidGaussianBlur(source: image, sigma: effect.sigmaPixels).render(into: perPixel, dither: true) {
+                row, _, width in
                 shader.shade(row, count: width)
                 return row
             }

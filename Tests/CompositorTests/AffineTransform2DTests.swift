@@ -3,21 +3,26 @@ import XCTest
 
 /// CGAffineTransform's conventions, checked on points whose images are known by hand.
 final class AffineTransform2DTests: XCTestCase {
-    private func assertPoint(_ point: (x: Double, y: Double), _ x: Double, _ y: Double, _ message: String = "",
-                             line: UInt = #line) {
+    private func assertPoint(
+        _ point: (x: Double, y: Double), _ x: Double, _ y: Double, _ message: String = "",
+        line: UInt = #line
+    ) {
         XCTAssertEqual(point.x, x, accuracy: 1e-9, message, line: line)
         XCTAssertEqual(point.y, y, accuracy: 1e-9, message, line: line)
     }
 
     private func assertEqual(_ first: AffineTransform2D, _ second: AffineTransform2D, line: UInt = #line) {
-        for (a, b) in zip([first.a, first.b, first.c, first.d, first.tx, first.ty],
-                          [second.a, second.b, second.c, second.d, second.tx, second.ty]) {
+        for (a, b) in zip(
+            [first.a, first.b, first.c, first.d, first.tx, first.ty],
+            [second.a, second.b, second.c, second.d, second.tx, second.ty])
+        {
             XCTAssertEqual(a, b, accuracy: 1e-9, "\(first) vs \(second)", line: line)
         }
     }
 
     func testConcatenatingAppliesTheReceiverFirst() {
-        let translate = AffineTransform2D(translationX: 10, y: 0), scale = AffineTransform2D(scaleX: 2, y: 3)
+        let translate = AffineTransform2D(translationX: 10, y: 0)
+        let scale = AffineTransform2D(scaleX: 2, y: 3)
         assertPoint(translate.concatenating(scale).apply(to: (1, 1)), 22, 3)  // (11, 1), then scaled
         assertPoint(scale.concatenating(translate).apply(to: (1, 1)), 12, 3)  // (2, 3), then translated
     }
@@ -59,9 +64,11 @@ final class AffineTransform2DTests: XCTestCase {
         assertEqual(parsed, chained)
         assertEqual(try AffineTransform2D(parsing: "rotate(0.25turn)"), AffineTransform2D(rotationAngle: .pi / 2))
         assertEqual(try AffineTransform2D(parsing: "rotate(90)"), AffineTransform2D(rotationAngle: .pi / 2))
-        assertEqual(try AffineTransform2D(parsing: " scale( 2 3 )translateX(4px) "),
-                    AffineTransform2D(scaleX: 2, y: 3).translatedBy(x: 4, y: 0))
-        assertEqual(try AffineTransform2D(parsing: "matrix(1, 0, 0, 1, 7, 8)"), AffineTransform2D(translationX: 7, y: 8))
+        assertEqual(
+            try AffineTransform2D(parsing: " scale( 2 3 )translateX(4px) "),
+            AffineTransform2D(scaleX: 2, y: 3).translatedBy(x: 4, y: 0))
+        assertEqual(
+            try AffineTransform2D(parsing: "matrix(1, 0, 0, 1, 7, 8)"), AffineTransform2D(translationX: 7, y: 8))
         assertPoint(try AffineTransform2D(parsing: "skewX(45deg)").apply(to: (0, 1)), 1, 1)
     }
 
@@ -75,8 +82,10 @@ final class AffineTransform2DTests: XCTestCase {
             }
         }
         XCTAssertEqual(message(""), "empty transform")
-        XCTAssertEqual(message("spin(3)"), "unknown transform function 'spin'; known: translate, translateX, "
-                       + "translateY, scale, scaleX, scaleY, rotate, skewX, skewY, matrix")
+        XCTAssertEqual(
+            message("spin(3)"),
+            "unknown transform function 'spin'; known: translate, translateX, "
+                + "translateY, scale, scaleX, scaleY, rotate, skewX, skewY, matrix")
         XCTAssertEqual(message("translate(1, 2, 3)"), "translate() takes 1 or 2 arguments, got 3")
         XCTAssertEqual(message("scale(big)"), "scale(): 'big' is not a number")
         XCTAssertEqual(message("rotate(3 apples)"), "rotate() takes 1 angle")

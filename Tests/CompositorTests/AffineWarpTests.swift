@@ -1,6 +1,7 @@
-@testable import Compositor
 import TestSupport
 import XCTest
+
+@testable import Compositor
 
 final class AffineWarpTests: XCTestCase {
     private let image = TestImages.randomPremultiplied(width: 13, height: 9, seed: 71)
@@ -23,11 +24,26 @@ final class AffineWarpTests: XCTestCase {
     func testQuarterTurnsAndFlipsAreExact() {
         // Turning 90° clockwise about the origin sends the picture to negative x: translate it back into view.
         let cases: [(AffineTransform2D, Orientation, Int, Int)] = [
-            (AffineTransform2D(rotationAngle: .pi / 2).concatenating(AffineTransform2D(translationX: 9, y: 0)), .right, 9, 13),
-            (AffineTransform2D(rotationAngle: .pi).concatenating(AffineTransform2D(translationX: 13, y: 9)), .down, 13, 9),
-            (AffineTransform2D(rotationAngle: -.pi / 2).concatenating(AffineTransform2D(translationX: 0, y: 13)), .left, 9, 13),
-            (AffineTransform2D(scaleX: -1, y: 1).concatenating(AffineTransform2D(translationX: 13, y: 0)), .upMirrored, 13, 9),
-            (AffineTransform2D(scaleX: 1, y: -1).concatenating(AffineTransform2D(translationX: 0, y: 9)), .downMirrored, 13, 9),
+            (
+                AffineTransform2D(rotationAngle: .pi / 2).concatenating(AffineTransform2D(translationX: 9, y: 0)),
+                .right, 9, 13
+            ),
+            (
+                AffineTransform2D(rotationAngle: .pi).concatenating(AffineTransform2D(translationX: 13, y: 9)), .down,
+                13, 9
+            ),
+            (
+                AffineTransform2D(rotationAngle: -.pi / 2).concatenating(AffineTransform2D(translationX: 0, y: 13)),
+                .left, 9, 13
+            ),
+            (
+                AffineTransform2D(scaleX: -1, y: 1).concatenating(AffineTransform2D(translationX: 13, y: 0)),
+                .upMirrored, 13, 9
+            ),
+            (
+                AffineTransform2D(scaleX: 1, y: -1).concatenating(AffineTransform2D(translationX: 0, y: 9)),
+                .downMirrored, 13, 9
+            ),
         ]
         for (transform, orientation, width, height) in cases {
             let warp = AffineWarp(transform: transform, filter: .bilinear)
@@ -63,21 +79,27 @@ final class AffineWarpTests: XCTestCase {
     func testBilinearRotationMatchesAFloat64Evaluation() {
         let photo = TestImages.photoLike(width: 30, height: 20, seed: 72)
         let transform = AffineTransform2D(translationX: 15, y: 3).rotatedBy(.pi / 6)
-        let result = AffineWarp(transform: transform, filter: .bilinear, edgeMode: .clamp).apply(to: photo, width: 30, height: 30)!
+        let result = AffineWarp(transform: transform, filter: .bilinear, edgeMode: .clamp).apply(
+            to: photo, width: 30, height: 30)!
         let inverse = transform.inverted()!
         var maxError = 0.0
         for y in 0..<30 {
             for x in 0..<30 {
                 let (u, v) = inverse.apply(to: (Double(x) + 0.5, Double(y) + 0.5))
-                let px = u - 0.5, py = v - 0.5
-                let x0 = Int(px.rounded(.down)), y0 = Int(py.rounded(.down))
-                let fx = px - Double(x0), fy = py - Double(y0)
+                let px = u - 0.5
+                let py = v - 0.5
+                let x0 = Int(px.rounded(.down))
+                let y0 = Int(py.rounded(.down))
+                let fx = px - Double(x0)
+                let fy = py - Double(y0)
                 func pixel(_ i: Int, _ j: Int) -> [Double] {
                     let p = photo[min(max(i, 0), 29), min(max(j, 0), 19)]
                     return [Double(p.red), Double(p.green), Double(p.blue)]
                 }
-                let corners = [(pixel(x0, y0), (1 - fx) * (1 - fy)), (pixel(x0 + 1, y0), fx * (1 - fy)),
-                               (pixel(x0, y0 + 1), (1 - fx) * fy), (pixel(x0 + 1, y0 + 1), fx * fy)]
+                let corners = [
+                    (pixel(x0, y0), (1 - fx) * (1 - fy)), (pixel(x0 + 1, y0), fx * (1 - fy)),
+                    (pixel(x0, y0 + 1), (1 - fx) * fy), (pixel(x0 + 1, y0 + 1), fx * fy),
+                ]
                 let p = result[x, y]
                 for (c, value) in [p.red, p.green, p.blue].enumerated() {
                     let expected = corners.reduce(0) { $0 + $1.0[c] * $1.1 }
@@ -92,10 +114,15 @@ final class AffineWarpTests: XCTestCase {
         // A one-pixel checkerboard shrunk 4×: every output pixel covers equal black and white, so grey.
         let board = Image(width: 64, height: 64)
         for y in 0..<64 {
-            for x in 0..<64 { board[x, y] = (x + y) % 2 == 0 ? Pixel(red: 255, green: 255, blue: 255) : Pixel(red: 0, green: 0, blue: 0) }
+            for x in 0..<64 {
+                board[x, y] =
+                    (x + y) % 2 == 0 ? Pixel(red: 255, green: 255, blue: 255) : Pixel(red: 0, green: 0, blue: 0)
+            }
         }
-        let result = AffineWarp(transform: AffineTransform2D(scaleX: 0.25, y: 0.25), filter: .bilinear, edgeMode: .clamp)
-            .apply(to: board, width: 16, height: 16)!
+        let result = AffineWarp(
+            transform: AffineTransform2D(scaleX: 0.25, y: 0.25), filter: .bilinear, edgeMode: .clamp
+        )
+        .apply(to: board, width: 16, height: 16)!
         for y in 2..<14 {
             for x in 2..<14 { XCTAssertEqual(Int(result[x, y].red), 128, accuracy: 12, "\((x, y))") }
         }
@@ -105,8 +132,10 @@ final class AffineWarpTests: XCTestCase {
         XCTAssertNil(AffineWarp(transform: AffineTransform2D(scaleX: 0, y: 1)).apply(to: image, width: 4, height: 4))
         let photo = TestImages.photoLike(width: 60, height: 40, seed: 73)
         let transform = try! AffineTransform2D(parsing: "translate(30,0) rotate(20deg) scale(0.8)")
-        let one = AffineWarp(transform: transform, filter: .lanczos3, threads: 1).apply(to: photo, width: 70, height: 50)!
-        let three = AffineWarp(transform: transform, filter: .lanczos3, threads: 3).apply(to: photo, width: 70, height: 50)!
+        let one = AffineWarp(transform: transform, filter: .lanczos3, threads: 1).apply(
+            to: photo, width: 70, height: 50)!
+        let three = AffineWarp(transform: transform, filter: .lanczos3, threads: 3).apply(
+            to: photo, width: 70, height: 50)!
         XCTAssertTrue(one.hasSamePixels(as: three))
     }
 }

@@ -1,6 +1,7 @@
-@testable import Compositor
 import TestSupport
 import XCTest
+
+@testable import Compositor
 
 /// The SIMD engine against its scalar twin and the Float reference, across σ, edge modes, odd widths,
 /// padded strides, schedules and regions.
@@ -56,7 +57,8 @@ final class BlurEngineTests: XCTestCase {
         let image = padded(TestImages.photoLike(width: 20, height: 6), extraBytes: 8)
         GaussianBlur(sigma: 2, precision: .exact).apply(to: image, into: image)
         for y in 0..<image.height {
-            XCTAssertEqual(Array(UnsafeBufferPointer(start: image.row(y) + 80, count: 8)), Array(repeating: 0xAB, count: 8))
+            XCTAssertEqual(
+                Array(UnsafeBufferPointer(start: image.row(y) + 80, count: 8)), Array(repeating: 0xAB, count: 8))
         }
     }
 
@@ -70,9 +72,11 @@ final class BlurEngineTests: XCTestCase {
                     var engine = GaussianBlur(sigma: sigma, precision: .exact, threads: threads).engine
                     engine.tileWidth = tileWidth
                     let result = Image(width: image.width, height: image.height)
-                    engine.run(source: PixelRows(image), outputX: 0, outputY: 0, destination: PixelRows(result),
-                               workspace: BlurWorkspace())
-                    XCTAssertTrue(result.hasSamePixels(as: baseline), "σ \(sigma) threads \(threads) tile \(tileWidth ?? 0)")
+                    engine.run(
+                        source: PixelRows(image), outputX: 0, outputY: 0, destination: PixelRows(result),
+                        workspace: BlurWorkspace())
+                    XCTAssertTrue(
+                        result.hasSamePixels(as: baseline), "σ \(sigma) threads \(threads) tile \(tileWidth ?? 0)")
                 }
             }
         }
@@ -95,8 +99,9 @@ final class BlurEngineTests: XCTestCase {
                 for (x, y, w, h) in regions {
                     let panel = Image(width: w, height: h)
                     blur.apply(to: image, regionX: x, y: y, into: panel)
-                    XCTAssertTrue(panel.hasSamePixels(as: whole.region(x: x, y: y, width: w, height: h)),
-                                  "σ \(sigma) \(edge) region \((x, y, w, h))")
+                    XCTAssertTrue(
+                        panel.hasSamePixels(as: whole.region(x: x, y: y, width: w, height: h)),
+                        "σ \(sigma) \(edge) region \((x, y, w, h))")
                 }
             }
         }
@@ -161,7 +166,8 @@ final class BlurEngineTests: XCTestCase {
             values[i * 4] = values[i * 4 + 3] + 0.5
         }
         for quantizer in [Quantizer(), Quantizer(dither: true), Quantizer(dither: true, grain: 0.15)] {
-            var fast = [UInt8](repeating: 0, count: count * 4), scalar = fast
+            var fast = [UInt8](repeating: 0, count: count * 4)
+            var scalar = fast
             var grainScratch = [Float](repeating: 0, count: count * 4)
             for y in [0, 7, 130] {
                 quantizer.quantize(values, count: count, into: &fast, y: y, grainScratch: &grainScratch)

@@ -21,8 +21,9 @@ final class ColorAndBlendTests: XCTestCase {
     }
 
     func testPremultipliedPixel() {
-        XCTAssertEqual(RGBAColor(red: 1, green: 0.5, blue: 0, alpha: 0.5).premultipliedPixel,
-                       Pixel(red: 128, green: 64, blue: 0, alpha: 128))
+        XCTAssertEqual(
+            RGBAColor(red: 1, green: 0.5, blue: 0, alpha: 0.5).premultipliedPixel,
+            Pixel(red: 128, green: 64, blue: 0, alpha: 128))
     }
 
     /// Spot values from the W3C Compositing Level 1 formulas.
@@ -36,8 +37,9 @@ final class ColorAndBlendTests: XCTestCase {
             (.softLight, 0.25, 1, 0.5), (.difference, 0.2, 0.9, 0.7), (.exclusion, 0.5, 0.5, 0.5),
         ]
         for (mode, backdrop, source, expected) in cases {
-            XCTAssertEqual(mode.blend(backdrop: backdrop, source: source), expected, accuracy: 1e-6,
-                           "\(mode)(\(backdrop), \(source))")
+            XCTAssertEqual(
+                mode.blend(backdrop: backdrop, source: source), expected, accuracy: 1e-6,
+                "\(mode)(\(backdrop), \(source))")
         }
     }
 

@@ -36,7 +36,9 @@ final class ImageTests: XCTestCase {
     }
 
     func testBorrowedBufferWithPaddedStrideIsReadAndWrittenInPlace() {
-        let width = 3, height = 2, stride = 20  // 8 bytes of padding per row
+        let width = 3
+        let height = 2
+        let stride = 20  // 8 bytes of padding per row
         var bytes = [UInt8](repeating: 0xEE, count: stride * height)
         bytes.withUnsafeMutableBufferPointer { buffer in
             let image = Image(borrowing: buffer.baseAddress!, width: width, height: height, bytesPerRow: stride)
@@ -57,7 +59,8 @@ final class ImageTests: XCTestCase {
         }
         for y in 0..<64 {
             for x in 0..<64 {
-                let original = image[x, y], restored = back[x, y]
+                let original = image[x, y]
+                let restored = back[x, y]
                 XCTAssertEqual(original.alpha, restored.alpha)
                 // Unpremultiplying rounds to 1/alpha steps; premultiplying back lands within one LSB.
                 XCTAssertLessThanOrEqual(abs(Int(original.red) - Int(restored.red)), 1)
@@ -75,8 +78,11 @@ final class ImageTests: XCTestCase {
         image.premultiplyInPlace()
         for alpha in 0..<256 {
             let expected = { (value: Int) in UInt8((Double(value * alpha) / 255).rounded()) }
-            XCTAssertEqual(image[alpha, 0], Pixel(red: expected(255), green: expected(128), blue: expected(1),
-                                                  alpha: UInt8(alpha)))
+            XCTAssertEqual(
+                image[alpha, 0],
+                Pixel(
+                    red: expected(255), green: expected(128), blue: expected(1),
+                    alpha: UInt8(alpha)))
         }
     }
 }

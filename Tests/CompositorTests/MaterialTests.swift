@@ -5,7 +5,9 @@ import XCTest
 final class MaterialTests: XCTestCase {
     func testThickerMaterialsHideMoreOfTheBackdropAndBlurMore() {
         for appearance in Appearance.allCases {
-            let recipes = MaterialCatalog.thicknessOrder.map { MaterialCatalog.material(named: $0)!.recipe(for: appearance) }
+            let recipes = MaterialCatalog.thicknessOrder.map {
+                MaterialCatalog.material(named: $0)!.recipe(for: appearance)
+            }
             for (thinner, thicker) in zip(recipes, recipes.dropFirst()) {
                 XCTAssertGreaterThanOrEqual(thicker.coverage, thinner.coverage, "\(appearance)")
                 XCTAssertGreaterThan(thicker.blurPoints, thinner.blurPoints, "\(appearance)")
@@ -19,7 +21,8 @@ final class MaterialTests: XCTestCase {
         let stripes = Image(width: 60, height: 20)
         for y in 0..<20 {
             for x in 0..<60 {
-                stripes[x, y] = x / 15 % 2 == 0 ? Pixel(red: 0, green: 0, blue: 0) : Pixel(red: 255, green: 255, blue: 255)
+                stripes[x, y] =
+                    x / 15 % 2 == 0 ? Pixel(red: 0, green: 0, blue: 0) : Pixel(red: 255, green: 255, blue: 255)
             }
         }
         for appearance in Appearance.allCases {
@@ -85,7 +88,8 @@ final class MaterialTests: XCTestCase {
 
     func testSaturationKeepsLumaAndZeroMakesGrey() {
         let image = Image(width: 16, height: 16, fill: Pixel(red: 200, green: 40, blue: 90))
-        let grey = MaterialEffect(recipe: MaterialRecipe(blurPoints: 0, saturation: 0), pixelsPerPoint: 1).apply(to: image)
+        let grey = MaterialEffect(recipe: MaterialRecipe(blurPoints: 0, saturation: 0), pixelsPerPoint: 1).apply(
+            to: image)
         let luma = 0.2126 * 200 + 0.7152 * 40 + 0.0722 * 90
         XCTAssertEqual(meanRed(grey), luma, accuracy: 0.2)
         XCTAssertEqual(grey[0, 0].red, grey[0, 0].green)

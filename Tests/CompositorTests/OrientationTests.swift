@@ -35,8 +35,9 @@ final class OrientationTests: XCTestCase {
             for y in 0..<result.height {
                 for x in 0..<result.width {
                     let (sx, sy) = expectedSource(orientation, x: x, y: y, width: 3, height: 2)
-                    XCTAssertEqual(result[x, y], Pixel(red: UInt8(sx), green: UInt8(sy), blue: 0),
-                                   "\(orientation) at (\(x), \(y))")
+                    XCTAssertEqual(
+                        result[x, y], Pixel(red: UInt8(sx), green: UInt8(sy), blue: 0),
+                        "\(orientation) at (\(x), \(y))")
                 }
             }
         }

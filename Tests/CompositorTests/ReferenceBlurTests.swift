@@ -55,7 +55,8 @@ final class ReferenceBlurTests: XCTestCase {
                 rows.fillRow(0, into: rowBuffer.baseAddress!, scratch: &scratch)
             }
             // The vertical pass only scales this single row by its centre weight; normalising by the mass cancels it.
-            var mass = 0.0, variance = 0.0
+            var mass = 0.0
+            var variance = 0.0
             for x in 0..<size {
                 let value = Double(row[x * 4 + 3])
                 let offset = Double(x - size / 2)
@@ -74,7 +75,8 @@ final class ReferenceBlurTests: XCTestCase {
                 let (before, after) = channelSums(image, blurredWith: edge, sigma: sigma)
                 for c in 0..<4 {
                     // Only rounding to 8 bits changes the sum: at most half an LSB per pixel, far less on average.
-                    XCTAssertEqual(after[c], before[c], accuracy: 0.02 * Double(image.pixelCount), "\(edge) σ \(sigma)")
+                    XCTAssertEqual(
+                        after[c], before[c], accuracy: 0.02 * Double(image.pixelCount), "\(edge) σ \(sigma)")
                 }
             }
         }

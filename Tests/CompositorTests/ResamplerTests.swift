@@ -1,6 +1,7 @@
-@testable import Compositor
 import TestSupport
 import XCTest
+
+@testable import Compositor
 
 final class ResamplerTests: XCTestCase {
     func testConstantImageStaysConstantUnderEveryFilterAndFit() {
@@ -9,10 +10,12 @@ final class ResamplerTests: XCTestCase {
         for filter in ResampleFilter.allCases {
             for (width, height) in [(20, 40), (113, 9), (57, 31), (200, 120)] {
                 for mode in FitMode.allCases {
-                    let result = Resampler(filter: filter).fit(image, width: width, height: height, mode: mode,
-                                                               background: pixel)
-                    XCTAssertTrue(result.hasSamePixels(as: Image(width: width, height: height, fill: pixel)),
-                                  "\(filter) \(mode) \(width)x\(height): no dark or transparent fringe")
+                    let result = Resampler(filter: filter).fit(
+                        image, width: width, height: height, mode: mode,
+                        background: pixel)
+                    XCTAssertTrue(
+                        result.hasSamePixels(as: Image(width: width, height: height, fill: pixel)),
+                        "\(filter) \(mode) \(width)x\(height): no dark or transparent fringe")
                 }
             }
         }
@@ -44,14 +47,17 @@ final class ResamplerTests: XCTestCase {
         let image = TestImages.photoLike(width: 50, height: 40, seed: 53)
         for (width, height) in [(20, 16), (77, 61)] {
             let result = Resampler(filter: .lanczos3).resize(image, width: width, height: height)
-            let sx = 50.0 / Double(width), sy = 40.0 / Double(height)
+            let sx = 50.0 / Double(width)
+            let sy = 40.0 / Double(height)
             var maxError = 0.0
             for y in 0..<height {
                 for x in 0..<width {
                     var sums = [Double](repeating: 0, count: 4)
                     var total = 0.0
-                    let cx = (Double(x) + 0.5) * sx - 0.5, cy = (Double(y) + 0.5) * sy - 0.5
-                    let stretchX = max(sx, 1), stretchY = max(sy, 1)
+                    let cx = (Double(x) + 0.5) * sx - 0.5
+                    let cy = (Double(y) + 0.5) * sy - 0.5
+                    let stretchX = max(sx, 1)
+                    let stretchY = max(sy, 1)
                     for j in 0..<40 {
                         let wy = ResampleFilter.lanczos3.weight((Double(j) - cy) / stretchY)
                         guard wy != 0 else { continue }
@@ -81,13 +87,16 @@ final class ResamplerTests: XCTestCase {
         for filter in ResampleFilter.allCases {
             for count in [31, 97, 250] {
                 let weights = ResampleWeights(filter: filter, sourceCount: 97, start: 0, length: 97, count: count)
-                var fast = [Float](repeating: 0, count: count * 4), scalar = fast
+                var fast = [Float](repeating: 0, count: count * 4)
+                var scalar = fast
                 weights.first.withUnsafeBufferPointer { first in
                     weights.weights.withUnsafeBufferPointer { w in
-                        Resampler.resampleRow(span, firstColumn: 0, lastColumn: 96, first: first, weights: w,
-                                              taps: weights.taps, into: &fast)
-                        Resampler.resampleRowReference(span, firstColumn: 0, lastColumn: 96, first: first, weights: w,
-                                                       taps: weights.taps, into: &scalar)
+                        Resampler.resampleRow(
+                            span, firstColumn: 0, lastColumn: 96, first: first, weights: w,
+                            taps: weights.taps, into: &fast)
+                        Resampler.resampleRowReference(
+                            span, firstColumn: 0, lastColumn: 96, first: first, weights: w,
+                            taps: weights.taps, into: &scalar)
                     }
                 }
                 XCTAssertEqual(fast, scalar, "\(filter) \(count)")
@@ -96,7 +105,8 @@ final class ResamplerTests: XCTestCase {
         // The vertical pass over bytes: SIMD against the scalar twin, to the bit.
         let rows = (0..<3).map { UnsafePointer(image.row($0)) }
         let weights: [Float] = [0.2, 0.5, 0.3]
-        var fast = [Float](repeating: 0, count: 97 * 4), scalar = fast
+        var fast = [Float](repeating: 0, count: 97 * 4)
+        var scalar = fast
         rows.withUnsafeBufferPointer { rows in
             weights.withUnsafeBufferPointer { weights in
                 SIMDKernels.combineBytes(rows.baseAddress!, weights: weights, count: 97 * 4, into: &fast)

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Compositor
 import ImageCodecs
 import TestSupport
 import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Checks against the shared robustness corpus (`../shared/corpus`), skipped where it is absent. Big files
 /// are decoded at 1/4 or 1/8 scale to keep the debug build fast.
@@ -33,19 +34,24 @@ final class CorpusTests: XCTestCase {
         let cmyk = try ImageDecoder.decode(cmykFile, options: DecodeOptions(scaleDenominator: 4))
         let rgb = try ImageDecoder.decode(rgbFile, options: DecodeOptions(scaleDenominator: 4))
         XCTAssertEqual([cmyk.info.storedWidth, cmyk.info.storedHeight], [rgb.info.storedWidth, rgb.info.storedHeight])
-        XCTAssertTrue(cmyk.info.colorType.hasPrefix("YCCK") || cmyk.info.colorType.hasPrefix("CMYK"), cmyk.info.colorType)
-        let cmykMean = ReferenceMath.meanColor(of: cmyk.image), rgbMean = ReferenceMath.meanColor(of: rgb.image)
+        XCTAssertTrue(
+            cmyk.info.colorType.hasPrefix("YCCK") || cmyk.info.colorType.hasPrefix("CMYK"), cmyk.info.colorType)
+        let cmykMean = ReferenceMath.meanColor(of: cmyk.image)
+        let rgbMean = ReferenceMath.meanColor(of: rgb.image)
         XCTAssertEqual(cmykMean.red, rgbMean.red, accuracy: 12, "CMYK \(cmykMean), RGB \(rgbMean)")
         XCTAssertEqual(cmykMean.green, rgbMean.green, accuracy: 12)
         XCTAssertEqual(cmykMean.blue, rgbMean.blue, accuracy: 12)
-        XCTAssertGreaterThan(ImageDifference(cmyk.image, rgb.image, channels: 3).psnr, 35, "same picture, pixel by pixel")
+        XCTAssertGreaterThan(
+            ImageDifference(cmyk.image, rgb.image, channels: 3).psnr, 35, "same picture, pixel by pixel")
     }
 
     /// PngSuite's basi* files are the Adam7-interlaced twins of its basn* files: the same pixels, so each
     /// pair must decode identically (an independent check on interlacing, with files from another writer).
     func testPngSuiteInterlacedFilesMatchTheirNonInterlacedTwins() throws {
-        let kinds = ["0g01", "0g02", "0g04", "0g08", "0g16", "2c08", "2c16", "3p01", "3p02", "3p04", "3p08",
-                     "4a08", "4a16", "6a08", "6a16"]
+        let kinds = [
+            "0g01", "0g02", "0g04", "0g08", "0g16", "2c08", "2c16", "3p01", "3p02", "3p04", "3p08",
+            "4a08", "4a16", "6a08", "6a16",
+        ]
         var mismatched: [String] = []
         for kind in kinds {
             let plain = try ImageDecoder.decode(corpusFile("valid/pngsuite/basn\(kind).png"))
@@ -68,11 +74,13 @@ final class CorpusTests: XCTestCase {
             ("exif-orient8-gray-progressive", .left),
         ]
         for (name, orientation) in cases {
-            let decoded = try ImageDecoder.decode(corpusFile("exif/crafted/\(name).jpg"),
-                                                  options: DecodeOptions(scaleDenominator: 8))
+            let decoded = try ImageDecoder.decode(
+                corpusFile("exif/crafted/\(name).jpg"),
+                options: DecodeOptions(scaleDenominator: 8))
             XCTAssertEqual(decoded.info.orientation, orientation, name)
             let isPortrait = decoded.image.height > decoded.image.width
-            XCTAssertEqual(isPortrait, orientation.swapsDimensions, "\(name): \(decoded.image.width)x\(decoded.image.height)")
+            XCTAssertEqual(
+                isPortrait, orientation.swapsDimensions, "\(name): \(decoded.image.width)x\(decoded.image.height)")
         }
         for name in ["exif-entry-count-65535", "exif-ifd-self-loop"] {  // any orientation, but they decode
             XCTAssertNoThrow(try ImageDecoder.decode(corpusFile("exif/crafted/\(name).jpg")), name)
@@ -81,8 +89,9 @@ final class CorpusTests: XCTestCase {
 
     /// A greyscale JPEG comes out as RGBA with red = green = blue.
     func testGreyscaleJPEGDecodesToGreyRGB() throws {
-        let decoded = try ImageDecoder.decode(corpusFile("valid/jpeg/pillow-hopper_gray.jpg"),
-                                              options: DecodeOptions(scaleDenominator: 2))
+        let decoded = try ImageDecoder.decode(
+            corpusFile("valid/jpeg/pillow-hopper_gray.jpg"),
+            options: DecodeOptions(scaleDenominator: 2))
         XCTAssertEqual(decoded.info.colorType, "greyscale")
         var notGrey = 0
         for y in 0..<decoded.image.height {

@@ -22,7 +22,8 @@ final class CorruptInputTests: XCTestCase {
         let text = Array("<html><body>not an image</body></html>\n".utf8)
         XCTAssertEqual(codecError(try ImageDecoder.decode(text)), .unrecognizedFormat)
         XCTAssertEqual(codecError(try ImageDecoder.decode([0xFF, 0xD8])), .unrecognizedFormat, "two bytes of JPEG")
-        XCTAssertEqual(codecError(try ImageDecoder.decode(Array(PNGFileWriter.signature.prefix(7)))), .unrecognizedFormat)
+        XCTAssertEqual(
+            codecError(try ImageDecoder.decode(Array(PNGFileWriter.signature.prefix(7)))), .unrecognizedFormat)
     }
 
     /// Cut in the middle of the entropy-coded data: an error, or (lenient) the rows that decoded plus a
@@ -36,8 +37,10 @@ final class CorruptInputTests: XCTestCase {
         XCTAssertEqual([lenient.image.width, lenient.image.height], [96, 64])
         XCTAssertEqual(lenient.warnings.count, 1, "\(lenient.warnings)")
         let complete = try ImageDecoder.decode(jpeg).image
-        XCTAssertTrue(lenient.image.region(x: 0, y: 0, width: 96, height: 8)
-            .hasSamePixels(as: complete.region(x: 0, y: 0, width: 96, height: 8)), "the rows before the cut are intact")
+        XCTAssertTrue(
+            lenient.image.region(x: 0, y: 0, width: 96, height: 8)
+                .hasSamePixels(as: complete.region(x: 0, y: 0, width: 96, height: 8)),
+            "the rows before the cut are intact")
     }
 
     /// Nothing is lost when only the end marker is missing: pixels as usual, one warning.
@@ -86,8 +89,9 @@ final class CorruptInputTests: XCTestCase {
         XCTAssertThrowsError(try ImageDecoder.decode(jpeg, options: DecodeOptions(maxProgressiveScans: 9)), "one over")
         let error = codecError(try ImageDecoder.decode(jpeg, options: DecodeOptions(maxProgressiveScans: 3)))
         XCTAssertTrue(error?.description.contains("scans") ?? false, "\(String(describing: error))")
-        XCTAssertNoThrow(try ImageDecoder.decode(intactJPEG, options: DecodeOptions(maxProgressiveScans: 1)),
-                         "a baseline file has one scan")
+        XCTAssertNoThrow(
+            try ImageDecoder.decode(intactJPEG, options: DecodeOptions(maxProgressiveScans: 1)),
+            "a baseline file has one scan")
     }
 
     /// The PNG's pixel data cut in half: an error, or (lenient) the rows that decoded, the rest transparent.
@@ -103,8 +107,9 @@ final class CorruptInputTests: XCTestCase {
         let lenient = try ImageDecoder.decode(cut, options: DecodeOptions(isLenient: true))
         XCTAssertEqual(lenient.warnings.count, 1, "\(lenient.warnings)")
         XCTAssertEqual([lenient.image.width, lenient.image.height], [96, 96])
-        XCTAssertTrue(lenient.image.region(x: 0, y: 0, width: 96, height: 32)
-            .hasSamePixels(as: noise.region(x: 0, y: 0, width: 96, height: 32)), "the first rows decoded")
+        XCTAssertTrue(
+            lenient.image.region(x: 0, y: 0, width: 96, height: 32)
+                .hasSamePixels(as: noise.region(x: 0, y: 0, width: 96, height: 32)), "the first rows decoded")
         XCTAssertEqual(lenient.image[95, 95], .transparent, "rows never reached stay clear")
     }
 
@@ -129,15 +134,21 @@ final class CorruptInputTests: XCTestCase {
         for file in [try ImageEncoder.encode(small, as: .jpeg), try ImageEncoder.encode(small, as: .png)] {
             for length in stride(from: 0, to: file.count, by: max(1, file.count / 150)) {
                 for lenient in [false, true] {
-                    do { _ = try ImageDecoder.decode(Array(file.prefix(length)), options: DecodeOptions(isLenient: lenient)) }
-                    catch is CodecError {}
+                    do {
+                        _ = try ImageDecoder.decode(
+                            Array(file.prefix(length)), options: DecodeOptions(isLenient: lenient))
+                    } catch is CodecError {}
                 }
             }
             var random = SeededGenerator(seed: UInt64(file.count))
             for _ in 0..<200 {
                 var damaged = file
-                for _ in 0..<3 { damaged[Int.random(in: 2..<damaged.count, using: &random)] = UInt8.random(in: 0...255, using: &random) }
-                do { _ = try ImageDecoder.decode(damaged, options: DecodeOptions(isLenient: true)) } catch is CodecError {}
+                for _ in 0..<3 {
+                    damaged[Int.random(in: 2..<damaged.count, using: &random)] = UInt8.random(
+                        in: 0...255, using: &random)
+                }
+                do { _ = try ImageDecoder.decode(damaged, options: DecodeOptions(isLenient: true)) } catch is CodecError
+                {}
             }
         }
     }

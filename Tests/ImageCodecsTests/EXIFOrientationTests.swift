@@ -14,13 +14,16 @@ final class EXIFOrientationTests: XCTestCase {
     /// the visual top").
     private static let rowAndColumnZero: [Orientation: (row: Edge, column: Edge)] = [
         .up: (.top, .left), .upMirrored: (.top, .right), .down: (.bottom, .right), .downMirrored: (.bottom, .left),
-        .leftMirrored: (.left, .top), .right: (.right, .top), .rightMirrored: (.right, .bottom), .left: (.left, .bottom),
+        .leftMirrored: (.left, .top), .right: (.right, .top), .rightMirrored: (.right, .bottom),
+        .left: (.left, .bottom),
     ]
 
     /// The stored quadrants: top-left red, top-right green, bottom-left blue, bottom-right white. Quadrant
     /// edges at 24 and 16 fall on 8x8 block edges, and 4:4:4 keeps the colours from bleeding across.
-    private static let colors = [Pixel(red: 255, green: 0, blue: 0), Pixel(red: 0, green: 255, blue: 0),
-                                 Pixel(red: 0, green: 0, blue: 255), Pixel(red: 255, green: 255, blue: 255)]
+    private static let colors = [
+        Pixel(red: 255, green: 0, blue: 0), Pixel(red: 0, green: 255, blue: 0),
+        Pixel(red: 0, green: 0, blue: 255), Pixel(red: 255, green: 255, blue: 255),
+    ]
     private static let quadrants: Image = {
         let image = Image(width: 48, height: 32)
         for y in 0..<32 {
@@ -47,10 +50,12 @@ final class EXIFOrientationTests: XCTestCase {
     /// The quadrant picture written by the test's own PNG writer, with an eXIf chunk before IDAT.
     func testPNGeXIfChunkIsHonoured() throws {
         let image = EXIFOrientationTests.quadrants
-        var png = PNGFileWriter(width: 48, height: 32, colorType: .rgb, bitDepth: 8, samples: (0..<(48 * 32)).flatMap {
-            let p = image[$0 % 48, $0 / 48]
-            return [UInt16(p.red), UInt16(p.green), UInt16(p.blue)]
-        })
+        var png = PNGFileWriter(
+            width: 48, height: 32, colorType: .rgb, bitDepth: 8,
+            samples: (0..<(48 * 32)).flatMap {
+                let p = image[$0 % 48, $0 / 48]
+                return [UInt16(p.red), UInt16(p.green), UInt16(p.blue)]
+            })
         for orientation in Orientation.allCases {
             for prefix in [[], Array("Exif".utf8) + [0, 0]] {  // with and without the JPEG-style prefix
                 let eXIf = prefix + EXIFBlock.tiff(orientation: UInt32(orientation.rawValue), bigEndian: true)
@@ -71,8 +76,10 @@ final class EXIFOrientationTests: XCTestCase {
 
     func testInvalidValuesAreTreatedAsUp() throws {
         for value: UInt32 in [0, 9, 65535] {
-            let decoded = try ImageDecoder.decode(JPEGBytes.withEXIF(EXIFBlock.tiff(orientation: value),
-                                                                     in: try quadrantsJPEG))
+            let decoded = try ImageDecoder.decode(
+                JPEGBytes.withEXIF(
+                    EXIFBlock.tiff(orientation: value),
+                    in: try quadrantsJPEG))
             XCTAssertEqual(decoded.info.orientation, .up, "value \(value)")
             assertShows(decoded.image, oriented: .up, "value \(value)")
         }
@@ -117,25 +124,31 @@ final class EXIFOrientationTests: XCTestCase {
         let jpeg = JPEGBytes.withEXIF(EXIFBlock.tiff(orientation: 6), in: try quadrantsJPEG)
         let image = try ImageDecoder.decode(jpeg, options: DecodeOptions(scaleDenominator: 2)).image
         XCTAssertEqual([image.width, image.height], [16, 24])
-        assertPixel(image[14, 1], near: EXIFOrientationTests.colors[0], tolerance: 40, "stored top-left shows top-right")
+        assertPixel(
+            image[14, 1], near: EXIFOrientationTests.colors[0], tolerance: 40, "stored top-left shows top-right")
     }
 
     // MARK: - Helpers
 
     /// Asserts `image` is the quadrant picture displayed with `orientation`: its size, and the colour near
     /// each displayed corner.
-    private func assertShows(_ image: Image, oriented orientation: Orientation, _ message: String,
-                             tolerance: Int = 40, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertShows(
+        _ image: Image, oriented orientation: Orientation, _ message: String,
+        tolerance: Int = 40, file: StaticString = #filePath, line: UInt = #line
+    ) {
         let expectedSize = orientation.swapsDimensions ? [32, 48] : [48, 32]
         XCTAssertEqual([image.width, image.height], expectedSize, message, file: file, line: line)
         guard [image.width, image.height] == expectedSize else { return }
         let (rowZero, columnZero) = EXIFOrientationTests.rowAndColumnZero[orientation]!
-        for (storedIndex, (isBottom, isRight)) in [(false, false), (false, true), (true, false), (true, true)].enumerated() {
+        for (storedIndex, (isBottom, isRight)) in [(false, false), (false, true), (true, false), (true, true)]
+            .enumerated()
+        {
             let edges = [isBottom ? opposite(rowZero) : rowZero, isRight ? opposite(columnZero) : columnZero]
             let x = edges.contains(.right) ? image.width - 4 : 3
             let y = edges.contains(.bottom) ? image.height - 4 : 3
-            assertPixel(image[x, y], near: EXIFOrientationTests.colors[storedIndex], tolerance: tolerance,
-                        "\(message): stored corner \(storedIndex) should show at (\(x), \(y))", file: file, line: line)
+            assertPixel(
+                image[x, y], near: EXIFOrientationTests.colors[storedIndex], tolerance: tolerance,
+                "\(message): stored corner \(storedIndex) should show at (\(x), \(y))", file: file, line: line)
         }
     }
 

@@ -10,15 +10,17 @@ final class EXIFReaderTests: XCTestCase {
         for bigEndian in [false, true] {
             for orientation in Orientation.allCases {
                 let block = EXIFBlock.tiff(orientation: UInt32(orientation.rawValue), bigEndian: bigEndian)
-                XCTAssertEqual(EXIFReader.orientation(in: block), orientation, "\(orientation), big-endian: \(bigEndian)")
+                XCTAssertEqual(
+                    EXIFReader.orientation(in: block), orientation, "\(orientation), big-endian: \(bigEndian)")
             }
         }
     }
 
     func testReadsOrientationStoredAsLong() {
         for bigEndian in [false, true] {
-            XCTAssertEqual(EXIFReader.orientation(in: EXIFBlock.tiff(orientation: 6, bigEndian: bigEndian, type: 4)),
-                           .right, "big-endian: \(bigEndian)")
+            XCTAssertEqual(
+                EXIFReader.orientation(in: EXIFBlock.tiff(orientation: 6, bigEndian: bigEndian, type: 4)),
+                .right, "big-endian: \(bigEndian)")
         }
     }
 
@@ -37,8 +39,9 @@ final class EXIFReaderTests: XCTestCase {
         for value: UInt32 in [0, 9, 65535] {
             XCTAssertEqual(EXIFReader.orientation(in: EXIFBlock.tiff(orientation: value)), .up, "value \(value)")
         }
-        XCTAssertEqual(EXIFReader.orientation(in: EXIFBlock.tiff(orientation: 0x1_0006, type: 4)), .up,
-                       "a LONG is not truncated to its low 16 bits")
+        XCTAssertEqual(
+            EXIFReader.orientation(in: EXIFBlock.tiff(orientation: 0x1_0006, type: 4)), .up,
+            "a LONG is not truncated to its low 16 bits")
     }
 
     func testNoOrientationTagGivesNil() {
@@ -50,14 +53,18 @@ final class EXIFReaderTests: XCTestCase {
     // MARK: - Hostile blocks
 
     func testTooShortOrWithoutATIFFHeaderGivesNil() {
-        for block: [UInt8] in [[], Array("Exif".utf8) + [0, 0], [0x49, 0x49, 0x2A, 0x00], [0x49, 0x49, 0x2A, 0, 8, 0, 0]] {
+        for block: [UInt8] in [
+            [], Array("Exif".utf8) + [0, 0], [0x49, 0x49, 0x2A, 0x00], [0x49, 0x49, 0x2A, 0, 8, 0, 0],
+        ] {
             XCTAssertNil(EXIFReader.orientation(in: block), "\(block)")
         }
     }
 
     func testBadByteOrderMarkerGivesNil() {
         var block = EXIFBlock.tiff(orientation: 6)
-        for marker: [UInt8] in [[0x49, 0x4D, 0x2A, 0x00], [0x49, 0x49, 0x00, 0x2A], [0x4D, 0x4D, 0x2A, 0x00], [0, 0, 0, 0]] {
+        for marker: [UInt8] in [
+            [0x49, 0x4D, 0x2A, 0x00], [0x49, 0x49, 0x00, 0x2A], [0x4D, 0x4D, 0x2A, 0x00], [0, 0, 0, 0],
+        ] {
             block.replaceSubrange(0..<4, with: marker)
             XCTAssertNil(EXIFReader.orientation(in: block), "\(marker)")
         }

@@ -15,9 +15,11 @@ final class FormatSniffingTests: XCTestCase {
     }
 
     func testRejectsOtherBytes() {
-        let cases: [[UInt8]] = [[], [0xFF, 0xD8], [0xFF, 0xD8, 0x00], Array(PNGFileWriter.signature.prefix(7)),
-                                [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x00], Array("GIF89a".utf8),
-                                [0x52, 0x49, 0x46, 0x46, 0, 0, 0, 0, 0x57, 0x45, 0x42, 0x50]]  // RIFF....WEBP
+        let cases: [[UInt8]] = [
+            [], [0xFF, 0xD8], [0xFF, 0xD8, 0x00], Array(PNGFileWriter.signature.prefix(7)),
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x00], Array("GIF89a".utf8),
+            [0x52, 0x49, 0x46, 0x46, 0, 0, 0, 0, 0x57, 0x45, 0x42, 0x50],
+        ]  // RIFF....WEBP
         for bytes in cases {
             XCTAssertNil(ImageFormat(sniffing: bytes), "\(bytes)")
         }

@@ -24,15 +24,17 @@ final class ICCProfileTests: XCTestCase {
     /// are set properly here all the same (version 2.1, perceptual, D50).
     static func minimalValidProfile(count: Int = 3000) -> [UInt8] {
         var profile = randomProfile(count: count)
-        func put(_ bytes: [UInt8], at offset: Int) { profile.replaceSubrange(offset..<(offset + bytes.count), with: bytes) }
+        func put(_ bytes: [UInt8], at offset: Int) {
+            profile.replaceSubrange(offset..<(offset + bytes.count), with: bytes)
+        }
         put(PNGFileWriter.bigEndian(UInt32(count)), at: 0)
-        put([0, 0, 0, 0], at: 4)                 // preferred CMM: none
-        put([2, 0x10, 0, 0], at: 8)               // version 2.1
-        put(Array("mntrRGB XYZ ".utf8), at: 12)   // device class, colour space, PCS
+        put([0, 0, 0, 0], at: 4)  // preferred CMM: none
+        put([2, 0x10, 0, 0], at: 8)  // version 2.1
+        put(Array("mntrRGB XYZ ".utf8), at: 12)  // device class, colour space, PCS
         put([UInt8](repeating: 0, count: 12), at: 24)  // date and time
         put(Array("acsp".utf8), at: 36)
         put([UInt8](repeating: 0, count: 28), at: 40)  // platform, flags, manufacturer, model, attributes
-        put([0, 0, 0, 0], at: 64)                 // perceptual rendering intent
+        put([0, 0, 0, 0], at: 64)  // perceptual rendering intent
         put([0, 0, 0xF6, 0xD6, 0, 1, 0, 0, 0, 0, 0xD3, 0x2D], at: 68)  // D50 as s15Fixed16
         put([UInt8](repeating: 0, count: 60), at: 80)  // creator, ID, reserved, then a tag count of 0 at 128
         return profile
@@ -64,8 +66,9 @@ final class ICCProfileTests: XCTestCase {
 
     /// Not a requirement, a record: libpng drops a profile with a meaningless header instead of failing.
     func testPNGDropsAMeaninglessProfileButStillEncodes() throws {
-        let png = try ImageEncoder.encode(image, as: .png,
-                                          options: EncodeOptions(iccProfile: ICCProfileTests.randomProfile()))
+        let png = try ImageEncoder.encode(
+            image, as: .png,
+            options: EncodeOptions(iccProfile: ICCProfileTests.randomProfile()))
         let decoded = try ImageDecoder.decode(png)
         XCTAssertNil(decoded.info.iccProfile)
         XCTAssertTrue(decoded.image.hasSamePixels(as: image))

@@ -90,8 +90,11 @@ final class JPEGTests: XCTestCase {
             XCTAssertEqual([decoded.width, decoded.height], [width, height])
         }
         let region = JPEGTests.photo.region(x: 16, y: 16, width: 64, height: 48)
-        let decoded = try ImageDecoder.decode(encode(EncodeOptions(quality: 95, chromaSubsampling: .yuv444),
-                                                     image: region)).image
+        let decoded = try ImageDecoder.decode(
+            encode(
+                EncodeOptions(quality: 95, chromaSubsampling: .yuv444),
+                image: region)
+        ).image
         XCTAssertGreaterThan(ImageDifference(decoded, region.copy(), channels: 3).psnr, 34)
     }
 }

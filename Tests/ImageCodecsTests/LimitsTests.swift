@@ -28,19 +28,24 @@ final class LimitsTests: XCTestCase {
     /// The same header followed by a token IDAT, so that libpng has nothing else to object to.
     func testPNGHeaderClaiming400MegapixelsWithImageDataIsRefused() {
         let png = LimitsTests.headerOnlyPNG(width: 20000, height: 20000, withImageData: true)
-        XCTAssertEqual(codecError(try ImageDecoder.decode(png)),
-                       .tooManyPixels(width: 20000, height: 20000, limit: DecodeOptions.defaultMaxPixels))
+        XCTAssertEqual(
+            codecError(try ImageDecoder.decode(png)),
+            .tooManyPixels(width: 20000, height: 20000, limit: DecodeOptions.defaultMaxPixels))
     }
 
     func testSmallImagesAboveACustomLimitAreRefused() throws {
         let image = TestImages.photoLike(width: 40, height: 30)
-        let jpeg = try ImageEncoder.encode(image, as: .jpeg), png = try ImageEncoder.encode(image, as: .png)
+        let jpeg = try ImageEncoder.encode(image, as: .jpeg)
+        let png = try ImageEncoder.encode(image, as: .png)
         for file in [jpeg, png] {
-            XCTAssertEqual(codecError(try ImageDecoder.decode(file, options: DecodeOptions(maxPixels: 1199))),
-                           .tooManyPixels(width: 40, height: 30, limit: 1199))
-            XCTAssertNoThrow(try ImageDecoder.decode(file, options: DecodeOptions(maxPixels: 1200)), "the limit is inclusive")
-            XCTAssertEqual(codecError(try ImageDecoder.inspect(file, maxPixels: 100)),
-                           .tooManyPixels(width: 40, height: 30, limit: 100))
+            XCTAssertEqual(
+                codecError(try ImageDecoder.decode(file, options: DecodeOptions(maxPixels: 1199))),
+                .tooManyPixels(width: 40, height: 30, limit: 1199))
+            XCTAssertNoThrow(
+                try ImageDecoder.decode(file, options: DecodeOptions(maxPixels: 1200)), "the limit is inclusive")
+            XCTAssertEqual(
+                codecError(try ImageDecoder.inspect(file, maxPixels: 100)),
+                .tooManyPixels(width: 40, height: 30, limit: 100))
         }
     }
 
@@ -48,8 +53,9 @@ final class LimitsTests: XCTestCase {
     func testLimitAppliesToTheStoredSizeEvenWhenScaling() throws {
         let jpeg = try ImageEncoder.encode(TestImages.photoLike(width: 40, height: 30), as: .jpeg)
         let options = DecodeOptions(maxPixels: 1000, scaleDenominator: 8)
-        XCTAssertEqual(codecError(try ImageDecoder.decode(jpeg, options: options)),
-                       .tooManyPixels(width: 40, height: 30, limit: 1000))
+        XCTAssertEqual(
+            codecError(try ImageDecoder.decode(jpeg, options: options)),
+            .tooManyPixels(width: 40, height: 30, limit: 1000))
     }
 
     /// A JPEG whose SOF claims 60000x60000 over a tiny body: refused by size, not read.
@@ -59,8 +65,9 @@ final class LimitsTests: XCTestCase {
         let sof = JPEGBytes.offset(ofMarker: 0xC0, in: jpeg)!
         jpeg[sof + 7] = 0xEA  // width 60000 = 0xEA60
         jpeg[sof + 8] = 0x60
-        XCTAssertEqual(codecError(try ImageDecoder.decode(jpeg)),
-                       .tooManyPixels(width: 60000, height: 60000, limit: DecodeOptions.defaultMaxPixels))
+        XCTAssertEqual(
+            codecError(try ImageDecoder.decode(jpeg)),
+            .tooManyPixels(width: 60000, height: 60000, limit: DecodeOptions.defaultMaxPixels))
     }
 
     /// inspect reads sizes, orientation and format without decoding: it works on the 400 MP header too,
@@ -77,8 +84,9 @@ final class LimitsTests: XCTestCase {
         XCTAssertEqual([info.storedWidth, info.storedHeight], [48, 32], "stored, not oriented")
         XCTAssertEqual(info.orientation, .right)
 
-        let png = PNGBytes.inserting(chunk: "eXIf", data: EXIFBlock.tiff(orientation: 8),
-                                     into: try ImageEncoder.encode(image, as: .png))
+        let png = PNGBytes.inserting(
+            chunk: "eXIf", data: EXIFBlock.tiff(orientation: 8),
+            into: try ImageEncoder.encode(image, as: .png))
         let pngInfo = try ImageDecoder.inspect(png)
         XCTAssertEqual([pngInfo.storedWidth, pngInfo.storedHeight, pngInfo.bitsPerSample], [48, 32, 8])
         XCTAssertEqual(pngInfo.orientation, .left)

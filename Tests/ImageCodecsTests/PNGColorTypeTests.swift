@@ -62,8 +62,10 @@ final class PNGColorTypeTests: XCTestCase {
     /// Images smaller than 8x8 leave some Adam7 passes empty; those have no scanlines at all.
     func testInterlacedImagesWithEmptyPasses() throws {
         for (width, height) in [(1, 1), (2, 3), (5, 1), (1, 6)] {
-            try assertDecodesExactly(PNGSamples.random(.rgba, bitDepth: 8, interlaced: true, width: width,
-                                                       height: height))
+            try assertDecodesExactly(
+                PNGSamples.random(
+                    .rgba, bitDepth: 8, interlaced: true, width: width,
+                    height: height))
         }
     }
 
@@ -73,7 +75,8 @@ final class PNGColorTypeTests: XCTestCase {
             (1, [0, 1], [0, 255]), (2, [0, 1, 2, 3], [0, 85, 170, 255]), (4, [0, 1, 7, 15], [0, 17, 119, 255]),
         ]
         for (depth, samples, expected) in cases {
-            let png = PNGFileWriter(width: samples.count, height: 1, colorType: .grey, bitDepth: depth, samples: samples)
+            let png = PNGFileWriter(
+                width: samples.count, height: 1, colorType: .grey, bitDepth: depth, samples: samples)
             let image = try ImageDecoder.decode(png.encoded()).image
             XCTAssertEqual((0..<samples.count).map { image[$0, 0].red }, expected, "\(depth)-bit grey")
         }
@@ -90,7 +93,8 @@ final class PNGColorTypeTests: XCTestCase {
 
     func testInfoDescribesTheStoredFormat() throws {
         let palette = try ImageDecoder.decode(
-            PNGSamples.random(.palette, bitDepth: 4, interlaced: true, transparency: true).encoded()).info
+            PNGSamples.random(.palette, bitDepth: 4, interlaced: true, transparency: true).encoded()
+        ).info
         XCTAssertEqual(palette.format, .png)
         XCTAssertEqual(palette.colorType, "palette 4-bit, Adam7 interlaced")
         XCTAssertEqual(palette.bitsPerSample, 4)
@@ -109,27 +113,34 @@ final class PNGColorTypeTests: XCTestCase {
         let rgba = try ImageDecoder.decode(PNGSamples.random(.rgba, bitDepth: 16).encoded()).info
         XCTAssertEqual(rgba.colorType, "RGBA 16-bit")
         XCTAssertTrue(rgba.hasAlpha)
-        XCTAssertEqual(try ImageDecoder.inspect(PNGSamples.random(.greyAlpha, bitDepth: 8).encoded()).colorType,
-                       "greyscale+alpha 8-bit")
-        XCTAssertEqual(try ImageDecoder.inspect(PNGSamples.random(.rgb, bitDepth: 16).encoded()).colorType, "RGB 16-bit")
+        XCTAssertEqual(
+            try ImageDecoder.inspect(PNGSamples.random(.greyAlpha, bitDepth: 8).encoded()).colorType,
+            "greyscale+alpha 8-bit")
+        XCTAssertEqual(
+            try ImageDecoder.inspect(PNGSamples.random(.rgb, bitDepth: 16).encoded()).colorType, "RGB 16-bit")
     }
 
     // MARK: - Helpers
 
     private func assertDecodesExactly(_ png: PNGFileWriter, file: StaticString = #filePath, line: UInt = #line) throws {
-        let label = "\(png.colorType) \(png.bitDepth)-bit\(png.isInterlaced ? " interlaced" : "")"
+        let label =
+            "\(png.colorType) \(png.bitDepth)-bit\(png.isInterlaced ? " interlaced" : "")"
             + "\(png.transparency != nil ? " tRNS" : "") \(png.width)x\(png.height)"
         let decoded = try ImageDecoder.decode(png.encoded())
-        XCTAssertEqual([decoded.image.width, decoded.image.height], [png.width, png.height], label, file: file, line: line)
+        XCTAssertEqual(
+            [decoded.image.width, decoded.image.height], [png.width, png.height], label, file: file, line: line)
         XCTAssertEqual(decoded.warnings, [], label, file: file, line: line)
         guard decoded.image.width == png.width, decoded.image.height == png.height else { return }
         let expected = PNGSamples.expectedPixels(of: png)
         var mismatches: [String] = []
         for (index, pixel) in expected.enumerated() {
             let actual = decoded.image[index % png.width, index / png.width]
-            if actual != pixel { mismatches.append("(\(index % png.width), \(index / png.width)): \(actual) != \(pixel)") }
+            if actual != pixel {
+                mismatches.append("(\(index % png.width), \(index / png.width)): \(actual) != \(pixel)")
+            }
         }
-        XCTAssertTrue(mismatches.isEmpty, "\(label): \(mismatches.count) pixels differ, first \(mismatches.prefix(3))",
-                      file: file, line: line)
+        XCTAssertTrue(
+            mismatches.isEmpty, "\(label): \(mismatches.count) pixels differ, first \(mismatches.prefix(3))",
+            file: file, line: line)
     }
 }

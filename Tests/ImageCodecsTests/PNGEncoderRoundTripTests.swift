@@ -27,13 +27,15 @@ final class PNGEncoderRoundTripTests: XCTestCase {
         let decoded = try ImageDecoder.decode(ImageEncoder.encode(original, as: .png))
         XCTAssertEqual(decoded.info.colorType, "RGBA 8-bit")
         XCTAssertTrue(decoded.info.hasAlpha)
-        var mismatches = 0, expectationDiffersFromOriginal = 0
+        var mismatches = 0
+        var expectationDiffersFromOriginal = 0
         for y in 0..<original.height {
             for x in 0..<original.width {
                 let p = original[x, y]
-                let straight = Pixel(red: ReferenceMath.unpremultiply(p.red, by: p.alpha),
-                                     green: ReferenceMath.unpremultiply(p.green, by: p.alpha),
-                                     blue: ReferenceMath.unpremultiply(p.blue, by: p.alpha), alpha: p.alpha)
+                let straight = Pixel(
+                    red: ReferenceMath.unpremultiply(p.red, by: p.alpha),
+                    green: ReferenceMath.unpremultiply(p.green, by: p.alpha),
+                    blue: ReferenceMath.unpremultiply(p.blue, by: p.alpha), alpha: p.alpha)
                 let expected = ReferenceMath.premultiplied(straight)
                 if expected != p { expectationDiffersFromOriginal += 1 }
                 if decoded.image[x, y] != expected { mismatches += 1 }
@@ -76,7 +78,8 @@ final class PNGEncoderRoundTripTests: XCTestCase {
     func testEncodedFileIsWellFormed() throws {
         let png = try ImageEncoder.encode(TestImages.randomPremultiplied(width: 9, height: 7), as: .png)
         XCTAssertEqual(Array(png.prefix(8)), PNGFileWriter.signature)
-        var offset = 8, types: [String] = []
+        var offset = 8
+        var types: [String] = []
         while offset + 12 <= png.count {
             let length = png[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
             let typeAndData = Array(png[(offset + 4)..<(offset + 8 + length)])
@@ -96,7 +99,9 @@ final class PNGEncoderRoundTripTests: XCTestCase {
 
     func testEmptyImageIsRefused() {
         for format in ImageFormat.allCases {
-            guard let error = codecError(try ImageEncoder.encode(Image(width: 0, height: 0), as: format)) else { continue }
+            guard let error = codecError(try ImageEncoder.encode(Image(width: 0, height: 0), as: format)) else {
+                continue
+            }
             guard case .encodingFailed = error else { return XCTFail("\(format): \(error)") }
         }
     }

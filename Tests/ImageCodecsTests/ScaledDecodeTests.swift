@@ -18,10 +18,12 @@ final class ScaledDecodeTests: XCTestCase {
             let jpeg = try ImageEncoder.encode(image, as: .jpeg)
             for n in [1, 2, 4, 8] {
                 let decoded = try ImageDecoder.decode(jpeg, options: DecodeOptions(scaleDenominator: n))
-                XCTAssertEqual([decoded.image.width, decoded.image.height],
-                               [(width + n - 1) / n, (height + n - 1) / n], "\(width)x\(height) at 1/\(n)")
-                XCTAssertEqual([decoded.info.storedWidth, decoded.info.storedHeight], [width, height],
-                               "info keeps the stored size")
+                XCTAssertEqual(
+                    [decoded.image.width, decoded.image.height],
+                    [(width + n - 1) / n, (height + n - 1) / n], "\(width)x\(height) at 1/\(n)")
+                XCTAssertEqual(
+                    [decoded.info.storedWidth, decoded.info.storedHeight], [width, height],
+                    "info keeps the stored size")
             }
         }
     }
@@ -34,9 +36,11 @@ final class ScaledDecodeTests: XCTestCase {
         for (n, bound) in [(2, 45.0), (4, 49.0), (8, 50.0)] {
             let decoded = try ImageDecoder.decode(sourceJPEG, options: DecodeOptions(scaleDenominator: n))
             let expected = ReferenceMath.boxDownsample(ScaledDecodeTests.original, by: n)
-            let width = ScaledDecodeTests.original.width / n, height = ScaledDecodeTests.original.height / n
-            let difference = ImageDifference(decoded.image.region(x: 0, y: 0, width: width, height: height),
-                                             expected.region(x: 0, y: 0, width: width, height: height), channels: 3)
+            let width = ScaledDecodeTests.original.width / n
+            let height = ScaledDecodeTests.original.height / n
+            let difference = ImageDifference(
+                decoded.image.region(x: 0, y: 0, width: width, height: height),
+                expected.region(x: 0, y: 0, width: width, height: height), channels: 3)
             XCTAssertGreaterThan(difference.psnr, bound, "1/\(n): \(difference)")
         }
     }

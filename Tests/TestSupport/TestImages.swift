@@ -1,8 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 import Compositor
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A small, fast, seeded generator (SplitMix64), so every test image is the same on every run.
 public struct SeededGenerator: RandomNumberGenerator {
@@ -27,11 +27,15 @@ public enum TestImages {
         var random = SeededGenerator(seed: seed)
         let image = Image(width: width, height: height)
         let shapes = (0..<6).map { _ in
-            (x: Double.random(in: 0..<1, using: &random) * Double(width),
-             y: Double.random(in: 0..<1, using: &random) * Double(height),
-             r: Double.random(in: 0.05..<0.3, using: &random) * Double(max(width, height)),
-             color: (UInt8.random(in: 0...255, using: &random), UInt8.random(in: 0...255, using: &random),
-                     UInt8.random(in: 0...255, using: &random)))
+            (
+                x: Double.random(in: 0..<1, using: &random) * Double(width),
+                y: Double.random(in: 0..<1, using: &random) * Double(height),
+                r: Double.random(in: 0.05..<0.3, using: &random) * Double(max(width, height)),
+                color: (
+                    UInt8.random(in: 0...255, using: &random), UInt8.random(in: 0...255, using: &random),
+                    UInt8.random(in: 0...255, using: &random)
+                )
+            )
         }
         for y in 0..<height {
             for x in 0..<width {
@@ -39,7 +43,8 @@ public enum TestImages {
                 var g = Double(y) / Double(max(height - 1, 1)) * 160 + 50
                 var b = 120 + 60 * sin(Double(x + y) / 23)
                 for shape in shapes {
-                    let dx = Double(x) - shape.x, dy = Double(y) - shape.y
+                    let dx = Double(x) - shape.x
+                    let dy = Double(y) - shape.y
                     if dx * dx + dy * dy < shape.r * shape.r {
                         (r, g, b) = (Double(shape.color.0), Double(shape.color.1), Double(shape.color.2))
                     }
@@ -57,10 +62,12 @@ public enum TestImages {
         let image = Image(width: width, height: height)
         for y in 0..<height {
             for x in 0..<width {
-                let alpha: UInt8 = [0, 255, UInt8.random(in: 0...255, using: &random)][Int.random(in: 0..<3, using: &random)]
-                image[x, y] = Pixel(red: UInt8.random(in: 0...alpha, using: &random),
-                                    green: UInt8.random(in: 0...alpha, using: &random),
-                                    blue: UInt8.random(in: 0...alpha, using: &random), alpha: alpha)
+                let alpha: UInt8 = [0, 255, UInt8.random(in: 0...255, using: &random)][
+                    Int.random(in: 0..<3, using: &random)]
+                image[x, y] = Pixel(
+                    red: UInt8.random(in: 0...alpha, using: &random),
+                    green: UInt8.random(in: 0...alpha, using: &random),
+                    blue: UInt8.random(in: 0...alpha, using: &random), alpha: alpha)
             }
         }
         return image
@@ -81,7 +88,8 @@ public struct ImageDifference: CustomStringConvertible {
         var maxError = 0
         var sum = 0.0
         for y in 0..<first.height {
-            let a = first.row(y), b = second.row(y)
+            let a = first.row(y)
+            let b = second.row(y)
             for x in 0..<first.width {
                 for c in 0..<channels {
                     let d = abs(Int(a[x * 4 + c]) - Int(b[x * 4 + c]))

@@ -8,8 +8,8 @@ public final class BlurWorkspace: @unchecked Sendable {
     /// What a buffer is for; each (use, worker) pair has its own buffer.
     enum Use: Int, CaseIterable {
         case ring, line, rowOutput, rowPointers, weights, columnMap, sums, smallAverage, smallHorizontal,
-             smallBlurred, columnTaps, columnWeights, rowTaps, renderRow, renderScratch, grain, sourceCopy,
-             resizeRows, resizeRowPointers, resizeOutput
+            smallBlurred, columnTaps, columnWeights, rowTaps, renderRow, renderScratch, grain, sourceCopy,
+            resizeRows, resizeRowPointers, resizeOutput
         /// Tables of per-worker pointers, one table per use (stored under the use's raw value as "worker").
         case pointerTable
     }
@@ -45,8 +45,9 @@ public final class BlurWorkspace: @unchecked Sendable {
 
     /// One buffer per worker for `use`, each of at least `count` values.
     func buffers<T>(_ use: Use, workers: Int, count: Int, of type: T.Type = T.self) -> PerWorker<T> {
-        let table = buffer(.pointerTable, worker: use.rawValue, count: max(workers, 1),
-                           of: UnsafeMutablePointer<T>.self)
+        let table = buffer(
+            .pointerTable, worker: use.rawValue, count: max(workers, 1),
+            of: UnsafeMutablePointer<T>.self)
         for worker in 0..<max(workers, 1) {
             table[worker] = buffer(use, worker: worker, count: count, of: T.self)
         }

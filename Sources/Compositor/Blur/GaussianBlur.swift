@@ -18,8 +18,10 @@ public struct GaussianBlur: Sendable {
     /// At most this many threads (default: every core); results are identical for every count.
     public var threads: Int
 
-    public init(sigma: Double, edgeMode: EdgeMode = .mirror, precision: BlurPrecision = .auto,
-                threads: Int = Parallel.processorCount) {
+    public init(
+        sigma: Double, edgeMode: EdgeMode = .mirror, precision: BlurPrecision = .auto,
+        threads: Int = Parallel.processorCount
+    ) {
         self.sigma = sigma
         self.edgeMode = edgeMode
         self.precision = precision
@@ -42,8 +44,9 @@ public struct GaussianBlur: Sendable {
     /// The blurred rows of `source` as Floats, for stages that work before quantising (materials).
     public func rows(of source: Image, workspace: BlurWorkspace = BlurWorkspace()) -> any BlurredRows {
         if usesPyramid {
-            return PyramidGaussianBlur(source: source, sigma: sigma, edgeMode: edgeMode, threads: threads,
-                                       kernels: kernels, workspace: workspace)
+            return PyramidGaussianBlur(
+                source: source, sigma: sigma, edgeMode: edgeMode, threads: threads,
+                kernels: kernels, workspace: workspace)
         }
         return ReferenceGaussianBlur(source: source, sigma: sigma, edgeMode: edgeMode)
     }
@@ -69,19 +72,24 @@ public struct GaussianBlur: Sendable {
     /// A renderer that passes the same `workspace` every frame allocates no scratch memory once sizes
     /// settle. Thread safety: calls may run at once on different destinations with different workspaces;
     /// the source is only read.
-    public func apply(to source: Image, regionX x: Int, y: Int, into destination: Image,
-                      workspace: BlurWorkspace = BlurWorkspace()) {
-        precondition(x >= 0 && y >= 0 && x + destination.width <= source.width
-                     && y + destination.height <= source.height, "region outside the source")
+    public func apply(
+        to source: Image, regionX x: Int, y: Int, into destination: Image,
+        workspace: BlurWorkspace = BlurWorkspace()
+    ) {
+        precondition(
+            x >= 0 && y >= 0 && x + destination.width <= source.width
+                && y + destination.height <= source.height, "region outside the source")
         let input = overlaps(source, destination) ? copy(source, into: workspace) : source
         if usesPyramid {
-            let rows = PyramidGaussianBlur(source: input, sigma: sigma, edgeMode: edgeMode, threads: threads,
-                                           kernels: kernels, regionX: x, y: y, width: destination.width,
-                                           height: destination.height, workspace: workspace)
+            let rows = PyramidGaussianBlur(
+                source: input, sigma: sigma, edgeMode: edgeMode, threads: threads,
+                kernels: kernels, regionX: x, y: y, width: destination.width,
+                height: destination.height, workspace: workspace)
             rows.render(into: destination, threads: threads, workspace: workspace)
         } else {
-            engine.run(source: PixelRows(input), outputX: x, outputY: y, destination: PixelRows(destination),
-                       workspace: workspace)
+            engine.run(
+                source: PixelRows(input), outputX: x, outputY: y, destination: PixelRows(destination),
+                workspace: workspace)
         }
     }
 
@@ -94,12 +102,14 @@ public struct GaussianBlur: Sendable {
             input = Plane(width: source.width, height: source.height)
             for y in 0..<source.height { input.row(y).update(from: source.row(y), count: source.width) }
         }
-        engine.run(source: PixelRows(input), outputX: 0, outputY: 0, destination: PixelRows(destination),
-                   workspace: workspace)
+        engine.run(
+            source: PixelRows(input), outputX: 0, outputY: 0, destination: PixelRows(destination),
+            workspace: workspace)
     }
 
     var engine: SeparableBlurEngine {
-        SeparableBlurEngine(kernel: GaussianKernel(sigma: sigma), edgeMode: edgeMode, kernels: kernels, threads: threads)
+        SeparableBlurEngine(
+            kernel: GaussianKernel(sigma: sigma), edgeMode: edgeMode, kernels: kernels, threads: threads)
     }
 
     /// `source` copied into the workspace, so an in-place blur reads pixels it has not yet overwritten.
@@ -126,9 +136,11 @@ extension BlurredRows {
     ///   - threads: at most this many threads; the result is the same for every count.
     ///   - finish: turns one Float row (y given) into the row to quantise, in place or not; it must depend
     ///     only on the row and y.
-    public func render(into destination: Image, dither: Bool = false, grain: Float = 0,
-                       threads: Int = Parallel.processorCount, workspace: BlurWorkspace = BlurWorkspace(),
-                       finish: ((UnsafeMutablePointer<Float>, Int, Int) -> UnsafeMutablePointer<Float>)? = nil) {
+    public func render(
+        into destination: Image, dither: Bool = false, grain: Float = 0,
+        threads: Int = Parallel.processorCount, workspace: BlurWorkspace = BlurWorkspace(),
+        finish: ((UnsafeMutablePointer<Float>, Int, Int) -> UnsafeMutablePointer<Float>)? = nil
+    ) {
         precondition(destination.width == width && destination.height == height, "destination size differs")
         let bandHeight = 16
         let bands = (height + bandHeight - 1) / bandHeight
@@ -142,7 +154,8 @@ extension BlurredRows {
             for y in (band * bandHeight)..<min(height, (band + 1) * bandHeight) {
                 fillRow(y, into: row, scratch: scratch[worker])
                 let finished = finish?(row, y, width) ?? row
-                quantizer.quantize(finished, count: width, into: destination.row(y), y: y, grainScratch: grainRows[worker])
+                quantizer.quantize(
+                    finished, count: width, into: destination.row(y), y: y, grainScratch: grainRows[worker])
             }
         }
     }
@@ -180,8 +193,10 @@ public struct Quantizer: Sendable {
     /// tile in runs that line up with it), then each colour byte limited to its pixel's alpha byte, 16 bytes
     /// at a time. Limiting after rounding equals limiting before it, because rounding is monotone.
     /// - Parameter grainScratch: room for `count * 4` Floats, needed only when `grain` is not zero.
-    public func quantize(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<UInt8>,
-                         y: Int, grainScratch: UnsafeMutablePointer<Float>? = nil) {
+    public func quantize(
+        _ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<UInt8>,
+        y: Int, grainScratch: UnsafeMutablePointer<Float>? = nil
+    ) {
         var source = source
         if grain != 0, let grainScratch {
             addGrain(source, count: count, y: y, into: grainScratch)
@@ -191,7 +206,8 @@ public struct Quantizer: Sendable {
         var x = 0
         while x < count {
             let run = min(NoiseTile.size - (x & NoiseTile.mask), count - x)
-            let input = source + x * 4, output = destination + x * 4
+            let input = source + x * 4
+            let output = destination + x * 4
             if dither {
                 let tile = ditherRow + (x & NoiseTile.mask) * 4
                 for i in 0..<(run * 4) { output[i] = Quantizer.byte(input[i] + tile[i]) }
@@ -226,7 +242,8 @@ public struct Quantizer: Sendable {
     }
 
     /// The row with grain added to the colours, scaled by alpha.
-    private func addGrain(_ source: UnsafePointer<Float>, count: Int, y: Int, into output: UnsafeMutablePointer<Float>) {
+    private func addGrain(_ source: UnsafePointer<Float>, count: Int, y: Int, into output: UnsafeMutablePointer<Float>)
+    {
         let grainRow = NoiseTile.grain.row(y)
         for x in 0..<count {
             let tile = (x & NoiseTile.mask) * 4
@@ -237,8 +254,10 @@ public struct Quantizer: Sendable {
     }
 
     /// The same rounding one value at a time, written plainly: the twin the tests compare with.
-    public func quantizeReference(_ source: UnsafePointer<Float>, count: Int,
-                                  into destination: UnsafeMutablePointer<UInt8>, y: Int, firstX: Int = 0) {
+    public func quantizeReference(
+        _ source: UnsafePointer<Float>, count: Int,
+        into destination: UnsafeMutablePointer<UInt8>, y: Int, firstX: Int = 0
+    ) {
         let ditherRow = NoiseTile.dither.row(y)
         let grainRow = NoiseTile.grain.row(y)
         for i in 0..<count {

@@ -1,9 +1,9 @@
 import Dispatch
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Runs independent pieces of work on several threads. Pieces never depend on which thread runs them, so
@@ -29,7 +29,8 @@ public enum Parallel {
             let box = UncheckedSendable(body)
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 // Contiguous chunks: neighbouring rows stay on one core's cache.
-                let start = count * worker / workers, end = count * (worker + 1) / workers
+                let start = count * worker / workers
+                let end = count * (worker + 1) / workers
                 for i in start..<end { box.value(i, worker) }
             }
         }

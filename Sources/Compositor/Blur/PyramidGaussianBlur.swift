@@ -44,10 +44,12 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     /// With `sourceScale` d > 1, `source` is the image already reduced d times (a JPEG decoded with libjpeg's
     /// DCT scaling, say) while σ, the region and the result stay in full-resolution pixels: each source pixel
     /// stands for a d×d block, f is made a multiple of d, and cells average (f/d)² source pixels.
-    public init(source: Image, sigma: Double, edgeMode: EdgeMode = .mirror, threads: Int = Parallel.processorCount,
-                kernels: any ConvolutionKernelSet.Type = Kernels.active, regionX: Int = 0, y regionY: Int = 0,
-                width regionWidth: Int? = nil, height regionHeight: Int? = nil, sourceScale: Int = 1,
-                workspace: BlurWorkspace = BlurWorkspace()) {
+    public init(
+        source: Image, sigma: Double, edgeMode: EdgeMode = .mirror, threads: Int = Parallel.processorCount,
+        kernels: any ConvolutionKernelSet.Type = Kernels.active, regionX: Int = 0, y regionY: Int = 0,
+        width regionWidth: Int? = nil, height regionHeight: Int? = nil, sourceScale: Int = 1,
+        workspace: BlurWorkspace = BlurWorkspace()
+    ) {
         let scale = max(sourceScale, 1)
         let factor = max(scale, PyramidGaussianBlur.factor(forSigma: sigma) / scale * scale)
         let smallSigma = (max(sigma * sigma - Double(factor * factor - 1) / 12, 0)).squareRoot() / Double(factor)
@@ -66,12 +68,14 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
         smallWidth = PyramidGaussianBlur.floorDivide(regionX + max(width, 1) - 1, factor) + margin + 1 - firstColumn
         smallHeight = PyramidGaussianBlur.floorDivide(regionY + max(height, 1) - 1, factor) + margin + 1 - firstRow
         let averaged = workspace.buffer(.smallAverage, count: smallWidth * smallHeight * 4, of: Float.self)
-        PyramidGaussianBlur.areaAverage(source, factor: factor / scale, firstColumn: firstColumn, firstRow: firstRow,
-                                        smallWidth: smallWidth, smallHeight: smallHeight, edgeMode: edgeMode,
-                                        threads: threads, into: averaged, workspace: workspace)
+        PyramidGaussianBlur.areaAverage(
+            source, factor: factor / scale, firstColumn: firstColumn, firstRow: firstRow,
+            smallWidth: smallWidth, smallHeight: smallHeight, edgeMode: edgeMode,
+            threads: threads, into: averaged, workspace: workspace)
         small = workspace.buffer(.smallBlurred, count: smallWidth * smallHeight * 4, of: Float.self)
-        SmallImageBlur.blur(averaged, width: smallWidth, height: smallHeight, kernel: kernel, threads: threads,
-                            kernels: kernels, into: small, workspace: workspace)
+        SmallImageBlur.blur(
+            averaged, width: smallWidth, height: smallHeight, kernel: kernel, threads: threads,
+            kernels: kernels, into: small, workspace: workspace)
         columnTaps = workspace.buffer(.columnTaps, count: width, of: InterpolationTap.self)
         rowTaps = workspace.buffer(.rowTaps, count: height, of: InterpolationTap.self)
         InterpolationTap.write(first: regionX, count: width, factor: factor, firstCell: firstColumn, into: columnTaps)
@@ -100,16 +104,20 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     /// Small pixel (i, j) averages the f×f block of full-resolution pixels starting at
     /// ((firstColumn + i)·f, (firstRow + j)·f), reading outside the image through the edge mode. Each small row first
     /// sums its f source rows into 32-bit lanes (a loop the compiler vectorises), then sums f columns.
-    private static func areaAverage(_ source: Image, factor: Int, firstColumn: Int, firstRow: Int, smallWidth: Int,
-                                    smallHeight: Int, edgeMode: EdgeMode, threads: Int,
-                                    into small: UnsafeMutablePointer<Float>, workspace: BlurWorkspace) {
-        let columnOrigin = firstColumn * factor, origin = firstRow * factor
+    private static func areaAverage(
+        _ source: Image, factor: Int, firstColumn: Int, firstRow: Int, smallWidth: Int,
+        smallHeight: Int, edgeMode: EdgeMode, threads: Int,
+        into small: UnsafeMutablePointer<Float>, workspace: BlurWorkspace
+    ) {
+        let columnOrigin = firstColumn * factor
+        let origin = firstRow * factor
         let columnCount = smallWidth * factor
         let columnMap = workspace.buffer(.columnMap, count: columnCount, of: Int.self)
         for i in 0..<columnCount { columnMap[i] = edgeMode.sourceIndex(columnOrigin + i, count: source.width) }
         let rowValues = source.width * 4
-        let sumsPerWorker = workspace.buffers(.sums, workers: Parallel.workers(smallHeight, threads: threads),
-                                              count: rowValues, of: UInt32.self)
+        let sumsPerWorker = workspace.buffers(
+            .sums, workers: Parallel.workers(smallHeight, threads: threads),
+            count: rowValues, of: UInt32.self)
         let scale = 1 / Float(factor * factor)
         let shared = UncheckedSendable((small, columnMap))
         Parallel.forEach(smallHeight, threads: threads) { j, worker in
@@ -127,7 +135,10 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
             let out = small + j * smallWidth * 4
             var column = 0
             for i in 0..<smallWidth {
-                var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0, a: UInt32 = 0
+                var r: UInt32 = 0
+                var g: UInt32 = 0
+                var b: UInt32 = 0
+                var a: UInt32 = 0
                 for _ in 0..<factor {
                     let sourceX = columnMap[column]
                     column += 1
@@ -146,8 +157,10 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
         }
     }
 
-    public func fillRow(_ y: Int, into destination: UnsafeMutablePointer<Float>,
-                        scratch: UnsafeMutablePointer<Float>) {
+    public func fillRow(
+        _ y: Int, into destination: UnsafeMutablePointer<Float>,
+        scratch: UnsafeMutablePointer<Float>
+    ) {
         let rowTap = rowTaps[y]
         let rowWidth = smallWidth * 4
         let upper = small + rowTap.index * rowWidth
@@ -159,9 +172,11 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
             let right = UnsafeRawPointer(scratch + tap.index * 4 + 4).loadUnaligned(as: SIMD4<Float>.self)
             if x + 4 <= width && columnTaps[x + 3].index == tap.index {
                 // Four pixels between the same two samples: one 16-lane step, same arithmetic per lane.
-                let left4 = SIMD16(lowHalf: SIMD8(lowHalf: left, highHalf: left), highHalf: SIMD8(lowHalf: left, highHalf: left))
-                let right4 = SIMD16(lowHalf: SIMD8(lowHalf: right, highHalf: right),
-                                    highHalf: SIMD8(lowHalf: right, highHalf: right))
+                let left4 = SIMD16(
+                    lowHalf: SIMD8(lowHalf: left, highHalf: left), highHalf: SIMD8(lowHalf: left, highHalf: left))
+                let right4 = SIMD16(
+                    lowHalf: SIMD8(lowHalf: right, highHalf: right),
+                    highHalf: SIMD8(lowHalf: right, highHalf: right))
                 let weights = UnsafeRawPointer(columnWeights + x * 4).loadUnaligned(as: SIMD16<Float>.self)
                 let value = left4 + weights * (right4 - left4)
                 UnsafeMutableRawPointer(destination + x * 4).storeBytes(of: value, as: SIMD16<Float>.self)
@@ -183,7 +198,9 @@ struct InterpolationTap: Sendable {
 
     /// Absolute cell a is centred on full-resolution position a·f + (f − 1)/2; the small image's first cell
     /// is `firstCell`.
-    static func write(first: Int, count: Int, factor: Int, firstCell: Int, into taps: UnsafeMutablePointer<InterpolationTap>) {
+    static func write(
+        first: Int, count: Int, factor: Int, firstCell: Int, into taps: UnsafeMutablePointer<InterpolationTap>
+    ) {
         for i in 0..<count {
             let position = (Double(first + i) - Double(factor - 1) / 2) / Double(factor) - Double(firstCell)
             let index = Int(position.rounded(.down))
@@ -195,10 +212,13 @@ struct InterpolationTap: Sendable {
 /// The exact separable blur of a small Float RGBA image, with clamped edges (the pyramid's margins keep them
 /// away from anything that is used).
 enum SmallImageBlur {
-    static func blur(_ samples: UnsafeMutablePointer<Float>, width: Int, height: Int, kernel: GaussianKernel,
-                     threads: Int, kernels: any ConvolutionKernelSet.Type, into result: UnsafeMutablePointer<Float>,
-                     workspace: BlurWorkspace) {
-        let radius = kernel.radius, taps = kernel.weights.count
+    static func blur(
+        _ samples: UnsafeMutablePointer<Float>, width: Int, height: Int, kernel: GaussianKernel,
+        threads: Int, kernels: any ConvolutionKernelSet.Type, into result: UnsafeMutablePointer<Float>,
+        workspace: BlurWorkspace
+    ) {
+        let radius = kernel.radius
+        let taps = kernel.weights.count
         let rowCount = width * 4
         let horizontal = workspace.buffer(.smallHorizontal, count: rowCount * height, of: Float.self)
         // Weights with three zeros on each side: the middle is the kernel, the whole is what combine4 reads.
@@ -208,7 +228,8 @@ enum SmallImageBlur {
         let workers = Parallel.workers(height, threads: threads)
         let lines = workspace.buffers(.line, workers: workers, count: (width + 2 * radius) * 4, of: Float.self)
         // Per worker: taps + 3 row pointers, then four output pointers.
-        let rowPointers = workspace.buffers(.rowPointers, workers: workers, count: taps + 8, of: UnsafePointer<Float>.self)
+        let rowPointers = workspace.buffers(
+            .rowPointers, workers: workers, count: taps + 8, of: UnsafePointer<Float>.self)
         let shared = UncheckedSendable((samples, horizontal, result, weights))
         Parallel.forEach(height, threads: threads) { j, worker in
             let (samples, horizontal, _, weights) = shared.value
@@ -217,8 +238,9 @@ enum SmallImageBlur {
             for i in 0..<(width + 2 * radius) {
                 (line + i * 4).update(from: row + min(max(i - radius, 0), width - 1) * 4, count: 4)
             }
-            kernels.convolve(line, step: 4, weights: UnsafeBufferPointer(start: weights, count: taps), count: rowCount,
-                             into: horizontal + j * rowCount)
+            kernels.convolve(
+                line, step: 4, weights: UnsafeBufferPointer(start: weights, count: taps), count: rowCount,
+                into: horizontal + j * rowCount)
         }
         // Vertical: four output rows per step (combine4), the last few one at a time.
         let steps = (height + 3) / 4
@@ -226,19 +248,22 @@ enum SmallImageBlur {
         Parallel.forEach(steps, threads: threads) { step, worker in
             let (_, horizontal, result, weights) = shared.value
             let rows = rowPointers[worker]
-            let first = step * 4, count = min(4, height - first)
+            let first = step * 4
+            let count = min(4, height - first)
             for k in 0..<(taps + count - 1) {
                 rows[k] = UnsafePointer(horizontal + min(max(first + k - radius, 0), height - 1) * rowCount)
             }
             if count == 4 {
-                let outputs = UnsafeMutableRawPointer(rows + taps + 3).bindMemory(to: UnsafeMutablePointer<Float>.self,
-                                                                                  capacity: 4)
+                let outputs = UnsafeMutableRawPointer(rows + taps + 3).bindMemory(
+                    to: UnsafeMutablePointer<Float>.self,
+                    capacity: 4)
                 for r in 0..<4 { outputs[r] = result + (first + r) * rowCount }
                 kernels.combine4(rows, paddedWeights: paddedWeights, count: rowCount, into: outputs)
             } else {
                 for r in 0..<count {
-                    kernels.combine(rows + r, weights: UnsafeBufferPointer(start: weights, count: taps), count: rowCount,
-                                    into: result + (first + r) * rowCount)
+                    kernels.combine(
+                        rows + r, weights: UnsafeBufferPointer(start: weights, count: taps), count: rowCount,
+                        into: result + (first + r) * rowCount)
                 }
             }
         }

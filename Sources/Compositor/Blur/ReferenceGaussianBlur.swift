@@ -24,7 +24,8 @@ public struct ReferenceGaussianBlur: BlurredRows {
 
     /// Each row blurred horizontally, in Float; rows padded through the edge mode first.
     private static func blurRows(of source: Image, kernel: GaussianKernel, edgeMode: EdgeMode) -> [Float] {
-        let width = source.width, radius = kernel.radius
+        let width = source.width
+        let radius = kernel.radius
         var result = [Float](repeating: 0, count: width * source.height * 4)
         guard width > 0 else { return result }
         let columnMap = (-radius..<(width + radius)).map { edgeMode.sourceIndex($0, count: width) }
@@ -62,8 +63,10 @@ public struct ReferenceGaussianBlur: BlurredRows {
         return result
     }
 
-    public func fillRow(_ y: Int, into destination: UnsafeMutablePointer<Float>,
-                        scratch: UnsafeMutablePointer<Float>) {
+    public func fillRow(
+        _ y: Int, into destination: UnsafeMutablePointer<Float>,
+        scratch: UnsafeMutablePointer<Float>
+    ) {
         let count = width * 4
         destination.initialize(repeating: 0, count: count)
         horizontal.withUnsafeBufferPointer { rows in

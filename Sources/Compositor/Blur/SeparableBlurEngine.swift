@@ -27,7 +27,8 @@ struct SeparableBlurEngine {
         let radius = kernel.radius
         let taps = 2 * radius + 1
         let channels = source.channels
-        let width = destination.width, height = destination.height
+        let width = destination.width
+        let height = destination.height
         guard width > 0, height > 0 else { return }
         let tile = tileWidth ?? max(16, min(width, ringBudget / (taps * channels * MemoryLayout<Float>.size)))
         let tiles = (width + tile - 1) / tile
@@ -44,22 +45,28 @@ struct SeparableBlurEngine {
         PaddedWeights.write(kernel.weights, into: padded)
         let tileValues = min(tile, width) * channels
         let scratch = TileScratch(
-            ring: workspace.buffers(.ring, workers: workers,
-                                    count: (taps + Self.rowsPerStep - 1) * Self.paddedRowCount(tileValues)),
+            ring: workspace.buffers(
+                .ring, workers: workers,
+                count: (taps + Self.rowsPerStep - 1) * Self.paddedRowCount(tileValues)),
             line: workspace.buffers(.line, workers: workers, count: (min(tile, width) + 2 * radius) * channels),
             output: workspace.buffers(.rowOutput, workers: workers, count: Self.rowsPerStep * tileValues),
-            rowPointers: workspace.buffers(.rowPointers, workers: workers, count: taps + Self.rowsPerStep + 4,
-                                           of: UnsafePointer<Float>.self))
+            rowPointers: workspace.buffers(
+                .rowPointers, workers: workers, count: taps + Self.rowsPerStep + 4,
+                of: UnsafePointer<Float>.self))
         let shared = UncheckedSendable((columnMap, padded))
         Parallel.forEach(items, threads: threads) { item, worker in
-            let tileIndex = item / bandsPerTile, band = item % bandsPerTile
-            let x0 = tileIndex * tile, x1 = min(width, x0 + tile)
-            let y0 = height * band / bandsPerTile, y1 = height * (band + 1) / bandsPerTile
-            runTile(source: source, destination: destination, columns: x0..<x1, rows: y0..<y1, outputY: outputY,
-                    outputX: outputX, sourceWidth: source.width,
-                    columnMap: UnsafeBufferPointer(start: shared.value.0, count: lineCount),
-                    paddedWeights: UnsafeBufferPointer(start: shared.value.1, count: taps + 6),
-                    scratch: scratch, worker: worker)
+            let tileIndex = item / bandsPerTile
+            let band = item % bandsPerTile
+            let x0 = tileIndex * tile
+            let x1 = min(width, x0 + tile)
+            let y0 = height * band / bandsPerTile
+            let y1 = height * (band + 1) / bandsPerTile
+            runTile(
+                source: source, destination: destination, columns: x0..<x1, rows: y0..<y1, outputY: outputY,
+                outputX: outputX, sourceWidth: source.width,
+                columnMap: UnsafeBufferPointer(start: shared.value.0, count: lineCount),
+                paddedWeights: UnsafeBufferPointer(start: shared.value.1, count: taps + 6),
+                scratch: scratch, worker: worker)
         }
     }
 
@@ -80,15 +87,21 @@ struct SeparableBlurEngine {
         (values + 15) / 16 * 16
     }
 
-    private func runTile(source: PixelRows, destination: PixelRows, columns: Range<Int>, rows: Range<Int>,
-                         outputY: Int, outputX: Int, sourceWidth: Int, columnMap: UnsafeBufferPointer<Int>,
-                         paddedWeights: UnsafeBufferPointer<Float>,
-                         scratch: TileScratch, worker: Int) {
-        let radius = kernel.radius, taps = 2 * radius + 1, channels = source.channels
+    private func runTile(
+        source: PixelRows, destination: PixelRows, columns: Range<Int>, rows: Range<Int>,
+        outputY: Int, outputX: Int, sourceWidth: Int, columnMap: UnsafeBufferPointer<Int>,
+        paddedWeights: UnsafeBufferPointer<Float>,
+        scratch: TileScratch, worker: Int
+    ) {
+        let radius = kernel.radius
+        let taps = 2 * radius + 1
+        let channels = source.channels
         let weights = UnsafeBufferPointer(rebasing: paddedWeights[3..<(taps + 3)])
         let ringRows = taps + Self.rowsPerStep - 1
         let tileValues = columns.count * channels
-        let ring = scratch.ring[worker], line = scratch.line[worker], output = scratch.output[worker]
+        let ring = scratch.ring[worker]
+        let line = scratch.line[worker]
+        let output = scratch.output[worker]
         let rowPointers = scratch.rowPointers[worker]
         // Four output row pointers live after the ring's row pointers.
         let outputPointers = UnsafeMutableRawPointer(rowPointers + ringRows)
@@ -183,13 +196,15 @@ struct PixelRows {
     }
 
     init(_ image: Image) {
-        self.init(base: image.baseAddress, width: image.width, height: image.height, bytesPerRow: image.bytesPerRow,
-                  channels: 4)
+        self.init(
+            base: image.baseAddress, width: image.width, height: image.height, bytesPerRow: image.bytesPerRow,
+            channels: 4)
     }
 
     init(_ plane: Plane) {
-        self.init(base: plane.baseAddress, width: plane.width, height: plane.height, bytesPerRow: plane.bytesPerRow,
-                  channels: 1)
+        self.init(
+            base: plane.baseAddress, width: plane.width, height: plane.height, bytesPerRow: plane.bytesPerRow,
+            channels: 1)
     }
 
     @inline(__always)
@@ -200,7 +215,8 @@ struct PixelRows {
 
 extension Quantizer {
     /// Rounds a plane's Floats to bytes (nearest, ties to even), clamping to 0...255.
-    static func quantizePlane(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<UInt8>) {
+    static func quantizePlane(_ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<UInt8>)
+    {
         for i in 0..<count {
             destination[i] = UInt8(truncatingIfNeeded: (min(max(source[i], 0), 255) + 12_582_912).bitPattern)
         }

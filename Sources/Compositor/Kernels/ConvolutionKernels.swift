@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The hot loops of separable convolution, over Float lanes. Two implementations with the same meaning:
@@ -13,32 +13,39 @@ import Darwin
 public protocol ConvolutionKernelSet: Sendable {
     /// `output[i] = Σₖ weights[k] · input[i + k·step]` for i in 0..<count (a 1-D convolution along memory,
     /// `step` floats between taps: 4 for interleaved RGBA, 1 for a plane).
-    static func convolve(_ input: UnsafePointer<Float>, step: Int, weights: UnsafeBufferPointer<Float>, count: Int,
-                         into output: UnsafeMutablePointer<Float>)
+    static func convolve(
+        _ input: UnsafePointer<Float>, step: Int, weights: UnsafeBufferPointer<Float>, count: Int,
+        into output: UnsafeMutablePointer<Float>)
 
     /// `output[i] = Σₖ weights[k] · rows[k][i]` for i in 0..<count (the vertical pass: rows are contiguous).
-    static func combine(_ rows: UnsafePointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>, count: Int,
-                        into output: UnsafeMutablePointer<Float>)
+    static func combine(
+        _ rows: UnsafePointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>, count: Int,
+        into output: UnsafeMutablePointer<Float>)
 
     /// Four consecutive output rows at once: `outputs[r][i] = Σₖ weights[k] · rows[k + r][i]`, with
     /// `rows` holding taps + 3 rows. Each loaded row feeds all four sums, quartering the loads.
     /// `paddedWeights` is the kernel with three zeros before and after it (see `PaddedWeights`).
-    static func combine4(_ rows: UnsafePointer<UnsafePointer<Float>>, paddedWeights: UnsafeBufferPointer<Float>,
-                         count: Int, into outputs: UnsafePointer<UnsafeMutablePointer<Float>>)
+    static func combine4(
+        _ rows: UnsafePointer<UnsafePointer<Float>>, paddedWeights: UnsafeBufferPointer<Float>,
+        count: Int, into outputs: UnsafePointer<UnsafeMutablePointer<Float>>)
 
     /// `output[i] = Σₖ weights[k] · rows[k][i]` over rows of bytes (a resize's vertical pass, straight from
     /// the 8-bit source).
-    static func combineBytes(_ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<Float>,
-                             count: Int, into output: UnsafeMutablePointer<Float>)
+    static func combineBytes(
+        _ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<Float>,
+        count: Int, into output: UnsafeMutablePointer<Float>)
 
     /// `output[i] = first[i] + t · (second[i] − first[i])` for i in 0..<count.
-    static func interpolate(_ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, t: Float, count: Int,
-                            into output: UnsafeMutablePointer<Float>)
+    static func interpolate(
+        _ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, t: Float, count: Int,
+        into output: UnsafeMutablePointer<Float>)
 }
 
 public enum ScalarKernels: ConvolutionKernelSet {
-    public static func convolve(_ input: UnsafePointer<Float>, step: Int, weights: UnsafeBufferPointer<Float>,
-                                count: Int, into output: UnsafeMutablePointer<Float>) {
+    public static func convolve(
+        _ input: UnsafePointer<Float>, step: Int, weights: UnsafeBufferPointer<Float>,
+        count: Int, into output: UnsafeMutablePointer<Float>
+    ) {
         for i in 0..<count {
             var sum: Float = 0
             for k in 0..<weights.count {
@@ -48,8 +55,10 @@ public enum ScalarKernels: ConvolutionKernelSet {
         }
     }
 
-    public static func combine(_ rows: UnsafePointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>,
-                               count: Int, into output: UnsafeMutablePointer<Float>) {
+    public static func combine(
+        _ rows: UnsafePointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>,
+        count: Int, into output: UnsafeMutablePointer<Float>
+    ) {
         for i in 0..<count {
             var sum: Float = 0
             for k in 0..<weights.count {
@@ -59,16 +68,20 @@ public enum ScalarKernels: ConvolutionKernelSet {
         }
     }
 
-    public static func combine4(_ rows: UnsafePointer<UnsafePointer<Float>>, paddedWeights: UnsafeBufferPointer<Float>,
-                                count: Int, into outputs: UnsafePointer<UnsafeMutablePointer<Float>>) {
+    public static func combine4(
+        _ rows: UnsafePointer<UnsafePointer<Float>>, paddedWeights: UnsafeBufferPointer<Float>,
+        count: Int, into outputs: UnsafePointer<UnsafeMutablePointer<Float>>
+    ) {
         let weights = UnsafeBufferPointer(rebasing: paddedWeights[3..<(paddedWeights.count - 3)])
         for r in 0..<4 {
             combine(rows + r, weights: weights, count: count, into: outputs[r])
         }
     }
 
-    public static func combineBytes(_ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<Float>,
-                                    count: Int, into output: UnsafeMutablePointer<Float>) {
+    public static func combineBytes(
+        _ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<Float>,
+        count: Int, into output: UnsafeMutablePointer<Float>
+    ) {
         for i in 0..<count {
             var sum: Float = 0
             for k in 0..<weights.count {
@@ -78,8 +91,10 @@ public enum ScalarKernels: ConvolutionKernelSet {
         }
     }
 
-    public static func interpolate(_ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, t: Float,
-                                   count: Int, into output: UnsafeMutablePointer<Float>) {
+    public static func interpolate(
+        _ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, t: Float,
+        count: Int, into output: UnsafeMutablePointer<Float>
+    ) {
         for i in 0..<count {
             output[i] = first[i] + t * (second[i] - first[i])
         }
@@ -101,14 +116,17 @@ public enum SIMDKernels: ConvolutionKernelSet {
         UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: Vector.self)
     }
 
-    public static func convolve(_ input: UnsafePointer<Float>, step: Int, weights: UnsafeBufferPointer<Float>,
-                                count: Int, into output: UnsafeMutablePointer<Float>) {
+    public static func convolve(
+        _ input: UnsafePointer<Float>, step: Int, weights: UnsafeBufferPointer<Float>,
+        count: Int, into output: UnsafeMutablePointer<Float>
+    ) {
         let taps = weights.count
         let w = weights.baseAddress!
         var i = 0
         // Two vectors per iteration: twice the independent adds in flight.
         while i + 2 * lanes <= count {
-            var a = Vector(repeating: 0), b = Vector(repeating: 0)
+            var a = Vector(repeating: 0)
+            var b = Vector(repeating: 0)
             var p = input + i
             for k in 0..<taps {
                 let weight = Vector(repeating: w[k])
@@ -135,8 +153,10 @@ public enum SIMDKernels: ConvolutionKernelSet {
         }
     }
 
-    public static func combine(_ rows: UnsafePointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>,
-                               count: Int, into output: UnsafeMutablePointer<Float>) {
+    public static func combine(
+        _ rows: UnsafePointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>,
+        count: Int, into output: UnsafeMutablePointer<Float>
+    ) {
         let taps = weights.count
         let w = weights.baseAddress!
         var i = 0
@@ -157,17 +177,25 @@ public enum SIMDKernels: ConvolutionKernelSet {
         }
     }
 
-    public static func combine4(_ rows: UnsafePointer<UnsafePointer<Float>>, paddedWeights: UnsafeBufferPointer<Float>,
-                                count: Int, into outputs: UnsafePointer<UnsafeMutablePointer<Float>>) {
+    public static func combine4(
+        _ rows: UnsafePointer<UnsafePointer<Float>>, paddedWeights: UnsafeBufferPointer<Float>,
+        count: Int, into outputs: UnsafePointer<UnsafeMutablePointer<Float>>
+    ) {
         // Sum r takes padded[k + 3 − r] for loaded row k, so every sum still adds its taps in order (the extra
         // terms add exactly zero).
         let taps = paddedWeights.count - 6
         let padded = paddedWeights.baseAddress!
         let weights = UnsafeBufferPointer(rebasing: paddedWeights[3..<(taps + 3)])
-        let out0 = outputs[0], out1 = outputs[1], out2 = outputs[2], out3 = outputs[3]
+        let out0 = outputs[0]
+        let out1 = outputs[1]
+        let out2 = outputs[2]
+        let out3 = outputs[3]
         var i = 0
         while i + lanes <= count {
-            var a0 = Vector(repeating: 0), a1 = a0, a2 = a0, a3 = a0
+            var a0 = Vector(repeating: 0)
+            var a1 = a0
+            var a2 = a0
+            var a3 = a0
             for k in 0..<(taps + 3) {
                 let v = load(rows[k] + i)
                 let w = padded + k + 3
@@ -190,8 +218,10 @@ public enum SIMDKernels: ConvolutionKernelSet {
     }
 
     /// The scalar tail of `combine` for columns from `offset` on.
-    private static func combine(_ rows: UnsafePointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>,
-                                count: Int, into output: UnsafeMutablePointer<Float>, offset: Int) {
+    private static func combine(
+        _ rows: UnsafePointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>,
+        count: Int, into output: UnsafeMutablePointer<Float>, offset: Int
+    ) {
         for j in 0..<count {
             var sum: Float = 0
             for k in 0..<weights.count {
@@ -210,8 +240,10 @@ public enum SIMDKernels: ConvolutionKernelSet {
         return result
     }
 
-    public static func combineBytes(_ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<Float>,
-                                    count: Int, into output: UnsafeMutablePointer<Float>) {
+    public static func combineBytes(
+        _ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<Float>,
+        count: Int, into output: UnsafeMutablePointer<Float>
+    ) {
         let taps = weights.count
         var i = 0
         while i + lanes <= count {
@@ -231,8 +263,10 @@ public enum SIMDKernels: ConvolutionKernelSet {
         }
     }
 
-    public static func interpolate(_ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, t: Float,
-                                   count: Int, into output: UnsafeMutablePointer<Float>) {
+    public static func interpolate(
+        _ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, t: Float,
+        count: Int, into output: UnsafeMutablePointer<Float>
+    ) {
         let weight = Vector(repeating: t)
         var i = 0
         while i + lanes <= count {

@@ -51,8 +51,10 @@ public struct Material: Sendable {
     /// Where each number comes from.
     public let sources: String
 
-    public init(name: String, summary: String, light: MaterialRecipe, dark: MaterialRecipe,
-                fixedAppearance: Appearance? = nil, sources: String) {
+    public init(
+        name: String, summary: String, light: MaterialRecipe, dark: MaterialRecipe,
+        fixedAppearance: Appearance? = nil, sources: String
+    ) {
         self.name = name
         self.summary = summary
         self.light = light

@@ -13,20 +13,26 @@ public enum MaterialCatalog {
         "uiie": "saturation 1.8: Apple UIImageEffects sample (WWDC 2013)",
     ]
 
-    private static func swiftUIMaterial(_ name: String, summary: String, blur: Double,
-                                        light: (dodge: UInt32, grey: UInt32, opacity: Double),
-                                        dark: (overlay: UInt32, grey: UInt32, opacity: Double),
-                                        extraSource: String = "") -> Material {
+    private static func swiftUIMaterial(
+        _ name: String, summary: String, blur: Double,
+        light: (dodge: UInt32, grey: UInt32, opacity: Double),
+        dark: (overlay: UInt32, grey: UInt32, opacity: Double),
+        extraSource: String = ""
+    ) -> Material {
         Material(
             name: name, summary: summary,
-            light: MaterialRecipe(blurPoints: blur, saturation: saturation, tints: [
-                TintLayer(RGBAColor(rgbHex: light.dodge), blendMode: .colorDodge),
-                TintLayer(RGBAColor(rgbHex: light.grey, alpha: light.opacity)),
-            ]),
-            dark: MaterialRecipe(blurPoints: blur, saturation: saturation, tints: [
-                TintLayer(RGBAColor(rgbHex: dark.overlay), blendMode: .overlay),
-                TintLayer(RGBAColor(rgbHex: dark.grey, alpha: dark.opacity)),
-            ]),
+            light: MaterialRecipe(
+                blurPoints: blur, saturation: saturation,
+                tints: [
+                    TintLayer(RGBAColor(rgbHex: light.dodge), blendMode: .colorDodge),
+                    TintLayer(RGBAColor(rgbHex: light.grey, alpha: light.opacity)),
+                ]),
+            dark: MaterialRecipe(
+                blurPoints: blur, saturation: saturation,
+                tints: [
+                    TintLayer(RGBAColor(rgbHex: dark.overlay), blendMode: .overlay),
+                    TintLayer(RGBAColor(rgbHex: dark.grey, alpha: dark.opacity)),
+                ]),
             sources: [sourceNotes["haze"]!, sourceNotes["tokamak"]!, sourceNotes["uiie"]!].joined(separator: "; ")
                 + extraSource)
     }
@@ -36,42 +42,58 @@ public enum MaterialCatalog {
     public static let thicknessOrder = ["ultraThin", "thin", "regular", "thick", "ultraThick"]
 
     public static let all: [Material] = [
-        swiftUIMaterial("ultraThin", summary: "SwiftUI .ultraThinMaterial, UIKit .systemUltraThinMaterial", blur: 20,
-                        light: (0x0D0D0D, 0xBFBFBF, 0.44), dark: (0x9C9C9C, 0x252525, 0.55)),
-        swiftUIMaterial("thin", summary: "SwiftUI .thinMaterial, UIKit .systemThinMaterial", blur: 25,
-                        light: (0x333333, 0xA6A6A6, 0.70), dark: (0x9C9C9C, 0x252525, 0.70)),
-        swiftUIMaterial("regular", summary: "SwiftUI .regularMaterial, UIKit .systemMaterial and .regular",
-                        blur: 30, light: (0x383838, 0xB3B3B3, 0.82), dark: (0x8C8C8C, 0x252525, 0.82)),
-        swiftUIMaterial("thick", summary: "SwiftUI .thickMaterial, UIKit .systemThickMaterial and .prominent",
-                        blur: 40, light: (0x5C5C5C, 0x999999, 0.97), dark: (0x7C7C7C, 0x252525, 0.90)),
-        swiftUIMaterial("ultraThick", summary: "SwiftUI .ultraThickMaterial", blur: 50,
-                        light: (0x5C5C5C, 0x999999, 0.97), dark: (0x7C7C7C, 0x252525, 0.90),
-                        extraSource: "; no published tint: thick's tints, as Tokamak gives both opacity 0.6"),
+        swiftUIMaterial(
+            "ultraThin", summary: "SwiftUI .ultraThinMaterial, UIKit .systemUltraThinMaterial", blur: 20,
+            light: (0x0D0D0D, 0xBFBFBF, 0.44), dark: (0x9C9C9C, 0x252525, 0.55)),
+        swiftUIMaterial(
+            "thin", summary: "SwiftUI .thinMaterial, UIKit .systemThinMaterial", blur: 25,
+            light: (0x333333, 0xA6A6A6, 0.70), dark: (0x9C9C9C, 0x252525, 0.70)),
+        swiftUIMaterial(
+            "regular", summary: "SwiftUI .regularMaterial, UIKit .systemMaterial and .regular",
+            blur: 30, light: (0x383838, 0xB3B3B3, 0.82), dark: (0x8C8C8C, 0x252525, 0.82)),
+        swiftUIMaterial(
+            "thick", summary: "SwiftUI .thickMaterial, UIKit .systemThickMaterial and .prominent",
+            blur: 40, light: (0x5C5C5C, 0x999999, 0.97), dark: (0x7C7C7C, 0x252525, 0.90)),
+        swiftUIMaterial(
+            "ultraThick", summary: "SwiftUI .ultraThickMaterial", blur: 50,
+            light: (0x5C5C5C, 0x999999, 0.97), dark: (0x7C7C7C, 0x252525, 0.90),
+            extraSource: "; no published tint: thick's tints, as Tokamak gives both opacity 0.6"),
         Material(
             name: "bar", summary: "SwiftUI .bar (navigation and tab bars)",
-            light: MaterialRecipe(blurPoints: 10, saturation: saturation, tints: [TintLayer(RGBAColor(argbHex: 0xCCF8_F8F8))]),
-            dark: MaterialRecipe(blurPoints: 10, saturation: saturation, tints: [TintLayer(RGBAColor(argbHex: 0xB721_2121))]),
+            light: MaterialRecipe(
+                blurPoints: 10, saturation: saturation, tints: [TintLayer(RGBAColor(argbHex: 0xCCF8_F8F8))]),
+            dark: MaterialRecipe(
+                blurPoints: 10, saturation: saturation, tints: [TintLayer(RGBAColor(argbHex: 0xB721_2121))]),
             sources: "flutter/flutter cupertino/nav_bar.dart (σ 10, 0xCCF8F8F8 light, 0xB7212121 dark); "
                 + sourceNotes["uiie"]!),
         Material(
             name: "chrome", summary: "UIKit .systemChromeMaterial",
-            light: MaterialRecipe(blurPoints: 10, saturation: saturation, tints: [TintLayer(RGBAColor(white: 1, alpha: 0.75))]),
-            dark: MaterialRecipe(blurPoints: 10, saturation: saturation, tints: [TintLayer(RGBAColor(white: 0, alpha: 0.75))]),
-            sources: "tints: expo/expo expo-blur getBackgroundColor.ts (iOS 14 Sketch kit: rgb 255 @ 0.75, rgb 0 @ 0.75); "
+            light: MaterialRecipe(
+                blurPoints: 10, saturation: saturation, tints: [TintLayer(RGBAColor(white: 1, alpha: 0.75))]),
+            dark: MaterialRecipe(
+                blurPoints: 10, saturation: saturation, tints: [TintLayer(RGBAColor(white: 0, alpha: 0.75))]),
+            sources:
+                "tints: expo/expo expo-blur getBackgroundColor.ts (iOS 14 Sketch kit: rgb 255 @ 0.75, rgb 0 @ 0.75); "
                 + "blur: as bar (flutter nav_bar.dart σ 10); " + sourceNotes["uiie"]!),
-        legacyMaterial("extraLight", summary: "UIKit .extraLight (iOS 7 style)", blur: 20,
-                       tint: RGBAColor(white: 0.97, alpha: 0.82), appearance: .light),
-        legacyMaterial("light", summary: "UIKit .light (iOS 7 style)", blur: 30,
-                       tint: RGBAColor(white: 1, alpha: 0.30), appearance: .light),
-        legacyMaterial("dark", summary: "UIKit .dark (iOS 7 style)", blur: 20,
-                       tint: RGBAColor(white: 0.11, alpha: 0.73), appearance: .dark),
+        legacyMaterial(
+            "extraLight", summary: "UIKit .extraLight (iOS 7 style)", blur: 20,
+            tint: RGBAColor(white: 0.97, alpha: 0.82), appearance: .light),
+        legacyMaterial(
+            "light", summary: "UIKit .light (iOS 7 style)", blur: 30,
+            tint: RGBAColor(white: 1, alpha: 0.30), appearance: .light),
+        legacyMaterial(
+            "dark", summary: "UIKit .dark (iOS 7 style)", blur: 20,
+            tint: RGBAColor(white: 0.11, alpha: 0.73), appearance: .dark),
     ]
 
-    private static func legacyMaterial(_ name: String, summary: String, blur: Double, tint: RGBAColor,
-                                       appearance: Appearance) -> Material {
+    private static func legacyMaterial(
+        _ name: String, summary: String, blur: Double, tint: RGBAColor,
+        appearance: Appearance
+    ) -> Material {
         let recipe = MaterialRecipe(blurPoints: blur, saturation: saturation, tints: [TintLayer(tint)])
-        return Material(name: name, summary: summary, light: recipe, dark: recipe, fixedAppearance: appearance,
-                        sources: "Apple UIImageEffects sample (WWDC 2013): blur, saturation 1.8 and tint")
+        return Material(
+            name: name, summary: summary, light: recipe, dark: recipe, fixedAppearance: appearance,
+            sources: "Apple UIImageEffects sample (WWDC 2013): blur, saturation 1.8 and tint")
     }
 
     public static func material(named canonicalName: String) -> Material? {
@@ -85,9 +107,11 @@ public enum MaterialCatalog {
             table[normalized(material.name)] = (material.name, nil)
             table[normalized(material.name) + "material"] = (material.name, nil)
         }
-        let uiKit = ["systemultrathinmaterial": "ultraThin", "systemthinmaterial": "thin",
-                     "systemmaterial": "regular", "systemthickmaterial": "thick",
-                     "systemchromematerial": "chrome"]
+        let uiKit = [
+            "systemultrathinmaterial": "ultraThin", "systemthinmaterial": "thin",
+            "systemmaterial": "regular", "systemthickmaterial": "thick",
+            "systemchromematerial": "chrome",
+        ]
         for (uiKitName, canonical) in uiKit {
             table[uiKitName] = (canonical, nil)
             table[uiKitName + "light"] = (canonical, .light)
@@ -107,8 +131,10 @@ public enum MaterialCatalog {
 
     /// Every accepted spelling's canonical form, for error messages and help.
     public static var knownNames: [String] {
-        all.map(\.name) + ["systemUltraThinMaterial", "systemThinMaterial", "systemMaterial", "systemThickMaterial",
-                           "systemChromeMaterial", "prominent"]
+        all.map(\.name) + [
+            "systemUltraThinMaterial", "systemThinMaterial", "systemMaterial", "systemThickMaterial",
+            "systemChromeMaterial", "prominent",
+        ]
     }
 
     private static func normalized(_ name: String) -> String {

@@ -22,8 +22,10 @@ public struct MaterialEffect: Sendable {
         Double(max(min(width, height), 1)) / screenPoints
     }
 
-    public init(recipe: MaterialRecipe, dim: Double = 0, pixelsPerPoint: Double, edgeMode: EdgeMode = .mirror,
-                precision: BlurPrecision = .auto, threads: Int = Parallel.processorCount) {
+    public init(
+        recipe: MaterialRecipe, dim: Double = 0, pixelsPerPoint: Double, edgeMode: EdgeMode = .mirror,
+        precision: BlurPrecision = .auto, threads: Int = Parallel.processorCount
+    ) {
         self.recipe = recipe
         self.dim = dim
         self.pixelsPerPoint = pixelsPerPoint
@@ -57,13 +59,16 @@ public struct MaterialEffect: Sendable {
 
     /// `source` reduced `scale` times (see `decodeScale`), seen through this material at full size:
     /// `width` × `height`, the full image's size.
-    public func apply(toReduced source: Image, scale: Int, width: Int, height: Int,
-                      workspace: BlurWorkspace = BlurWorkspace()) -> Image {
+    public func apply(
+        toReduced source: Image, scale: Int, width: Int, height: Int,
+        workspace: BlurWorkspace = BlurWorkspace()
+    ) -> Image {
         guard scale > 1 else { return apply(to: source, workspace: workspace) }
         let result = Image(width: width, height: height)
         let shader = MaterialShader(recipe: recipe, dim: dim)
-        let rows = PyramidGaussianBlur(source: source, sigma: sigmaPixels, edgeMode: edgeMode, threads: threads,
-                                       width: width, height: height, sourceScale: scale, workspace: workspace)
+        let rows = PyramidGaussianBlur(
+            source: source, sigma: sigmaPixels, edgeMode: edgeMode, threads: threads,
+            width: width, height: height, sourceScale: scale, workspace: workspace)
         rows.shadeSmallImage { row, count in shader.shade(row, count: count) }
         rows.render(into: result, dither: dither, grain: Float(recipe.grain), threads: threads, workspace: workspace)
         return result
@@ -82,13 +87,16 @@ public struct MaterialEffect: Sendable {
         if isPlainBlur {
             blur.apply(to: source, into: result, workspace: workspace)  // the SIMD engine, no Float detour
         } else if blur.usesPyramid {
-            let rows = PyramidGaussianBlur(source: source, sigma: sigmaPixels, edgeMode: edgeMode, threads: threads,
-                                           workspace: workspace)
+            let rows = PyramidGaussianBlur(
+                source: source, sigma: sigmaPixels, edgeMode: edgeMode, threads: threads,
+                workspace: workspace)
             rows.shadeSmallImage { row, count in shader.shade(row, count: count) }
             rows.render(into: result, dither: dither, grain: grain, threads: threads, workspace: workspace)
         } else {
-            blur.rows(of: source).render(into: result, dither: dither, grain: grain, threads: threads,
-                                         workspace: workspace) { row, _, width in
+            blur.rows(of: source).render(
+                into: result, dither: dither, grain: grain, threads: threads,
+                workspace: workspace
+            ) { row, _, width in
                 shader.shade(row, count: width)
                 return row
             }
@@ -110,8 +118,10 @@ struct MaterialShader: Sendable {
     init(recipe: MaterialRecipe, dim: Double) {
         saturation = Float(recipe.saturation)
         tints = recipe.tints.map {
-            (Float($0.color.red), Float($0.color.green), Float($0.color.blue),
-             Float(min(max($0.color.alpha, 0), 1)), $0.blendMode)
+            (
+                Float($0.color.red), Float($0.color.green), Float($0.color.blue),
+                Float(min(max($0.color.alpha, 0), 1)), $0.blendMode
+            )
         }
         keep = Float(1 - min(max(dim, 0), 1))
     }
@@ -122,7 +132,9 @@ struct MaterialShader: Sendable {
             let p = row + x * 4
             // Work in unit premultiplied values.
             var a = p[3] / 255
-            var r = p[0] / 255, g = p[1] / 255, b = p[2] / 255
+            var r = p[0] / 255
+            var g = p[1] / 255
+            var b = p[2] / 255
             if saturation != 1 {
                 // Linear in colour, so it applies to premultiplied values directly.
                 let l = MaterialShader.luma.0 * r + MaterialShader.luma.1 * g + MaterialShader.luma.2 * b
@@ -134,12 +146,21 @@ struct MaterialShader: Sendable {
                 // W3C compositing: Cs' = (1 − αb)·Cs + αb·B(Cb, Cs), then source-over with the tint's opacity.
                 let ab = a
                 let inverseAlpha: Float = ab > 0 ? 1 / ab : 0
-                let blendR = tint.mode == .normal ? tint.red : (1 - ab) * tint.red
-                    + ab * tint.mode.blend(backdrop: r * inverseAlpha, source: tint.red)
-                let blendG = tint.mode == .normal ? tint.green : (1 - ab) * tint.green
-                    + ab * tint.mode.blend(backdrop: g * inverseAlpha, source: tint.green)
-                let blendB = tint.mode == .normal ? tint.blue : (1 - ab) * tint.blue
-                    + ab * tint.mode.blend(backdrop: b * inverseAlpha, source: tint.blue)
+                let blendR =
+                    tint.mode == .normal
+                    ? tint.red
+                    : (1 - ab) * tint.red
+                        + ab * tint.mode.blend(backdrop: r * inverseAlpha, source: tint.red)
+                let blendG =
+                    tint.mode == .normal
+                    ? tint.green
+                    : (1 - ab) * tint.green
+                        + ab * tint.mode.blend(backdrop: g * inverseAlpha, source: tint.green)
+                let blendB =
+                    tint.mode == .normal
+                    ? tint.blue
+                    : (1 - ab) * tint.blue
+                        + ab * tint.mode.blend(backdrop: b * inverseAlpha, source: tint.blue)
                 let o = tint.opacity
                 r = o * blendR + (1 - o) * r
                 g = o * blendG + (1 - o) * g

@@ -13,8 +13,10 @@ public struct AffineWarp: Sendable {
     public var edgeMode: EdgeMode
     public var threads: Int
 
-    public init(transform: AffineTransform2D, filter: ResampleFilter = .bilinear, edgeMode: EdgeMode = .transparent,
-                threads: Int = Parallel.processorCount) {
+    public init(
+        transform: AffineTransform2D, filter: ResampleFilter = .bilinear, edgeMode: EdgeMode = .transparent,
+        threads: Int = Parallel.processorCount
+    ) {
         self.transform = transform
         self.filter = filter
         self.edgeMode = edgeMode
@@ -42,7 +44,8 @@ public struct AffineWarp: Sendable {
             return abs(value - whole) < 1e-9 ? whole : nil
         }
         guard let a = snapped(inverse.a), let b = snapped(inverse.b), let c = snapped(inverse.c),
-              let d = snapped(inverse.d), [a, b, c, d].allSatisfy({ abs($0) <= 1 }) else { return nil }
+            let d = snapped(inverse.d), [a, b, c, d].allSatisfy({ abs($0) <= 1 })
+        else { return nil }
         // Centre (x + 0.5, y + 0.5) must land on a centre (i + 0.5, j + 0.5).
         let (x, y) = inverse.apply(to: (0.5, 0.5))
         guard let i = snapped(x - 0.5), let j = snapped(y - 0.5) else { return nil }
@@ -53,15 +56,20 @@ public struct AffineWarp: Sendable {
 
     private func copyPixels(from source: Image, into destination: Image, inverse: AffineTransform2D) {
         let (originX, originY) = inverse.apply(to: (0.5, 0.5))
-        let startX = Int((originX - 0.5).rounded()), startY = Int((originY - 0.5).rounded())
-        let stepX = (Int(inverse.a), Int(inverse.b)), stepY = (Int(inverse.c), Int(inverse.d))
+        let startX = Int((originX - 0.5).rounded())
+        let startY = Int((originY - 0.5).rounded())
+        let stepX = (Int(inverse.a), Int(inverse.b))
+        let stepY = (Int(inverse.c), Int(inverse.d))
         Parallel.forEach(destination.height, threads: threads) { y, _ in
             let out = UnsafeMutableRawPointer(destination.row(y)).assumingMemoryBound(to: UInt32.self)
-            var sx = startX + y * stepY.0, sy = startY + y * stepY.1
+            var sx = startX + y * stepY.0
+            var sy = startY + y * stepY.1
             for x in 0..<destination.width {
                 let i = edgeMode.sourceIndex(sx, count: source.width)
                 let j = edgeMode.sourceIndex(sy, count: source.height)
-                out[x] = i < 0 || j < 0 ? 0
+                out[x] =
+                    i < 0 || j < 0
+                    ? 0
                     : UnsafeRawPointer(source.row(j)).loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)
                 sx += stepX.0
                 sy += stepX.1
@@ -74,14 +82,18 @@ public struct AffineWarp: Sendable {
         // far one canvas pixel reaches along each source axis, when that is more than one source pixel.
         let stretchX = max(1, (inverse.a * inverse.a + inverse.c * inverse.c).squareRoot())
         let stretchY = max(1, (inverse.b * inverse.b + inverse.d * inverse.d).squareRoot())
-        let width = destination.width, height = destination.height
+        let width = destination.width
+        let height = destination.height
         // Tiles of the canvas: a rotated row walks across many source rows, so neighbouring canvas rows are
         // done together while the source pixels they share are still in cache.
-        let tileWidth = 256, bandHeight = 64
+        let tileWidth = 256
+        let bandHeight = 64
         let bands = (height + bandHeight - 1) / bandHeight
         let workers = Parallel.workers(bands, threads: threads)
-        let reachX = filter.support * stretchX, reachY = filter.support * stretchY
-        let tapsX = Int(2 * reachX) + 2, tapsY = Int(2 * reachY) + 2
+        let reachX = filter.support * stretchX
+        let reachY = filter.support * stretchY
+        let tapsX = Int(2 * reachX) + 2
+        let tapsY = Int(2 * reachY) + 2
         let perWorker = tileWidth * 4 + tapsX + tapsY
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: perWorker * workers)
         defer { scratch.deallocate() }
@@ -95,9 +107,10 @@ public struct AffineWarp: Sendable {
                     if bilinear {
                         bilinearRow(y, columns: columns, source: source, inverse: inverse, into: segment)
                     } else {
-                        filteredRow(y, columns: columns, source: source, inverse: inverse, into: segment,
-                                    stretch: (stretchX, stretchY),
-                                    weights: (segment + tileWidth * 4, segment + tileWidth * 4 + tapsX))
+                        filteredRow(
+                            y, columns: columns, source: source, inverse: inverse, into: segment,
+                            stretch: (stretchX, stretchY),
+                            weights: (segment + tileWidth * 4, segment + tileWidth * 4 + tapsX))
                     }
                     Quantizer().quantize(segment, count: columns.count, into: destination.row(y) + x0 * 4, y: y)
                 }
@@ -107,16 +120,23 @@ public struct AffineWarp: Sendable {
 
     /// The general case: per canvas pixel, the filter's weights along each source axis once, then the
     /// separable sum over the window (taps outside the source through the edge mode).
-    private func filteredRow(_ y: Int, columns: Range<Int>, source: Image, inverse: AffineTransform2D,
-                             into row: UnsafeMutablePointer<Float>, stretch: (x: Double, y: Double),
-                             weights: (x: UnsafeMutablePointer<Float>, y: UnsafeMutablePointer<Float>)) {
-        let reachX = filter.support * stretch.x, reachY = filter.support * stretch.y
+    private func filteredRow(
+        _ y: Int, columns: Range<Int>, source: Image, inverse: AffineTransform2D,
+        into row: UnsafeMutablePointer<Float>, stretch: (x: Double, y: Double),
+        weights: (x: UnsafeMutablePointer<Float>, y: UnsafeMutablePointer<Float>)
+    ) {
+        let reachX = filter.support * stretch.x
+        let reachY = filter.support * stretch.y
         for x in columns {
             let (u, v) = inverse.apply(to: (Double(x) + 0.5, Double(y) + 0.5))
-            let px = u - 0.5, py = v - 0.5  // in pixel-centre coordinates
-            let firstI = Int((px - reachX).rounded(.up)), lastI = Int((px + reachX).rounded(.down))
-            let firstJ = Int((py - reachY).rounded(.up)), lastJ = Int((py + reachY).rounded(.down))
-            var totalX = 0.0, totalY = 0.0
+            let px = u - 0.5
+            let py = v - 0.5  // in pixel-centre coordinates
+            let firstI = Int((px - reachX).rounded(.up))
+            let lastI = Int((px + reachX).rounded(.down))
+            let firstJ = Int((py - reachY).rounded(.up))
+            let lastJ = Int((py + reachY).rounded(.down))
+            var totalX = 0.0
+            var totalY = 0.0
             for i in firstI...max(firstI, lastI) {
                 let w = AffineWarp.weight(filter, Double(i) - px, stretch.x)
                 weights.x[i - firstI] = Float(w)
@@ -151,27 +171,39 @@ public struct AffineWarp: Sendable {
 
     /// Bilinear without minification: the source position advances by (a, b) per canvas pixel, and each
     /// pixel mixes its four neighbours.
-    private func bilinearRow(_ y: Int, columns: Range<Int>, source: Image, inverse: AffineTransform2D,
-                             into row: UnsafeMutablePointer<Float>) {
+    private func bilinearRow(
+        _ y: Int, columns: Range<Int>, source: Image, inverse: AffineTransform2D,
+        into row: UnsafeMutablePointer<Float>
+    ) {
         let (u0, v0) = inverse.apply(to: (0.5, Double(y) + 0.5))
-        let sourceWidth = source.width, sourceHeight = source.height
+        let sourceWidth = source.width
+        let sourceHeight = source.height
         for x in columns {
             let out = UnsafeMutableRawPointer(row + (x - columns.lowerBound) * 4)
-            let px = u0 + Double(x) * inverse.a - 0.5, py = v0 + Double(x) * inverse.b - 0.5
-            let fx = px.rounded(.down), fy = py.rounded(.down)
-            let i = Int(fx), j = Int(fy)
-            let tx = SIMD4(repeating: Float(px - fx)), ty = SIMD4(repeating: Float(py - fy))
+            let px = u0 + Double(x) * inverse.a - 0.5
+            let py = v0 + Double(x) * inverse.b - 0.5
+            let fx = px.rounded(.down)
+            let fy = py.rounded(.down)
+            let i = Int(fx)
+            let j = Int(fy)
+            let tx = SIMD4(repeating: Float(px - fx))
+            let ty = SIMD4(repeating: Float(py - fy))
             let corners: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
             if i >= 0 && j >= 0 && i + 1 < sourceWidth && j + 1 < sourceHeight {
-                let upper = source.row(j) + i * 4, lower = upper + source.bytesPerRow
-                corners = (AffineWarp.floats(upper), AffineWarp.floats(upper + 4), AffineWarp.floats(lower),
-                           AffineWarp.floats(lower + 4))
+                let upper = source.row(j) + i * 4
+                let lower = upper + source.bytesPerRow
+                corners = (
+                    AffineWarp.floats(upper), AffineWarp.floats(upper + 4), AffineWarp.floats(lower),
+                    AffineWarp.floats(lower + 4)
+                )
             } else if edgeMode == .transparent && (i < -1 || j < -1 || i >= sourceWidth || j >= sourceHeight) {
                 out.storeBytes(of: SIMD4<Float>(repeating: 0), as: SIMD4<Float>.self)  // nothing of the source here
                 continue
             } else {
-                corners = (edgePixel(source, i, j), edgePixel(source, i + 1, j), edgePixel(source, i, j + 1),
-                           edgePixel(source, i + 1, j + 1))
+                corners = (
+                    edgePixel(source, i, j), edgePixel(source, i + 1, j), edgePixel(source, i, j + 1),
+                    edgePixel(source, i + 1, j + 1)
+                )
             }
             let top = corners.0 + tx * (corners.1 - corners.0)
             let bottom = corners.2 + tx * (corners.3 - corners.2)
@@ -181,7 +213,8 @@ public struct AffineWarp: Sendable {
 
     /// Pixel (i, j) read through the edge mode (zero where transparent).
     private func edgePixel(_ source: Image, _ i: Int, _ j: Int) -> SIMD4<Float> {
-        let si = edgeMode.sourceIndex(i, count: source.width), sj = edgeMode.sourceIndex(j, count: source.height)
+        let si = edgeMode.sourceIndex(i, count: source.width)
+        let sj = edgeMode.sourceIndex(j, count: source.height)
         guard si >= 0, sj >= 0 else { return SIMD4(repeating: 0) }
         return AffineWarp.floats(source.row(sj) + si * 4)
     }

@@ -17,15 +17,18 @@ public struct FitLayout: Equatable, Sendable {
     public let frameRect: (x: Int, y: Int, width: Int, height: Int)
 
     public init(sourceWidth: Int, sourceHeight: Int, frameWidth: Int, frameHeight: Int, mode: FitMode) {
-        let sw = Double(sourceWidth), sh = Double(sourceHeight)
-        let fw = Double(frameWidth), fh = Double(frameHeight)
+        let sw = Double(sourceWidth)
+        let sh = Double(sourceHeight)
+        let fw = Double(frameWidth)
+        let fh = Double(frameHeight)
         switch mode {
         case .stretch:
             sourceRect = (0, 0, sw, sh)
             frameRect = (0, 0, frameWidth, frameHeight)
         case .fill:
             let scale = max(fw / sw, fh / sh)
-            let width = fw / scale, height = fh / scale
+            let width = fw / scale
+            let height = fh / scale
             sourceRect = ((sw - width) / 2, (sh - height) / 2, width, height)
             frameRect = (0, 0, frameWidth, frameHeight)
         case .fit:
@@ -50,26 +53,38 @@ public struct FitLayout: Equatable, Sendable {
 extension Resampler {
     /// `source` placed in a new `width` × `height` frame by `mode`; for `fit`, the rest of the frame is
     /// `background`.
-    public func fit(_ source: Image, width: Int, height: Int, mode: FitMode, background: Pixel = .transparent,
-                    workspace: BlurWorkspace = BlurWorkspace()) -> Image {
-        let layout = FitLayout(sourceWidth: source.width, sourceHeight: source.height, frameWidth: width,
-                               frameHeight: height, mode: mode)
-        return place(source, layout: layout, width: width, height: height, mode: mode, background: background,
-                     workspace: workspace)
+    public func fit(
+        _ source: Image, width: Int, height: Int, mode: FitMode, background: Pixel = .transparent,
+        workspace: BlurWorkspace = BlurWorkspace()
+    ) -> Image {
+        let layout = FitLayout(
+            sourceWidth: source.width, sourceHeight: source.height, frameWidth: width,
+            frameHeight: height, mode: mode)
+        return place(
+            source, layout: layout, width: width, height: height, mode: mode, background: background,
+            workspace: workspace)
     }
 
     /// `source` placed by a layout computed for an image `sourceScale` times larger (a JPEG decoded at
     /// 1/2–1/8 of the size the layout was made for): the source rectangle is scaled down to match.
-    public func place(_ source: Image, layout: FitLayout, width: Int, height: Int, mode: FitMode,
-                      background: Pixel = .transparent, sourceScale: (x: Double, y: Double) = (1, 1),
-                      workspace: BlurWorkspace = BlurWorkspace()) -> Image {
-        let frame = layout.frameRect, rect = layout.sourceRect
-        let crop = (rect.x / sourceScale.x, rect.y / sourceScale.y, rect.width / sourceScale.x,
-                    rect.height / sourceScale.y)
-        let result = mode == .fit ? Image(width: width, height: height, fill: background)
+    public func place(
+        _ source: Image, layout: FitLayout, width: Int, height: Int, mode: FitMode,
+        background: Pixel = .transparent, sourceScale: (x: Double, y: Double) = (1, 1),
+        workspace: BlurWorkspace = BlurWorkspace()
+    ) -> Image {
+        let frame = layout.frameRect
+        let rect = layout.sourceRect
+        let crop = (
+            rect.x / sourceScale.x, rect.y / sourceScale.y, rect.width / sourceScale.x,
+            rect.height / sourceScale.y
+        )
+        let result =
+            mode == .fit
+            ? Image(width: width, height: height, fill: background)
             : Image(uninitializedWidth: width, height: height)
-        resize(source, crop: crop, into: result.region(x: frame.x, y: frame.y, width: frame.width, height: frame.height),
-               workspace: workspace)
+        resize(
+            source, crop: crop, into: result.region(x: frame.x, y: frame.y, width: frame.width, height: frame.height),
+            workspace: workspace)
         return result
     }
 }

@@ -44,10 +44,14 @@ enum JPEGBytes {
     }
 
     /// A JPEG of `image` from our encoder, which the tests then modify.
-    static func encode(_ image: Image, quality: Int = 90, chroma: EncodeOptions.ChromaSubsampling = .yuv420,
-                       progressive: Bool = false) throws -> [UInt8] {
-        try ImageEncoder.encode(image, as: .jpeg, options: EncodeOptions(
-            quality: quality, chromaSubsampling: chroma, isProgressive: progressive))
+    static func encode(
+        _ image: Image, quality: Int = 90, chroma: EncodeOptions.ChromaSubsampling = .yuv420,
+        progressive: Bool = false
+    ) throws -> [UInt8] {
+        try ImageEncoder.encode(
+            image, as: .jpeg,
+            options: EncodeOptions(
+                quality: quality, chromaSubsampling: chroma, isProgressive: progressive))
     }
 }
 
@@ -55,8 +59,11 @@ enum JPEGBytes {
 enum EXIFBlock {
     /// A TIFF header and IFD0 at offset 8 holding `filler` unrelated entries, then the orientation tag
     /// (0x0112) with `value` as a SHORT (type 3) or LONG (type 4), then a zero next-IFD offset.
-    static func tiff(orientation value: UInt32, bigEndian: Bool = false, type: UInt16 = 3, filler: Int = 0)
-        -> [UInt8] {
+    static func tiff(
+        orientation value: UInt32, bigEndian: Bool = false, type: UInt16 = 3, filler: Int = 0
+    )
+        -> [UInt8]
+    {
         let order = ByteOrder(bigEndian: bigEndian)
         var block: [UInt8] = bigEndian ? [0x4D, 0x4D, 0x00, 0x2A] : [0x49, 0x49, 0x2A, 0x00]
         block += order.uint32(8)

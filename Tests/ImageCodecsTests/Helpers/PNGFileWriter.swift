@@ -5,7 +5,11 @@
 /// C dependency, and so the files under test are built independently of libpng and of our own encoder.
 struct PNGFileWriter {
     enum ColorType: UInt8 {
-        case grey = 0, rgb = 2, palette = 3, greyAlpha = 4, rgba = 6
+        case grey = 0
+        case rgb = 2
+        case palette = 3
+        case greyAlpha = 4
+        case rgba = 6
 
         var channels: Int {
             switch self {
@@ -34,8 +38,10 @@ struct PNGFileWriter {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// The Adam7 passes: (first x, first y, x step, y step).
-    static let adam7Passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2),
-                              (0, 1, 1, 2)]
+    static let adam7Passes = [
+        (0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2),
+        (0, 1, 1, 2),
+    ]
 
     func encoded() -> [UInt8] {
         precondition(samples.count == width * height * colorType.channels, "sample count does not match the size")
@@ -125,7 +131,8 @@ struct PNGFileWriter {
     }
 
     static func adler32(_ bytes: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1, b: UInt32 = 0
+        var a: UInt32 = 1
+        var b: UInt32 = 0
         for byte in bytes {
             a = (a + UInt32(byte)) % 65521
             b = (b + a) % 65521

@@ -7,9 +7,12 @@ enum PNGSamples {
     /// (maximum values), so the extremes are always covered. With `transparency`, palette images get a tRNS
     /// shorter than the palette (later entries stay opaque) and grey/RGB images a tRNS colour key that every
     /// fifth pixel matches.
-    static func random(_ colorType: PNGFileWriter.ColorType, bitDepth: Int, interlaced: Bool = false,
-                       transparency: Bool = false, width: Int = 13, height: Int = 11, seed: UInt64 = 7)
-        -> PNGFileWriter {
+    static func random(
+        _ colorType: PNGFileWriter.ColorType, bitDepth: Int, interlaced: Bool = false,
+        transparency: Bool = false, width: Int = 13, height: Int = 11, seed: UInt64 = 7
+    )
+        -> PNGFileWriter
+    {
         var random = SeededGenerator(seed: seed &+ UInt64(bitDepth) &* 31 &+ UInt64(colorType.rawValue))
         let channels = colorType.channels
         let entries = 1 << bitDepth
@@ -19,12 +22,15 @@ enum PNGSamples {
             samples[channel] = 0
             samples[channels + channel] = maximum
         }
-        var png = PNGFileWriter(width: width, height: height, colorType: colorType, bitDepth: bitDepth,
-                                isInterlaced: interlaced, samples: samples)
+        var png = PNGFileWriter(
+            width: width, height: height, colorType: colorType, bitDepth: bitDepth,
+            isInterlaced: interlaced, samples: samples)
         if colorType == .palette {
             png.palette = (0..<entries).map { _ in
-                (UInt8.random(in: 0...255, using: &random), UInt8.random(in: 0...255, using: &random),
-                 UInt8.random(in: 0...255, using: &random))
+                (
+                    UInt8.random(in: 0...255, using: &random), UInt8.random(in: 0...255, using: &random),
+                    UInt8.random(in: 0...255, using: &random)
+                )
             }
         }
         guard transparency else { return png }
@@ -59,17 +65,21 @@ enum PNGSamples {
             switch png.colorType {
             case .grey, .rgb:
                 let alpha: UInt8 = raw == key ? 0 : 255
-                straight = channels == 1 ? Pixel(red: eight[0], green: eight[0], blue: eight[0], alpha: alpha)
+                straight =
+                    channels == 1
+                    ? Pixel(red: eight[0], green: eight[0], blue: eight[0], alpha: alpha)
                     : Pixel(red: eight[0], green: eight[1], blue: eight[2], alpha: alpha)
             case .greyAlpha:
                 straight = Pixel(red: eight[0], green: eight[0], blue: eight[0], alpha: eight[1])
             case .rgba:
                 straight = Pixel(red: eight[0], green: eight[1], blue: eight[2], alpha: eight[3])
             case .palette:
-                let entryIndex = Int(raw[0]), entry = png.palette[entryIndex]
+                let entryIndex = Int(raw[0])
+                let entry = png.palette[entryIndex]
                 let alphas = png.transparency ?? []
-                straight = Pixel(red: entry.0, green: entry.1, blue: entry.2,
-                                 alpha: entryIndex < alphas.count ? alphas[entryIndex] : 255)
+                straight = Pixel(
+                    red: entry.0, green: entry.1, blue: entry.2,
+                    alpha: entryIndex < alphas.count ? alphas[entryIndex] : 255)
             }
             return ReferenceMath.premultiplied(straight)
         }

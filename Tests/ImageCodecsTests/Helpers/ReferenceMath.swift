@@ -18,8 +18,9 @@ enum ReferenceMath {
     }
 
     static func premultiplied(_ straight: Pixel) -> Pixel {
-        Pixel(red: premultiply(straight.red, by: straight.alpha), green: premultiply(straight.green, by: straight.alpha),
-              blue: premultiply(straight.blue, by: straight.alpha), alpha: straight.alpha)
+        Pixel(
+            red: premultiply(straight.red, by: straight.alpha), green: premultiply(straight.green, by: straight.alpha),
+            blue: premultiply(straight.blue, by: straight.alpha), alpha: straight.alpha)
     }
 
     /// A PNG sample of `bitDepth` bits as an 8-bit value: bit replication below 8 bits (1-bit 1 → 255,
@@ -52,15 +53,20 @@ enum ReferenceMath {
 
     /// Averages `factor` x `factor` blocks (the last row and column of blocks may be partial), rounding.
     static func boxDownsample(_ image: Image, by factor: Int) -> Image {
-        let width = (image.width + factor - 1) / factor, height = (image.height + factor - 1) / factor
+        let width = (image.width + factor - 1) / factor
+        let height = (image.height + factor - 1) / factor
         let result = Image(width: width, height: height)
         for blockY in 0..<height {
             for blockX in 0..<width {
-                var sums = [0, 0, 0, 0], count = 0
+                var sums = [0, 0, 0, 0]
+                var count = 0
                 for y in (blockY * factor)..<min((blockY + 1) * factor, image.height) {
                     for x in (blockX * factor)..<min((blockX + 1) * factor, image.width) {
                         let p = image[x, y]
-                        sums[0] += Int(p.red); sums[1] += Int(p.green); sums[2] += Int(p.blue); sums[3] += Int(p.alpha)
+                        sums[0] += Int(p.red)
+                        sums[1] += Int(p.green)
+                        sums[2] += Int(p.blue)
+                        sums[3] += Int(p.alpha)
                         count += 1
                     }
                 }
@@ -73,8 +79,11 @@ enum ReferenceMath {
 }
 
 /// The `CodecError` that `body` throws, failing the test when it throws nothing or something else.
-func codecError<T>(_ body: @autoclosure () throws -> T, file: StaticString = #filePath, line: UInt = #line)
-    -> CodecError? {
+func codecError<T>(
+    _ body: @autoclosure () throws -> T, file: StaticString = #filePath, line: UInt = #line
+)
+    -> CodecError?
+{
     do {
         _ = try body()
         XCTFail("expected a CodecError, but nothing was thrown", file: file, line: line)
@@ -87,10 +96,15 @@ func codecError<T>(_ body: @autoclosure () throws -> T, file: StaticString = #fi
 }
 
 /// Asserts every channel of `actual` is within `tolerance` of `expected`.
-func assertPixel(_ actual: Pixel, near expected: Pixel, tolerance: Int, _ message: String = "",
-                 file: StaticString = #filePath, line: UInt = #line) {
-    let differences = [(actual.red, expected.red), (actual.green, expected.green), (actual.blue, expected.blue),
-                       (actual.alpha, expected.alpha)].map { abs(Int($0.0) - Int($0.1)) }
-    XCTAssertLessThanOrEqual(differences.max()!, tolerance, "\(actual) is not within \(tolerance) of \(expected) \(message)",
-                             file: file, line: line)
+func assertPixel(
+    _ actual: Pixel, near expected: Pixel, tolerance: Int, _ message: String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) {
+    let differences = [
+        (actual.red, expected.red), (actual.green, expected.green), (actual.blue, expected.blue),
+        (actual.alpha, expected.alpha),
+    ].map { abs(Int($0.0) - Int($0.1)) }
+    XCTAssertLessThanOrEqual(
+        differences.max()!, tolerance, "\(actual) is not within \(tolerance) of \(expected) \(message)",
+        file: file, line: line)
 }

@@ -5,17 +5,17 @@ enum ZlibBomb {
     static func zeros(count: Int) -> [UInt8] {
         precondition(count >= 1)
         var bits = BitWriter()
-        bits.write(1, count: 1)           // BFINAL
-        bits.write(1, count: 2)           // BTYPE = 01, fixed Huffman codes
-        bits.writeCode(0x30, length: 8)   // literal 0
+        bits.write(1, count: 1)  // BFINAL
+        bits.write(1, count: 2)  // BTYPE = 01, fixed Huffman codes
+        bits.writeCode(0x30, length: 8)  // literal 0
         for _ in 0..<((count - 1) / 258) {
             bits.writeCode(0xC5, length: 8)  // length symbol 285: 258 bytes, no extra bits
-            bits.writeCode(0, length: 5)     // distance code 0: distance 1
+            bits.writeCode(0, length: 5)  // distance code 0: distance 1
         }
         for _ in 0..<((count - 1) % 258) {
             bits.writeCode(0x30, length: 8)
         }
-        bits.writeCode(0, length: 7)      // end of block (symbol 256)
+        bits.writeCode(0, length: 7)  // end of block (symbol 256)
         // Adler-32 of n zero bytes: a stays 1, b gains 1 per byte.
         return [0x78, 0x01] + bits.bytes + PNGFileWriter.bigEndian(UInt32(count % 65521) << 16 | 1)
     }
