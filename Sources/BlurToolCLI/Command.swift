@@ -44,7 +44,9 @@ public struct RenderRequest: Equatable, Sendable {
     /// Resample to this frame (width, height) before blurring, laid out by `fit`.
     public var size: FrameSize?
     public var fit: FitMode = .fill
-    public var filter: ResampleFilter = .lanczos3
+    /// The resampling filter; nil chooses: bilinear when the blur that follows is so wide that no filter
+    /// could show, Lanczos-3 otherwise.
+    public var filter: ResampleFilter?
     /// Drawn through this transform (after any --size layout), onto a canvas of the same size.
     public var transform: AffineTransform2D?
     /// What `--fit fit` letterboxes onto.

@@ -22,24 +22,43 @@ enum FileIO {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw ToolFailure(.ioError, path, errorText(errno)) }
         guard status.st_mode & S_IFMT != S_IFDIR else { throw ToolFailure(.noInput, path, "is a directory") }
-        return try readAll(descriptor: descriptor, subject: path)
+        guard status.st_size <= maxInputBytes else {
+            throw ToolFailure(.dataError, path, "larger than \(maxInputBytes >> 20) MiB")
+        }
+        // A regular file's size is known: read it into one buffer of that size (a pipe or a file that grows
+        // meanwhile still ends up complete, through the chunked loop).
+        return try readAll(descriptor: descriptor, subject: path, expected: Int(status.st_size))
     }
 
-    private static func readAll(descriptor: Int32, subject: String) throws(ToolFailure) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    private static func readAll(
+        descriptor: Int32, subject: String, expected: Int = 1 << 20
+    ) throws(ToolFailure)
+        -> [UInt8]
+    {
+        var bytes = [UInt8](repeating: 0, count: max(expected, 1) + 1)
+        var filled = 0
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return bytes }
+            if filled == bytes.count {
+                guard bytes.count <= maxInputBytes else {
+                    throw ToolFailure(.dataError, subject, "larger than \(maxInputBytes >> 20) MiB")
+                }
+                bytes.append(contentsOf: [UInt8](repeating: 0, count: bytes.count))
+            }
+            let count = bytes.withUnsafeMutableBytes {
+                Glibc.read(descriptor, $0.baseAddress! + filled, $0.count - filled)
+            }
+            if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw ToolFailure(.ioError, subject, errorText(errno))
             }
-            guard bytes.count + count <= maxInputBytes else {
-                throw ToolFailure(.dataError, subject, "larger than \(maxInputBytes >> 20) MiB")
-            }
-            bytes.append(contentsOf: chunk[0..<count])
+            filled += count
         }
+        guard filled <= maxInputBytes else {
+            throw ToolFailure(.dataError, subject, "larger than \(maxInputBytes >> 20) MiB")
+        }
+        bytes.removeLast(bytes.count - filled)
+        return bytes
     }
 
     /// Writes through a temporary file in the same directory, renamed over `path` only once complete, so a

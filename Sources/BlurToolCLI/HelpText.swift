@@ -33,8 +33,9 @@ enum HelpText {
                                   than needed.
           --fit MODE              fill (default: cover and crop, as .scaledToFill()), fit (letterbox, as
                                   .scaledToFit()) or stretch.
-          --filter NAME           Resampling filter: lanczos3 (default), catmull-rom, mitchell, bilinear,
-                                  nearest.
+          --filter NAME           Resampling filter: lanczos3, catmull-rom, mitchell, bilinear, nearest.
+                                  Default: Lanczos-3 for --size, bilinear where a wide blur follows (no
+                                  filter could show through it) and for --transform.
           --background COLOR      What --fit fit letterboxes onto (default transparent).
           --transform TEXT        Draw the picture through an affine transform, as CSS writes one:
                                   "translate(600,0) scale(5) rotate(30deg)" (the rightmost applies first;

@@ -97,8 +97,12 @@ struct Renderer {
         let scale = isJPEG ? effect.decodeScale(fullWidth: width, fullHeight: height, shrink: shrink) : 1
         let decoded = try decode(bytes, scale: scale, times: times)
         let image = decoded.image
+        // Under a pyramid blur whose cells span 4 or more frame pixels, the reconstruction filter cannot
+        // show; bilinear is then as good and much cheaper (the reduced decode is usually magnified here).
+        let hidesFilter = PyramidGaussianBlur.factor(forSigma: effect.sigmaPixels) >= 4 && effect.precision != .exact
+        let filter = request.filter ?? (hidesFilter ? .bilinear : .lanczos3)
         let resized = times.time("resize") {
-            Resampler(filter: request.filter, threads: request.threads).place(
+            Resampler(filter: filter, threads: request.threads).place(
                 image, layout: layout, width: size.width, height: size.height, mode: request.fit,
                 background: request.background.premultipliedPixel,
                 sourceScale: (Double(width) / Double(image.width), Double(height) / Double(image.height)))
@@ -112,8 +116,10 @@ struct Renderer {
         guard let transform = request.transform else { return image }
         return try times.time("transform") {
             guard
-                let warped = AffineWarp(transform: transform, filter: request.filter, threads: request.threads)
-                    .apply(to: image, width: image.width, height: image.height)
+                let warped = AffineWarp(
+                    transform: transform, filter: request.filter ?? .bilinear, threads: request.threads
+                )
+                .apply(to: image, width: image.width, height: image.height)
             else { throw UsageError("--transform is singular: it squashes the picture to a line") }
             return warped
         }
