@@ -168,12 +168,8 @@ public enum SIMDKernels: ConvolutionKernelSet {
             store(a, output + i)
             i += lanes
         }
-        for j in i..<count {
-            var sum: Float = 0
-            for k in 0..<taps {
-                sum = sum + w[k] * rows[k][j]
-            }
-            output[j] = sum
+        if i < count {
+            combine(rows, weights: weights, count: count - i, into: output + i, offset: i)
         }
     }
 
