@@ -278,7 +278,7 @@ public struct Quantizer: Sendable {
     }
 }
 
-/// A fixed tile of noise, laid out per pixel as (n, n, n, m) so two pixels load as one SIMD8: the colour
+/// A fixed tile of noise, laid out per pixel as (n, n, n, m) so a run of it lines up with a run of pixels: the colour
 /// channels share n (greys stay grey), alpha gets m (0 for grain, which leaves alpha alone).
 struct NoiseTile: @unchecked Sendable {
     static let size = 128

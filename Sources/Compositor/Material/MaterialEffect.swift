@@ -51,7 +51,7 @@ public struct MaterialEffect: Sendable {
     /// then only replaces averaging the blur would do anyway. Tests bound both routes against full size.
     public func decodeScale(fullWidth: Int, fullHeight: Int, shrink: Double = 1) -> Int {
         var allowed = shrink
-        if GaussianBlur(sigma: sigmaPixels, precision: precision).usesPyramid, precision != .exact {
+        if GaussianBlur(sigma: sigmaPixels, precision: precision).usesPyramid {
             allowed = max(shrink, shrink * Double(PyramidGaussianBlur.factor(forSigma: sigmaPixels)) / 4)
         }
         return [8, 4, 2].first { Double($0) <= allowed && min(fullWidth, fullHeight) >= 16 * $0 } ?? 1
@@ -64,7 +64,7 @@ public struct MaterialEffect: Sendable {
         workspace: BlurWorkspace = BlurWorkspace()
     ) -> Image {
         guard scale > 1 else { return apply(to: source, workspace: workspace) }
-        let result = Image(width: width, height: height)
+        let result = Image(uninitializedWidth: width, height: height)  // every pixel is written
         let shader = MaterialShader(recipe: recipe, dim: dim)
         let rows = PyramidGaussianBlur(
             source: source, sigma: sigmaPixels, edgeMode: edgeMode, threads: threads,
@@ -80,7 +80,7 @@ public struct MaterialEffect: Sendable {
     /// wide that this changes the result by less than one LSB (MaterialTests measures it), and it turns a
     /// per-pixel cost at full resolution into one over a few thousand pixels.
     public func apply(to source: Image, workspace: BlurWorkspace = BlurWorkspace()) -> Image {
-        let result = Image(width: source.width, height: source.height)
+        let result = Image(uninitializedWidth: source.width, height: source.height)  // every pixel is written
         let blur = GaussianBlur(sigma: sigmaPixels, edgeMode: edgeMode, precision: precision, threads: threads)
         let shader = MaterialShader(recipe: recipe, dim: dim)
         let grain = Float(recipe.grain)
