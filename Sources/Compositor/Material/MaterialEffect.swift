@@ -65,13 +65,18 @@ public struct MaterialEffect: Sendable {
     ) -> Image {
         guard scale > 1 else { return apply(to: source, workspace: workspace) }
         let result = Image(uninitializedWidth: width, height: height)  // every pixel is written
+        renderPyramid(source, sourceScale: scale, into: result, workspace: workspace)
+        return result
+    }
+
+    /// The pyramid route: blur small, shade the small image, interpolate up into `result` with dither/grain.
+    private func renderPyramid(_ source: Image, sourceScale: Int, into result: Image, workspace: BlurWorkspace) {
         let shader = MaterialShader(recipe: recipe, dim: dim)
         let rows = PyramidGaussianBlur(
             source: source, sigma: sigmaPixels, edgeMode: edgeMode, threads: threads,
-            width: width, height: height, sourceScale: scale, workspace: workspace)
+            width: result.width, height: result.height, sourceScale: sourceScale, workspace: workspace)
         rows.shadeSmallImage { row, count in shader.shade(row, count: count) }
         rows.render(into: result, dither: dither, grain: Float(recipe.grain), threads: threads, workspace: workspace)
-        return result
     }
 
     /// A new image: `source` seen through this material.
@@ -82,19 +87,14 @@ public struct MaterialEffect: Sendable {
     public func apply(to source: Image, workspace: BlurWorkspace = BlurWorkspace()) -> Image {
         let result = Image(uninitializedWidth: source.width, height: source.height)  // every pixel is written
         let blur = GaussianBlur(sigma: sigmaPixels, edgeMode: edgeMode, precision: precision, threads: threads)
-        let shader = MaterialShader(recipe: recipe, dim: dim)
-        let grain = Float(recipe.grain)
         if isPlainBlur {
             blur.apply(to: source, into: result, workspace: workspace)  // the SIMD engine, no Float detour
         } else if blur.usesPyramid {
-            let rows = PyramidGaussianBlur(
-                source: source, sigma: sigmaPixels, edgeMode: edgeMode, threads: threads,
-                workspace: workspace)
-            rows.shadeSmallImage { row, count in shader.shade(row, count: count) }
-            rows.render(into: result, dither: dither, grain: grain, threads: threads, workspace: workspace)
+            renderPyramid(source, sourceScale: 1, into: result, workspace: workspace)
         } else {
+            let shader = MaterialShader(recipe: recipe, dim: dim)
             blur.rows(of: source).render(
-                into: result, dither: dither, grain: grain, threads: threads,
+                into: result, dither: dither, grain: Float(recipe.grain), threads: threads,
                 workspace: workspace
             ) { row, _, width in
                 shader.shade(row, count: width)
