@@ -153,6 +153,13 @@ final class BlurEngineTests: XCTestCase {
                 for y in 0..<23 {
                     for x in 0..<41 { XCTAssertEqual(blurredPlane[x, y], blurredImage[x, y].green, "\((x, y))") }
                 }
+                // In place, through the workspace's copy of the source.
+                let inPlace = Plane(width: 41, height: 23)
+                for y in 0..<23 { inPlace.row(y).update(from: plane.row(y), count: 41) }
+                blur.apply(to: inPlace, into: inPlace, workspace: BlurWorkspace())
+                for y in 0..<23 {
+                    for x in 0..<41 { XCTAssertEqual(inPlace[x, y], blurredPlane[x, y], "in place \((x, y))") }
+                }
             }
         }
     }

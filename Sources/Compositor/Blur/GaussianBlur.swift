@@ -100,7 +100,9 @@ public struct GaussianBlur: Sendable {
         precondition(destination.width == source.width && destination.height == source.height, "sizes differ")
         var input = source
         if source.baseAddress == destination.baseAddress {
-            input = Plane(width: source.width, height: source.height)
+            // As for images: an in-place blur reads a copy kept in the workspace.
+            let bytes = workspace.buffer(.sourceCopy, count: source.width * source.height, of: UInt8.self)
+            input = Plane(borrowing: bytes, width: source.width, height: source.height, bytesPerRow: source.width)
             for y in 0..<source.height { input.row(y).update(from: source.row(y), count: source.width) }
         }
         engine.run(
