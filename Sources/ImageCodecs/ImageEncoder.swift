@@ -66,12 +66,14 @@ public enum ImageEncoder {
         message: [CChar]
     ) throws -> [UInt8] {
         guard status == 0, let output else {
-            throw CodecError.encodingFailed(
-                String(
-                    decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
-                    as: UTF8.self))
+            throw CodecError.encodingFailed(message.withUnsafeBytes(shimMessage))
         }
         defer { bt_free(output) }
         return [UInt8](UnsafeBufferPointer(start: output, count: length))
     }
+}
+
+/// The C shim's NUL-terminated message buffer (a fixed-size C array or a Swift one) as a String.
+func shimMessage(_ bytes: UnsafeRawBufferPointer) -> String {
+    String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
 }

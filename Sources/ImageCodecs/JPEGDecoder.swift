@@ -12,7 +12,7 @@ enum JPEGDecoder {
             bt_jpeg_decode(buffer.baseAddress, buffer.count, &shimOptions, &decoded)
         }
         defer { bt_jpeg_decoded_free(&decoded) }
-        let message = withUnsafeBytes(of: decoded.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let message = withUnsafeBytes(of: decoded.message, shimMessage)
         switch UInt32(bitPattern: status) {
         case BT_JPEG_OK.rawValue: break
         case BT_JPEG_TOO_LARGE.rawValue:

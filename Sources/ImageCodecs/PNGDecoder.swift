@@ -20,7 +20,7 @@ enum PNGDecoder {
         var decoded = bt_png_decoded()
         let status = bytes.withUnsafeBufferPointer { bt_png_decode($0.baseAddress, $0.count, &shimOptions, &decoded) }
         defer { bt_free(decoded.pixels) }
-        let message = withUnsafeBytes(of: decoded.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let message = withUnsafeBytes(of: decoded.message, shimMessage)
         let width = Int(decoded.width)
         let height = Int(decoded.height)
         var warnings: [String] = []
