@@ -122,9 +122,31 @@ func blurBenchmarks(kernels: any ConvolutionKernelSet.Type, suffix: String) -> [
     return exact + fast + auto + reuse
 }
 
+/// The compositing layer of the peer script: the photo mirrored left to right, with straight alpha rising from 0
+/// at the left edge to 255 at the right, premultiplied.
+func compositeLayer(from image: Image) -> Image {
+    let layer = Image(width: image.width, height: image.height)
+    let straight = image.straightRGBABytes()
+    for y in 0..<image.height {
+        for x in 0..<image.width {
+            let from = (y * image.width + image.width - 1 - x) * 4
+            let alpha = (255 * x + (image.width - 1) / 2) / max(image.width - 1, 1)
+            func channel(_ c: Int) -> UInt8 { UInt8((Int(straight[from + c]) * alpha + 127) / 255) }
+            layer[x, y] = Pixel(red: channel(0), green: channel(1), blue: channel(2), alpha: UInt8(alpha))
+        }
+    }
+    return layer
+}
+
 func checksum(_ image: Image) -> Int {
     Int(image[image.width / 2, image.height / 2].red) &+ Int(image[0, 0].green) &+ image.width
 }
+
+// Built only when a composite suite will run (it takes a moment at 12 MP).
+let layer =
+    options.filter.map { "composite-over-opacity-new".contains($0) } ?? true
+    ? compositeLayer(from: image) : Image(width: 1, height: 1)
+let compositeTarget = image.copy()
 
 let benchmarks: [Benchmark] =
     [
@@ -162,6 +184,17 @@ let benchmarks: [Benchmark] =
             return checksum(
                 AffineWarp(transform: turn, filter: .bilinear, threads: threads)
                     .apply(to: image, width: image.width, height: image.height)!)
+        },
+        // A renderer's steady state: drawing onto the frame it keeps, in place.
+        Benchmark(name: "composite-over-opacity", megapixels: megapixels) {
+            compositeTarget.draw(layer, opacity: 0.8, threads: threads)
+            return checksum(compositeTarget)
+        },
+        // As the peers do: the result in a new image.
+        Benchmark(name: "composite-over-opacity-new", megapixels: megapixels) {
+            let result = image.copy()
+            result.draw(layer, opacity: 0.8, threads: threads)
+            return checksum(result)
         },
         Benchmark(name: "encode-jpeg-q90", megapixels: megapixels) {
             try ImageEncoder.encode(image, as: .jpeg).count
