@@ -55,6 +55,16 @@ public enum ArgumentParser {
             guard positionals.count >= 2 else { throw UsageError("'info' needs at least one INPUT") }
             try expectNoOptions(options, positionals: [positionals[0]], command: "info")
             return .info(paths: Array(positionals.dropFirst()))
+        case "compose":
+            guard positionals.count == 2 else { throw UsageError("'compose' needs exactly one SCENE file") }
+            let applicable: Set = [
+                "--output", "--format", "--quality", "--chroma", "--progressive", "--optimize", "--png-compression",
+                "--no-auto-orient", "--lenient", "--max-pixels", "--verbose", "--threads", "--precision",
+            ]
+            if let option = options.first(where: { !applicable.contains($0.name) }) {
+                throw UsageError("option '\(option.name)' does not apply to 'compose' (the scene file says it)")
+            }
+            return .compose(try renderRequest(input: positionals[1], options: options, needsEffect: false))
         case nil:
             throw UsageError("no INPUT given")
         default:
@@ -87,7 +97,7 @@ public enum ArgumentParser {
     }
 
     private static func renderRequest(
-        input: String, options: [(name: String, value: String?)]
+        input: String, options: [(name: String, value: String?)], needsEffect: Bool = true
     )
         throws(UsageError) -> RenderRequest
     {
@@ -187,7 +197,7 @@ public enum ArgumentParser {
             default: throw UsageError("option '\(name)' does not apply to rendering")
             }
         }
-        guard request.materialName != nil || request.sigma != nil else {
+        guard !needsEffect || request.materialName != nil || request.sigma != nil else {
             throw UsageError("give --material NAME or --sigma S (see 'blurtool materials')")
         }
         return request

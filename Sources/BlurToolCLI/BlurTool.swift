@@ -31,6 +31,7 @@ public enum BlurTool {
             case .listMaterials: console.out(MaterialTable.text())
             case .info(let paths): return try showInfo(paths, console: console)
             case .render(let requests): return render(requests, console: console)
+            case .compose(let request): try Composer(request: request, console: console).run()
             }
             return ExitCode.success.rawValue
         } catch let error as UsageError {

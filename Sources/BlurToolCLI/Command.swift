@@ -9,6 +9,9 @@ public enum Command: Equatable, Sendable {
     case info(paths: [String])
     /// One request per INPUT, in order.
     case render([RenderRequest])
+    /// `blurtool compose SCENE`: the request's input is the scene file; only output, decoding, threading
+    /// and precision options apply.
+    case compose(RenderRequest)
 }
 
 /// `blurtool INPUT --material NAME …` or `blurtool INPUT --sigma S …`.

@@ -7,11 +7,11 @@ public final class Plane: @unchecked Sendable {
     public let baseAddress: UnsafeMutablePointer<UInt8>
     private let storage: PixelStorage?
 
-    /// A plane of zeros.
-    public init(width: Int, height: Int) {
+    /// A plane of `fill` (zeros by default).
+    public init(width: Int, height: Int, fill: UInt8 = 0) {
         precondition(width >= 0 && height >= 0, "plane dimensions must not be negative")
         let storage = PixelStorage(byteCount: width * height)
-        storage.pointer.initialize(repeating: 0, count: max(width * height, 1))
+        storage.pointer.initialize(repeating: fill, count: max(width * height, 1))
         self.width = width
         self.height = height
         bytesPerRow = width

@@ -137,11 +137,14 @@ extension BlurredRows {
     ///   - dither: round up or down at random with the probabilities that keep each value's mean.
     ///   - grain: amplitude of monochrome noise added before rounding, as a fraction of full scale.
     ///   - threads: at most this many threads; the result is the same for every count.
+    ///   - noiseOrigin: where `destination` lies in the picture the noise is laid over, so a region rendered
+    ///     alone gets the same dither and grain as the same pixels of the whole picture.
     ///   - finish: turns one Float row (y given) into the row to quantise, in place or not; it must depend
     ///     only on the row and y.
     public func render(
         into destination: Image, dither: Bool = false, grain: Float = 0,
         threads: Int = Parallel.processorCount, workspace: BlurWorkspace = BlurWorkspace(),
+        noiseOrigin: (x: Int, y: Int) = (0, 0),
         finish: ((UnsafeMutablePointer<Float>, Int, Int) -> UnsafeMutablePointer<Float>)? = nil
     ) {
         precondition(destination.width == width && destination.height == height, "destination size differs")
@@ -158,7 +161,8 @@ extension BlurredRows {
                 fillRow(y, into: row, scratch: scratch[worker])
                 let finished = finish?(row, y, width) ?? row
                 quantizer.quantize(
-                    finished, count: width, into: destination.row(y), y: y, grainScratch: grainRows[worker])
+                    finished, count: width, into: destination.row(y), y: y + noiseOrigin.y, firstX: noiseOrigin.x,
+                    grainScratch: grainRows[worker])
             }
         }
     }
@@ -195,24 +199,26 @@ public struct Quantizer: Sendable {
     /// Two passes the compiler vectorises well: Float to bytes over the whole row (plus dither, read from the
     /// tile in runs that line up with it), then each colour byte limited to its pixel's alpha byte, 16 bytes
     /// at a time. Limiting after rounding equals limiting before it, because rounding is monotone.
-    /// - Parameter grainScratch: room for `count * 4` Floats, needed only when `grain` is not zero.
+    /// - Parameters:
+    ///   - y, firstX: the position of the row's first pixel in the noise tiles' coordinates.
+    ///   - grainScratch: room for `count * 4` Floats, needed only when `grain` is not zero.
     public func quantize(
         _ source: UnsafePointer<Float>, count: Int, into destination: UnsafeMutablePointer<UInt8>,
-        y: Int, grainScratch: UnsafeMutablePointer<Float>? = nil
+        y: Int, firstX: Int = 0, grainScratch: UnsafeMutablePointer<Float>? = nil
     ) {
         var source = source
         if grain != 0, let grainScratch {
-            addGrain(source, count: count, y: y, into: grainScratch)
+            addGrain(source, count: count, y: y, firstX: firstX, into: grainScratch)
             source = UnsafePointer(grainScratch)
         }
         let ditherRow = NoiseTile.dither.row(y)
         var x = 0
         while x < count {
-            let run = min(NoiseTile.size - (x & NoiseTile.mask), count - x)
+            let run = min(NoiseTile.size - ((firstX + x) & NoiseTile.mask), count - x)
             let input = source + x * 4
             let output = destination + x * 4
             if dither {
-                let tile = ditherRow + (x & NoiseTile.mask) * 4
+                let tile = ditherRow + ((firstX + x) & NoiseTile.mask) * 4
                 for i in 0..<(run * 4) { output[i] = Quantizer.byte(input[i] + tile[i]) }
             } else {
                 for i in 0..<(run * 4) { output[i] = Quantizer.byte(input[i]) }
@@ -245,11 +251,12 @@ public struct Quantizer: Sendable {
     }
 
     /// The row with grain added to the colours, scaled by alpha.
-    private func addGrain(_ source: UnsafePointer<Float>, count: Int, y: Int, into output: UnsafeMutablePointer<Float>)
-    {
+    private func addGrain(
+        _ source: UnsafePointer<Float>, count: Int, y: Int, firstX: Int, into output: UnsafeMutablePointer<Float>
+    ) {
         let grainRow = NoiseTile.grain.row(y)
         for x in 0..<count {
-            let tile = (x & NoiseTile.mask) * 4
+            let tile = ((firstX + x) & NoiseTile.mask) * 4
             let alpha = source[x * 4 + 3]
             for c in 0..<3 { output[x * 4 + c] = source[x * 4 + c] + grainRow[tile + c] * grain * alpha }
             output[x * 4 + 3] = alpha

@@ -70,13 +70,51 @@ public struct MaterialEffect: Sendable {
     }
 
     /// The pyramid route: blur small, shade the small image, interpolate up into `result` with dither/grain.
-    private func renderPyramid(_ source: Image, sourceScale: Int, into result: Image, workspace: BlurWorkspace) {
+    /// `result` receives the rectangle of the full-size picture at `region`.
+    private func renderPyramid(
+        _ source: Image, sourceScale: Int, region: (x: Int, y: Int) = (0, 0), into result: Image,
+        workspace: BlurWorkspace
+    ) {
         let shader = MaterialShader(recipe: recipe, dim: dim)
         let rows = PyramidGaussianBlur(
-            source: source, sigma: sigmaPixels, edgeMode: edgeMode, threads: threads,
-            width: result.width, height: result.height, sourceScale: sourceScale, workspace: workspace)
+            source: source, sigma: sigmaPixels, edgeMode: edgeMode, threads: threads, regionX: region.x,
+            y: region.y, width: result.width, height: result.height, sourceScale: sourceScale,
+            workspace: workspace)
         rows.shadeSmallImage { row, count in shader.shade(row, count: count) }
-        rows.render(into: result, dither: dither, grain: Float(recipe.grain), threads: threads, workspace: workspace)
+        rows.render(
+            into: result, dither: dither, grain: Float(recipe.grain), threads: threads, workspace: workspace,
+            noiseOrigin: region)
+    }
+
+    /// The rectangle of `source` at (x, y) of the given size seen through this material, reading the pixels
+    /// around it as the blur's backdrop (past the image's edges, the edge mode), as a panel's backdrop filter
+    /// does: on the pyramid route the result equals `apply(to:)` cropped to the rectangle, to the bit, so a
+    /// panel shows no seam. (Below the pyramid's σ a shaded material is blurred, rounded, then shaded, where
+    /// `apply(to:)` shades before rounding: within one LSB of each other.)
+    public func apply(
+        to source: Image, regionX x: Int, y: Int, width: Int, height: Int, workspace: BlurWorkspace = BlurWorkspace()
+    ) -> Image {
+        precondition(x >= 0 && y >= 0 && x + width <= source.width && y + height <= source.height, "region outside")
+        let result = Image(uninitializedWidth: width, height: height)  // every pixel is written
+        let blur = GaussianBlur(sigma: sigmaPixels, edgeMode: edgeMode, precision: precision, threads: threads)
+        if blur.usesPyramid && !isPlainBlur {
+            renderPyramid(source, sourceScale: 1, region: (x, y), into: result, workspace: workspace)
+            return result
+        }
+        blur.apply(to: source, regionX: x, y: y, into: result, workspace: workspace)
+        if !isPlainBlur {
+            let shader = MaterialShader(recipe: recipe, dim: dim)
+            let quantizer = Quantizer(dither: dither, grain: Float(recipe.grain))
+            let row = UnsafeMutablePointer<Float>.allocate(capacity: width * 4 * 2)
+            defer { row.deallocate() }
+            for line in 0..<height {
+                for i in 0..<(width * 4) { row[i] = Float(result.row(line)[i]) }
+                shader.shade(row, count: width)
+                quantizer.quantize(
+                    row, count: width, into: result.row(line), y: y + line, firstX: x, grainScratch: row + width * 4)
+            }
+        }
+        return result
     }
 
     /// A new image: `source` seen through this material.

@@ -1,0 +1,120 @@
+import Compositor
+import ImageCodecs
+
+/// Runs `blurtool compose SCENE`: read the scene file, load its images, render, encode, write.
+struct Composer {
+    /// Scene files above this are refused: a scene is a page of text.
+    static let maxSceneBytes = 16 << 20
+
+    let request: RenderRequest
+    let console: BlurTool.Console
+
+    func run() throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let scenePath = request.input
+        let outputPath = resolvedOutputPath()
+        let format = try request.format ?? outputFormat(outputPath)
+        if scenePath != "-", outputPath != "-", FileIO.isSameFile(scenePath, outputPath) {
+            throw ToolFailure(.cannotCreate, outputPath, "is the scene file; refusing to overwrite it")
+        }
+        let subject = scenePath == "-" ? "<stdin>" : scenePath
+        let bytes = try FileIO.read(scenePath)
+        guard bytes.count <= Composer.maxSceneBytes else {
+            throw ToolFailure(.dataError, subject, "larger than \(Composer.maxSceneBytes >> 20) MiB; not a scene file")
+        }
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes)
+        } catch {
+            throw ToolFailure(.dataError, subject, "not valid JSON: \(error)")
+        }
+        let slash = scenePath.lastIndex(of: "/")
+        var file = SceneFile(
+            directory: scenePath == "-" ? "" : slash.map { String(scenePath[..<$0]) } ?? "",
+            maxPixels: request.maxPixels, loadImage: ImageCache(request: request, console: console).load)
+        let scene: Scene
+        do {
+            scene = try file.scene(from: json)
+        } catch let error as SceneError {
+            throw ToolFailure(.dataError, subject, error.description)
+        } catch let failure as ToolFailure {
+            throw ToolFailure(failure.code, "\(subject): \(failure.subject ?? "")", failure.reason)
+        }
+        let loaded = clock.now
+        let image = SceneRenderer(threads: request.threads, precision: request.precision).render(scene)
+        let rendered = clock.now
+        let encoded: [UInt8]
+        do {
+            encoded = try ImageEncoder.encode(
+                image, as: format,
+                options: EncodeOptions(
+                    quality: request.quality, chromaSubsampling: request.chromaSubsampling,
+                    optimizesHuffmanTables: request.optimizesHuffmanTables, isProgressive: request.isProgressive,
+                    pngCompressionLevel: request.pngCompressionLevel))
+        } catch let error as CodecError {
+            throw ToolFailure(.internalError, outputPath, error.description)
+        }
+        try FileIO.writeAtomically(encoded, to: outputPath)
+        if request.output == nil || outputPath != request.output { console.out(outputPath) }
+        if request.isVerbose {
+            func ms(_ duration: Duration) -> String {
+                String(format2: Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3)
+            }
+            console.err(
+                "blurtool: compose \(image.width)x\(image.height), \(scene.layers.count) layers, "
+                    + "\(request.threads) threads: read+load \(ms(loaded - start)) ms, render \(ms(rendered - loaded)) ms, "
+                    + "encode+write \(ms(clock.now - rendered)) ms")
+        }
+    }
+
+    /// `-o` as given; a directory or nothing gives `<scene stem>.png` there (or beside the scene).
+    private func resolvedOutputPath() -> String {
+        var directory: String?
+        if let output = request.output {
+            guard output != "-", output.hasSuffix("/") || FileIO.isDirectory(output) else { return output }
+            directory = output.hasSuffix("/") ? output : output + "/"
+        }
+        guard request.input != "-" else { return "-" }
+        let slash = request.input.lastIndex(of: "/")
+        var stem = slash.map { String(request.input[request.input.index(after: $0)...]) } ?? request.input
+        if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = String(stem[..<dot]) }
+        let folder = directory ?? slash.map { String(request.input[...$0]) } ?? ""
+        return folder + stem + "." + (request.format ?? .png).fileExtension
+    }
+
+    private func outputFormat(_ path: String) throws -> ImageFormat {
+        if path == "-" { return .png }
+        if let format = ImageFormat(fileExtensionOf: path) { return format }
+        throw UsageError("cannot tell the output format from '\(path)'; name it .png or .jpg, or give --format")
+    }
+}
+
+/// Decodes each image file of a scene once, however many layers use it.
+private final class ImageCache {
+    let request: RenderRequest
+    let console: BlurTool.Console
+    private var images: [String: Image] = [:]
+
+    init(request: RenderRequest, console: BlurTool.Console) {
+        self.request = request
+        self.console = console
+    }
+
+    func load(_ path: String) throws -> Image {
+        if let image = images[path] { return image }
+        let bytes = try FileIO.read(path)
+        do {
+            let decoded = try ImageDecoder.decode(
+                bytes,
+                options: DecodeOptions(
+                    maxPixels: request.maxPixels, appliesOrientation: request.appliesOrientation,
+                    isLenient: request.isLenient))
+            for warning in decoded.warnings { console.err("blurtool: warning: \(path): \(warning)") }
+            images[path] = decoded.image
+            return decoded.image
+        } catch let error as CodecError {
+            throw ToolFailure(.dataError, path, error.description)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+/// A rectangle in points: origin at the top left, y down, as `CGRect` on iOS.
+public struct Rect: Equatable, Sendable, CustomStringConvertible {
+    public var x, y, width, height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        (self.x, self.y, self.width, self.height) = (x, y, width, height)
+    }
+
+    public var center: (x: Double, y: Double) { (x + width / 2, y + height / 2) }
+
+    var tuple: (x: Double, y: Double, width: Double, height: Double) { (x, y, width, height) }
+
+    /// The overlap of two rectangles (zero-sized when they do not meet).
+    func intersection(_ other: Rect) -> Rect {
+        let left = max(x, other.x)
+        let top = max(y, other.y)
+        let right = min(x + width, other.x + other.width)
+        let bottom = min(y + height, other.y + other.height)
+        return Rect(x: left, y: top, width: max(right - left, 0), height: max(bottom - top, 0))
+    }
+
+    public var description: String { "(\(x), \(y), \(width), \(height))" }
+}
+
+/// A stack of layers drawn bottom first onto a canvas, as a screen of views is: the model `blurtool compose`
+/// reads from a scene file, with the same names (see `SceneFile` in the command-line target).
+///
+/// Geometry is in points; the canvas has `width·scale` × `height·scale` pixels. Every layer has a frame in
+/// its parent's coordinates (nil: the parent's whole bounds), an opacity, a compositing operator, and a
+/// transform applied about the frame's centre, as `UIView.transform` with the default anchor point.
+public struct Scene: Sendable {
+    public var width: Double
+    public var height: Double
+    /// Pixels per point (3 on current iPhones).
+    public var scale: Double
+    public var background: RGBAColor
+    public var space: WorkingSpace
+    public var layers: [Layer]
+
+    public init(
+        width: Double, height: Double, scale: Double = 1, background: RGBAColor = .clear,
+        space: WorkingSpace = .srgb, layers: [Layer] = []
+    ) {
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self.background = background
+        self.space = space
+        self.layers = layers
+    }
+
+    public var pixelWidth: Int { Int((width * scale).rounded()) }
+    public var pixelHeight: Int { Int((height * scale).rounded()) }
+}
+
+/// One layer of a scene.
+public struct Layer: Sendable {
+    public enum Content: Sendable {
+        /// A picture laid out in the frame by `fit` (fill crops, as `.scaledToFill().clipped()`), its corners
+        /// rounded by `cornerRadius` points.
+        case image(Image, fit: FitMode, filter: ResampleFilter, cornerRadius: Double)
+        /// A filled shape covering the frame, anti-aliased.
+        case shape(Shape, color: RGBAColor)
+        /// What lies beneath the frame, blurred and tinted by a material, as `UIVisualEffectView` draws it.
+        case backdrop(BackdropMaterial)
+        /// Layers in the frame's coordinates (origin at its top left), drawn as one: with an opacity below 1
+        /// or another operator they are first drawn alone, then composited (an isolated group).
+        case group([Layer])
+    }
+
+    public var content: Content
+    public var frame: Rect?
+    public var opacity: Double
+    /// How the layer is composited onto what lies beneath it.
+    public var blend: CompositeOperator
+    public var transform: AffineTransform2D
+    /// A label for messages; not drawn.
+    public var name: String?
+
+    public init(
+        _ content: Content, frame: Rect? = nil, opacity: Double = 1, blend: CompositeOperator = .sourceOver,
+        transform: AffineTransform2D = .identity, name: String? = nil
+    ) {
+        self.content = content
+        self.frame = frame
+        self.opacity = opacity
+        self.blend = blend
+        self.transform = transform
+        self.name = name
+    }
+}
+
+public enum Shape: Equatable, Sendable {
+    /// A rectangle with circular corners (radius clamped to half the shorter side).
+    case rectangle(cornerRadius: Double)
+    /// Fully rounded ends: a circle when the frame is square.
+    case capsule
+}
+
+/// A backdrop material: the recipe's blur (in points), saturation and tints over what lies beneath the frame,
+/// then an optional black dim, clipped to a rounded rectangle.
+public struct BackdropMaterial: Sendable {
+    public var recipe: MaterialRecipe
+    public var dim: Double
+    public var cornerRadius: Double
+
+    public init(recipe: MaterialRecipe, dim: Double = 0, cornerRadius: Double = 0) {
+        self.recipe = recipe
+        self.dim = dim
+        self.cornerRadius = cornerRadius
+    }
+}

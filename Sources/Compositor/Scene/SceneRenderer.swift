@@ -1,0 +1,171 @@
+/// Draws a `Scene` into a new image, layer by layer, bottom first.
+///
+/// Each layer is drawn only over the pixels its transformed frame touches: images are resampled straight into
+/// that box (a separable resize when the transform keeps axes, an affine warp otherwise), shapes and clips
+/// become anti-aliased coverage masks, and a backdrop material blurs the canvas beneath its frame reading the
+/// pixels around it, so a panel's edge shows no seam. Results are identical for every thread count.
+/// Thread safety: a renderer may draw several scenes at once; the scene's images are only read.
+public struct SceneRenderer: Sendable {
+    public var threads: Int
+    /// How backdrop materials blur (see `BlurPrecision`).
+    public var precision: BlurPrecision
+
+    public init(threads: Int = Parallel.processorCount, precision: BlurPrecision = .auto) {
+        self.threads = threads
+        self.precision = precision
+    }
+
+    public func render(_ scene: Scene, workspace: BlurWorkspace = BlurWorkspace()) -> Image {
+        let canvas = Image(
+            width: scene.pixelWidth, height: scene.pixelHeight, fill: scene.background.premultipliedPixel)
+        let context = Context(
+            target: canvas, transform: AffineTransform2D(scaleX: scene.scale, y: scene.scale),
+            bounds: Rect(x: 0, y: 0, width: scene.width, height: scene.height), space: scene.space,
+            workspace: workspace)
+        for layer in scene.layers { draw(layer, in: context) }
+        return canvas
+    }
+
+    /// Where layers are being drawn: the target image, the transform from the current coordinates to its
+    /// pixels, and the bounds a layer without a frame fills.
+    private struct Context {
+        var target: Image
+        var transform: AffineTransform2D
+        var bounds: Rect
+        var space: WorkingSpace
+        var workspace: BlurWorkspace
+    }
+
+    private func draw(_ layer: Layer, in context: Context) {
+        let invisible = layer.opacity <= 0 && (layer.blend == .sourceOver || layer.blend.isBlendMode)
+        let frame = layer.frame ?? context.bounds
+        guard !invisible, frame.width > 0, frame.height > 0 else { return }
+        // The layer's transform acts about its frame's centre, then the parent's.
+        let centre = frame.center
+        let transform = AffineTransform2D(translationX: -centre.x, y: -centre.y)
+            .concatenating(layer.transform)
+            .concatenating(AffineTransform2D(translationX: centre.x, y: centre.y))
+            .concatenating(context.transform)
+        guard transform.inverted() != nil else { return }  // squashed to a line: nothing to draw
+        let target = context.target
+        switch layer.content {
+        case .image(let image, let fit, let filter, let cornerRadius):
+            drawImage(
+                image, fit: fit, filter: filter, cornerRadius: cornerRadius, layer: layer, frame: frame,
+                transform: transform, context: context)
+        case .shape(let shape, let color):
+            let box = PixelBox(covering: frame, through: transform, within: target.width, target.height)
+            guard !box.isEmpty else { return }
+            let radius: Double
+            switch shape {
+            case .rectangle(let cornerRadius): radius = cornerRadius
+            case .capsule: radius = min(frame.width, frame.height) / 2
+            }
+            if let mask = Coverage.roundedRectangle(frame, radius: radius, through: transform, over: box) {
+                target.fill(
+                    color, mask: mask, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
+                    space: context.space, threads: threads)
+            } else {
+                target.fill(
+                    color, x: box.x, y: box.y, width: box.width, height: box.height, operator: layer.blend,
+                    opacity: layer.opacity, space: context.space, threads: threads)
+            }
+        case .backdrop(let material):
+            drawBackdrop(material, opacity: layer.opacity, frame: frame, transform: transform, context: context)
+        case .group(let layers):
+            var inner = context
+            inner.transform = transform
+            if let groupFrame = layer.frame {
+                inner.transform = AffineTransform2D(translationX: groupFrame.x, y: groupFrame.y)
+                    .concatenating(transform)
+                inner.bounds = Rect(x: 0, y: 0, width: groupFrame.width, height: groupFrame.height)
+            }
+            guard layer.opacity < 1 || layer.blend != .sourceOver else {
+                for child in layers { draw(child, in: inner) }
+                return
+            }
+            // An isolated group: its layers drawn alone, then composited as one picture.
+            inner.target = Image(width: target.width, height: target.height)
+            for child in layers { draw(child, in: inner) }
+            target.draw(
+                inner.target, operator: layer.blend, opacity: layer.opacity, space: context.space, threads: threads)
+        }
+    }
+
+    private func drawImage(
+        _ image: Image, fit: FitMode, filter: ResampleFilter, cornerRadius: Double, layer: Layer, frame: Rect,
+        transform: AffineTransform2D, context: Context
+    ) {
+        guard image.width > 0, image.height > 0 else { return }
+        // The picture's pixels laid out in the frame (fill overflows it and is clipped; fit leaves bands).
+        var scaleX = frame.width / Double(image.width)
+        var scaleY = frame.height / Double(image.height)
+        switch fit {
+        case .fill: (scaleX, scaleY) = (max(scaleX, scaleY), max(scaleX, scaleY))
+        case .fit: (scaleX, scaleY) = (min(scaleX, scaleY), min(scaleX, scaleY))
+        case .stretch: break
+        }
+        let placed = Rect(
+            x: frame.x + (frame.width - Double(image.width) * scaleX) / 2,
+            y: frame.y + (frame.height - Double(image.height) * scaleY) / 2,
+            width: Double(image.width) * scaleX, height: Double(image.height) * scaleY)
+        let visible = frame.intersection(placed)
+        let target = context.target
+        let box = PixelBox(covering: visible, through: transform, within: target.width, target.height)
+        guard !box.isEmpty, visible.width > 0, visible.height > 0 else { return }
+        let pixelsFromImage = AffineTransform2D(scaleX: scaleX, y: scaleY)
+            .concatenating(AffineTransform2D(translationX: placed.x, y: placed.y))
+            .concatenating(transform)
+        let pixels: Image
+        let t = pixelsFromImage
+        if t.b == 0, t.c == 0, t.a > 0, t.d > 0 {
+            // Axes kept: a separable resize of the part of the picture behind the box.
+            pixels = Resampler(filter: filter, threads: threads).resize(
+                image,
+                crop: (
+                    (Double(box.x) - t.tx) / t.a, (Double(box.y) - t.ty) / t.d, Double(box.width) / t.a,
+                    Double(box.height) / t.d
+                ), width: box.width, height: box.height, workspace: context.workspace)
+        } else {
+            // Clamped edges: the coverage mask below, not the warp, decides where the picture ends.
+            let warp = AffineWarp(
+                transform: t.concatenating(AffineTransform2D(translationX: -Double(box.x), y: -Double(box.y))),
+                filter: filter, edgeMode: .clamp, threads: threads)
+            guard let warped = warp.apply(to: image, width: box.width, height: box.height) else { return }
+            pixels = warped
+        }
+        let mask = Coverage.roundedRectangle(visible, radius: cornerRadius, through: transform, over: box)
+        target.draw(
+            pixels, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity, mask: mask,
+            space: context.space, threads: threads)
+    }
+
+    /// The canvas beneath the frame through the material, mixed in by the frame's coverage times the opacity
+    /// (a backdrop replaces what it covers; its `blend` is not used).
+    private func drawBackdrop(
+        _ material: BackdropMaterial, opacity: Double, frame: Rect, transform: AffineTransform2D, context: Context
+    ) {
+        let target = context.target
+        let box = PixelBox(covering: frame, through: transform, within: target.width, target.height)
+        guard !box.isEmpty else { return }
+        let pixelsPerPoint = abs(transform.a * transform.d - transform.b * transform.c).squareRoot()
+        let effect = MaterialEffect(
+            recipe: material.recipe, dim: material.dim, pixelsPerPoint: pixelsPerPoint, precision: precision,
+            threads: threads)
+        let seen = effect.apply(
+            to: target, regionX: box.x, y: box.y, width: box.width, height: box.height,
+            workspace: context.workspace)
+        var mask = Coverage.roundedRectangle(
+            frame, radius: material.cornerRadius, through: transform, over: box)
+        if opacity < 1 {
+            let scaled = mask ?? Plane(width: box.width, height: box.height, fill: 255)
+            let factor = Float(max(opacity, 0))
+            for y in 0..<scaled.height {
+                let row = scaled.row(y)
+                for x in 0..<scaled.width { row[x] = UInt8((Float(row[x]) * factor).rounded()) }
+            }
+            mask = scaled
+        }
+        target.draw(seen, x: box.x, y: box.y, operator: .copy, mask: mask, space: context.space, threads: threads)
+    }
+}
