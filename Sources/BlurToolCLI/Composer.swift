@@ -14,10 +14,10 @@ struct Composer {
         let start = clock.now
         let scenePath = request.input
         let outputPath = resolvedOutputPath()
-        let format = try request.format ?? outputFormat(outputPath)
         if scenePath != "-", outputPath != "-", FileIO.isSameFile(scenePath, outputPath) {
             throw ToolFailure(.cannotCreate, outputPath, "is the scene file; refusing to overwrite it")
         }
+        let format = try request.format ?? outputFormat(outputPath)
         let subject = scenePath == "-" ? "<stdin>" : scenePath
         let bytes = try FileIO.read(scenePath)
         guard bytes.count <= Composer.maxSceneBytes else {
@@ -59,7 +59,8 @@ struct Composer {
         if request.output == nil || outputPath != request.output { console.out(outputPath) }
         if request.isVerbose {
             func ms(_ duration: Duration) -> String {
-                String(format2: Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3)
+                String(
+                    format2: Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3)
             }
             console.err(
                 "blurtool: compose \(image.width)x\(image.height), \(scene.layers.count) layers, "

@@ -177,7 +177,9 @@ struct JSONParser {
         let start = index
         func digits(_ parser: inout JSONParser) -> Int {
             let first = parser.index
-            while parser.index < parser.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(parser.bytes[parser.index]) {
+            while parser.index < parser.bytes.count,
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(parser.bytes[parser.index])
+            {
                 parser.index += 1
             }
             return parser.index - first
@@ -248,7 +250,8 @@ struct JSONParser {
     private mutating func unicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
         func hex4(_ parser: inout JSONParser) throws(JSONSyntaxError) -> UInt32 {
             guard parser.index + 4 <= parser.bytes.count,
-                let value = UInt32(String(decoding: parser.bytes[parser.index..<parser.index + 4], as: UTF8.self), radix: 16)
+                let value = UInt32(
+                    String(decoding: parser.bytes[parser.index..<parser.index + 4], as: UTF8.self), radix: 16)
             else { throw parser.error("expected four hex digits after \\u") }
             parser.index += 4
             return value

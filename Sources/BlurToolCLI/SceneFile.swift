@@ -91,7 +91,8 @@ struct SceneFile {
                     filter: try object.choice("filter", ResampleFilter.self) ?? .lanczos3,
                     cornerRadius: try object.optionalNumber("cornerRadius", atLeast: 0) ?? 0)
             } catch let failure as ToolFailure {
-                throw ToolFailure(failure.code, "\(path).path", (failure.subject.map { "\($0): " } ?? "") + failure.reason)
+                throw ToolFailure(
+                    failure.code, "\(path).path", (failure.subject.map { "\($0): " } ?? "") + failure.reason)
             }
         case "color":
             content = .shape(.rectangle(cornerRadius: 0), color: try object.requiredColor("color"))
@@ -220,7 +221,8 @@ private struct JSONObject {
     func color(_ key: String) throws(SceneError) -> RGBAColor? {
         guard let text = try optionalString(key) else { return nil }
         guard let color = RGBAColor(css: text) else {
-            throw SceneError(path: at(key), message: "expected a colour (#rgb, #rrggbb, #rrggbbaa or a name), found \"\(text)\"")
+            throw SceneError(
+                path: at(key), message: "expected a colour (#rgb, #rrggbb, #rrggbbaa or a name), found \"\(text)\"")
         }
         return color
     }
@@ -242,7 +244,8 @@ private struct JSONObject {
             _ = try frame.required(name)
             return try frame.optionalNumber(name, atLeast: 0)!
         }
-        return Rect(x: try coordinate("x"), y: try coordinate("y"), width: try extent("width"), height: try extent("height"))
+        return Rect(
+            x: try coordinate("x"), y: try coordinate("y"), width: try extent("width"), height: try extent("height"))
     }
 
     private func plain(_ value: Double) -> String {

@@ -43,24 +43,18 @@ public struct RGBAColor: Equatable, Hashable, Sendable, CustomStringConvertible 
         RGBAColor(red: red, green: green, blue: blue, alpha: alpha)
     }
 
-    /// Parses CSS hex notation (`#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, the `#` optional) or one of the
-    /// names `black`, `white`, `clear`/`transparent`, `gray`/`grey`. Returns nil for anything else.
+    /// Parses CSS hex notation (`#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, the `#` optional), `clear` /
+    /// `transparent`, or one of CSS's basic colour keywords (`black`, `white`, `red`, `gray`/`grey`, `orange`
+    /// …: the 16 of CSS 1 plus orange). Returns nil for anything else.
     public init?(css text: String) {
         let lowered = text.lowercased()
-        switch lowered {
-        case "black":
-            self = .black
-            return
-        case "white":
-            self = .white
-            return
-        case "clear", "transparent":
+        if lowered == "clear" || lowered == "transparent" {
             self = .clear
             return
-        case "gray", "grey":
-            self = RGBAColor(red8: 128, green8: 128, blue8: 128)
+        }
+        if let hex = RGBAColor.keywords[lowered] {
+            self.init(rgbHex: hex)
             return
-        default: break
         }
         var digits = Substring(lowered)
         if digits.hasPrefix("#") { digits = digits.dropFirst() }
@@ -75,6 +69,13 @@ public struct RGBAColor: Equatable, Hashable, Sendable, CustomStringConvertible 
             red8: values[0], green8: values[1], blue8: values[2],
             alpha: values.count == 4 ? Double(values[3]) / 255 : 1)
     }
+
+    private static let keywords: [String: UInt32] = [
+        "black": 0x000000, "silver": 0xC0C0C0, "gray": 0x808080, "grey": 0x808080, "white": 0xFFFFFF,
+        "maroon": 0x800000, "red": 0xFF0000, "purple": 0x800080, "fuchsia": 0xFF00FF, "green": 0x008000,
+        "lime": 0x00FF00, "olive": 0x808000, "yellow": 0xFFFF00, "navy": 0x000080, "blue": 0x0000FF,
+        "teal": 0x008080, "aqua": 0x00FFFF, "orange": 0xFFA500,
+    ]
 
     /// `#rrggbbaa` (or `#rrggbb` when opaque).
     public var description: String {

@@ -18,17 +18,8 @@ final class BlurToolRunTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    private final class Captured: @unchecked Sendable {
-        var out: [String] = []
-        var err: [String] = []
-    }
-
-    /// Runs blurtool with `arguments`; returns the status and what it printed.
     private func run(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
-        let captured = Captured()
-        let console = BlurTool.Console(out: { captured.out.append($0) }, err: { captured.err.append($0) })
-        let status = BlurTool.run(["blurtool"] + arguments, console: console)
-        return (status, captured.out.joined(separator: "\n"), captured.err.joined(separator: "\n"))
+        ToolRun.run(arguments)
     }
 
     private func writePhoto(

@@ -31,6 +31,9 @@ enum Coverage {
         _ rect: Rect, radius: Double, through transform: AffineTransform2D, over box: PixelBox
     ) -> Plane? {
         guard let inverse = transform.inverted() else { preconditionFailure("singular transform") }
+        if radius <= 0, transform.b == 0, transform.c == 0 {
+            return axisAlignedRectangle(rect, through: transform, over: box)
+        }
         let r = Float(min(max(radius, 0), min(rect.width, rect.height) / 2))
         let halfWidth = Float(rect.width / 2)
         let halfHeight = Float(rect.height / 2)
@@ -61,12 +64,19 @@ enum Coverage {
                 let outside = (outX * outX + outY * outY).squareRoot()
                 let inside = qx.maximum(qy).minimum(.zero)
                 let distance = outside + inside - r
-                let coverage = ((0.5 - distance * pixelsPerUnit) * 255).clampedTo255() + 0.5
+                let coverage = (0.5 - distance * pixelsPerUnit) * 255
+                // Clamp, then round to nearest by adding 1.5·2²³ (the integer lands in the low mantissa bits).
+                let bits = unsafeBitCast(
+                    coverage.maximum(.zero).minimum(Lanes(repeating: 255)) + 12_582_912, to: SIMD16<UInt32>.self)
                 let count = min(16, box.width - x)
-                for i in 0..<count {
-                    let value = UInt8(truncatingIfNeeded: Int32(coverage[i]))
-                    output[x + i] = value
-                    everyPixelCovered = everyPixelCovered && value == 255
+                if count == 16 {
+                    for i in 0..<16 { output[x + i] = UInt8(truncatingIfNeeded: bits[i]) }
+                    everyPixelCovered = everyPixelCovered && all(bits & 0xFF .== 255)
+                } else {
+                    for i in 0..<count {
+                        output[x + i] = UInt8(truncatingIfNeeded: bits[i])
+                        everyPixelCovered = everyPixelCovered && bits[i] & 0xFF == 255
+                    }
                 }
                 x += 16
             }
@@ -75,6 +85,36 @@ enum Coverage {
     }
 }
 
-extension SIMD16 where Scalar == Float {
-    @inline(__always) func clampedTo255() -> Self { maximum(.zero).minimum(Self(repeating: 255)) }
+extension Coverage {
+    /// A sharp-cornered rectangle that keeps its axes: each pixel's coverage is the product of the fractions of
+    /// its column and row inside, which is the exact area; nil when that is 1 everywhere (edges on pixel
+    /// boundaries, as a full-screen colour has).
+    private static func axisAlignedRectangle(
+        _ rect: Rect, through transform: AffineTransform2D, over box: PixelBox
+    )
+        -> Plane?
+    {
+        let corner = transform.apply(to: (rect.x, rect.y))
+        let opposite = transform.apply(to: (rect.x + rect.width, rect.y + rect.height))
+        func fractions(_ a: Double, _ b: Double, first: Int, count: Int) -> [Float] {
+            let (low, high) = (min(a, b), max(a, b))
+            return (0..<count).map { i in
+                let start = Double(first + i)
+                // Within a millionth of a pixel counts as exact: transforms leave 10.0000000001.
+                let inside = min(high, start + 1) - max(low, start)
+                return inside > 1 - 1e-6 ? 1 : Float(max(inside, 0))
+            }
+        }
+        let columns = fractions(corner.x, opposite.x, first: box.x, count: box.width)
+        let rows = fractions(corner.y, opposite.y, first: box.y, count: box.height)
+        guard columns.contains(where: { $0 < 1 }) || rows.contains(where: { $0 < 1 }) else { return nil }
+        let plane = Plane(width: box.width, height: box.height)
+        for (y, rowFraction) in rows.enumerated() {
+            let output = plane.row(y)
+            for (x, columnFraction) in columns.enumerated() {
+                output[x] = UInt8((columnFraction * rowFraction * 255).rounded())
+            }
+        }
+        return plane
+    }
 }

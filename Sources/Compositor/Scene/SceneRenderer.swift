@@ -34,19 +34,24 @@ public struct SceneRenderer: Sendable {
         var bounds: Rect
         var space: WorkingSpace
         var workspace: BlurWorkspace
+
+        /// The context for a group's layers: coordinates start at the group frame's top left (when it has
+        /// one), and a layer without a frame fills the group's.
+        func inside(_ group: Layer, transform: AffineTransform2D) -> Context {
+            var inner = self
+            inner.transform = transform
+            if let frame = group.frame {
+                inner.transform = AffineTransform2D(translationX: frame.x, y: frame.y).concatenating(transform)
+                inner.bounds = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
+            }
+            return inner
+        }
     }
 
     private func draw(_ layer: Layer, in context: Context) {
         let invisible = layer.opacity <= 0 && (layer.blend == .sourceOver || layer.blend.isBlendMode)
         let frame = layer.frame ?? context.bounds
-        guard !invisible, frame.width > 0, frame.height > 0 else { return }
-        // The layer's transform acts about its frame's centre, then the parent's.
-        let centre = frame.center
-        let transform = AffineTransform2D(translationX: -centre.x, y: -centre.y)
-            .concatenating(layer.transform)
-            .concatenating(AffineTransform2D(translationX: centre.x, y: centre.y))
-            .concatenating(context.transform)
-        guard transform.inverted() != nil else { return }  // squashed to a line: nothing to draw
+        guard !invisible, let transform = placement(of: layer, in: context) else { return }
         let target = context.target
         switch layer.content {
         case .image(let image, let fit, let filter, let cornerRadius):
@@ -73,23 +78,59 @@ public struct SceneRenderer: Sendable {
         case .backdrop(let material):
             drawBackdrop(material, opacity: layer.opacity, frame: frame, transform: transform, context: context)
         case .group(let layers):
-            var inner = context
-            inner.transform = transform
-            if let groupFrame = layer.frame {
-                inner.transform = AffineTransform2D(translationX: groupFrame.x, y: groupFrame.y)
-                    .concatenating(transform)
-                inner.bounds = Rect(x: 0, y: 0, width: groupFrame.width, height: groupFrame.height)
-            }
+            var inner = context.inside(layer, transform: transform)
             guard layer.opacity < 1 || layer.blend != .sourceOver else {
                 for child in layers { draw(child, in: inner) }
                 return
             }
-            // An isolated group: its layers drawn alone, then composited as one picture.
-            inner.target = Image(width: target.width, height: target.height)
+            // An isolated group: its layers drawn alone on a transparent picture just large enough to hold
+            // them, then composited as one.
+            let box = layers.reduce(nil) { union($0, pixelBox(of: $1, in: inner)) }
+            guard let box, !box.isEmpty else { return }
+            inner.target = Image(width: box.width, height: box.height)
+            inner.transform = inner.transform.concatenating(
+                AffineTransform2D(translationX: -Double(box.x), y: -Double(box.y)))
             for child in layers { draw(child, in: inner) }
             target.draw(
-                inner.target, operator: layer.blend, opacity: layer.opacity, space: context.space, threads: threads)
+                inner.target, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
+                space: context.space, threads: threads)
         }
+    }
+
+    /// Local coordinates to the target's pixels for this layer: its transform acts about its frame's centre,
+    /// then the parent's. Nil when there is nothing to draw (an empty frame, a transform that squashes it).
+    private func placement(of layer: Layer, in context: Context) -> AffineTransform2D? {
+        let frame = layer.frame ?? context.bounds
+        guard frame.width > 0, frame.height > 0 else { return nil }
+        let centre = frame.center
+        let transform = AffineTransform2D(translationX: -centre.x, y: -centre.y)
+            .concatenating(layer.transform)
+            .concatenating(AffineTransform2D(translationX: centre.x, y: centre.y))
+            .concatenating(context.transform)
+        return transform.inverted() == nil ? nil : transform
+    }
+
+    /// The target pixels a layer may touch (for a group, what its layers may touch).
+    private func pixelBox(of layer: Layer, in context: Context) -> PixelBox? {
+        guard let transform = placement(of: layer, in: context) else { return nil }
+        if case .group(let layers) = layer.content {
+            let inner = context.inside(layer, transform: transform)
+            return layers.reduce(nil) { union($0, pixelBox(of: $1, in: inner)) }
+        }
+        let box = PixelBox(
+            covering: layer.frame ?? context.bounds, through: transform, within: context.target.width,
+            context.target.height)
+        return box.isEmpty ? nil : box
+    }
+
+    private func union(_ a: PixelBox?, _ b: PixelBox?) -> PixelBox? {
+        guard let a else { return b }
+        guard let b else { return a }
+        let left = min(a.x, b.x)
+        let top = min(a.y, b.y)
+        return PixelBox(
+            x: left, y: top, width: max(a.x + a.width, b.x + b.width) - left,
+            height: max(a.y + a.height, b.y + b.height) - top)
     }
 
     private func drawImage(

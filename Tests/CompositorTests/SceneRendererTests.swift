@@ -1,0 +1,149 @@
+import TestSupport
+import XCTest
+
+@testable import Compositor
+
+final class SceneRendererTests: XCTestCase {
+    private let photo = TestImages.photoLike(width: 96, height: 64, seed: 9)
+    private let thin = MaterialCatalog.material(named: "thin")!.light
+
+    private func render(_ layers: [Layer], width: Double = 96, height: Double = 64, threads: Int = 2) -> Image {
+        SceneRenderer(threads: threads).render(Scene(width: width, height: height, layers: layers))
+    }
+
+    private func photoLayer() -> Layer {
+        Layer(.image(photo, fit: .fill, filter: .lanczos3, cornerRadius: 0))
+    }
+
+    /// The panel blurs what lies beneath it reading the pixels around it: inside its frame it equals the
+    /// material over the whole canvas, so there is no seam; outside it the picture is untouched.
+    func testBackdropEqualsTheWholeCanvasMaterialCroppedToItsFrame() {
+        let whole = render([photoLayer(), Layer(.backdrop(BackdropMaterial(recipe: thin)))])
+        let panelFrame = Rect(x: 20, y: 10, width: 40, height: 30)
+        let panel = render([photoLayer(), Layer(.backdrop(BackdropMaterial(recipe: thin)), frame: panelFrame)])
+        let plain = render([photoLayer()])
+        XCTAssertTrue(plain.hasSamePixels(as: photo), "a fill into the same size is the photo itself")
+        XCTAssertTrue(
+            panel.region(x: 20, y: 10, width: 40, height: 30).hasSamePixels(
+                as: whole.region(x: 20, y: 10, width: 40, height: 30)))
+        XCTAssertTrue(
+            panel.region(x: 0, y: 0, width: 96, height: 10).hasSamePixels(
+                as: photo.region(x: 0, y: 0, width: 96, height: 10)))
+        XCTAssertTrue(
+            panel.region(x: 60, y: 10, width: 36, height: 54).hasSamePixels(
+                as: photo.region(x: 60, y: 10, width: 36, height: 54)))
+    }
+
+    func testBackdropCornersAreRoundedAndItsOpacityMixes() {
+        let frame = Rect(x: 10, y: 10, width: 60, height: 40)
+        let rounded = render([
+            photoLayer(), Layer(.backdrop(BackdropMaterial(recipe: thin, cornerRadius: 12)), frame: frame),
+        ])
+        let square = render([photoLayer(), Layer(.backdrop(BackdropMaterial(recipe: thin)), frame: frame)])
+        XCTAssertEqual(rounded[10, 10], photo[10, 10], "the corner pixel lies outside the arc")
+        XCTAssertEqual(rounded[40, 30], square[40, 30], "the middle is the material")
+        let half = render([
+            photoLayer(), Layer(.backdrop(BackdropMaterial(recipe: thin)), frame: frame, opacity: 0.5),
+        ])
+        let mid = half[40, 30]
+        let (a, b) = (photo[40, 30], square[40, 30])
+        XCTAssertLessThanOrEqual(abs(Int(mid.green) - (Int(a.green) + Int(b.green)) / 2), 1)
+    }
+
+    func testShapesAreAntialiasedCoverage() {
+        let red = RGBAColor(red: 1, green: 0, blue: 0)
+        let canvas = render(
+            [Layer(.shape(.capsule, color: red), frame: Rect(x: 10.5, y: 10, width: 40, height: 40))],
+            width: 60, height: 60)
+        XCTAssertEqual(canvas[30, 30], Pixel(red: 255, green: 0, blue: 0))
+        XCTAssertEqual(canvas[12, 11], .transparent, "outside the circle, inside its box")
+        XCTAssertEqual(canvas[5, 30], .transparent)
+        let edge = canvas[10, 30]  // the circle's leftmost point is this pixel's centre: half covered
+        XCTAssertTrue((110...145).contains(Int(edge.alpha)), "\(edge)")
+        // A rectangle half a pixel off the grid: its edge columns are half covered, exactly.
+        let offset = render(
+            [Layer(.shape(.rectangle(cornerRadius: 0), color: .white), frame: Rect(x: 2.5, y: 0, width: 4, height: 4))],
+            width: 8, height: 4)
+        XCTAssertEqual(offset[2, 1].alpha, 128)
+        XCTAssertEqual(offset[3, 1].alpha, 255)
+        XCTAssertEqual(offset[6, 1].alpha, 128)
+        XCTAssertEqual(offset[7, 1].alpha, 0)
+    }
+
+    func testTransformsActAboutTheFrameCentre() {
+        // A 20×4 bar turned a quarter about its centre (30, 30) stands 4 wide and 20 tall.
+        let bar = Layer(
+            .shape(.rectangle(cornerRadius: 0), color: .white), frame: Rect(x: 20, y: 28, width: 20, height: 4),
+            transform: AffineTransform2D(rotationAngle: .pi / 2))
+        let canvas = render([bar], width: 60, height: 60)
+        XCTAssertEqual(canvas[30, 21].alpha, 255)
+        XCTAssertEqual(canvas[30, 38].alpha, 255)
+        XCTAssertEqual(canvas[21, 30].alpha, 0)
+        XCTAssertEqual(canvas[27, 30].alpha, 0)
+        // Scaling doubles it about the centre too: 40 wide, from 10 to 50.
+        let wide = render(
+            [
+                Layer(
+                    .shape(.rectangle(cornerRadius: 0), color: .white),
+                    frame: Rect(x: 20, y: 28, width: 20, height: 4), transform: AffineTransform2D(scaleX: 2, y: 1))
+            ], width: 60, height: 60)
+        XCTAssertEqual(wide[10, 30].alpha, 255)
+        XCTAssertEqual(wide[9, 30].alpha, 0)
+        XCTAssertEqual(wide[49, 30].alpha, 255)
+    }
+
+    /// Overlapping shapes in a group at opacity 0.5 show 50% once, not 75% where they overlap.
+    func testGroupOpacityIsolatesItsLayers() {
+        let square = { (x: Double) in
+            Layer(.shape(.rectangle(cornerRadius: 0), color: .white), frame: Rect(x: x, y: 0, width: 20, height: 10))
+        }
+        let canvas = render(
+            [
+                Layer(.shape(.rectangle(cornerRadius: 0), color: .black)),
+                Layer(.group([square(0), square(10)]), opacity: 0.5),
+            ], width: 40, height: 10)
+        XCTAssertEqual(canvas[5, 5], canvas[15, 5])
+        XCTAssertEqual(canvas[15, 5].red, 128)
+        XCTAssertEqual(canvas[35, 5], Pixel(red: 0, green: 0, blue: 0))
+    }
+
+    func testImagesFillTheirFrameWithoutFringes() {
+        let grey = Image(width: 30, height: 20, fill: Pixel(red: 90, green: 90, blue: 90))
+        for fit in FitMode.allCases {
+            for filter in ResampleFilter.allCases {
+                let canvas = render(
+                    [
+                        Layer(
+                            .image(grey, fit: fit, filter: filter, cornerRadius: 0),
+                            frame: Rect(x: 5, y: 5, width: 40, height: 40))
+                    ], width: 50, height: 50)
+                let top = fit == .fit ? 5 + (40 - 40 * 20 / 30) / 2 : 5
+                XCTAssertEqual(canvas[5, top], Pixel(red: 90, green: 90, blue: 90), "\(fit) \(filter)")
+                XCTAssertEqual(canvas[44, 44 - (top - 5)], Pixel(red: 90, green: 90, blue: 90), "\(fit) \(filter)")
+                XCTAssertEqual(canvas[4, 25], .transparent, "\(fit) \(filter)")
+            }
+        }
+        // Rotated, it keeps its colour inside and fades only at its outline.
+        let turned = render(
+            [
+                Layer(
+                    .image(grey, fit: .stretch, filter: .bilinear, cornerRadius: 0),
+                    frame: Rect(x: 10, y: 10, width: 30, height: 30), transform: AffineTransform2D(rotationAngle: 0.3))
+            ], width: 50, height: 50)
+        XCTAssertEqual(turned[25, 25], Pixel(red: 90, green: 90, blue: 90))
+    }
+
+    func testThreadCountsGiveTheSamePixels() {
+        let layers = [
+            photoLayer(),
+            Layer(
+                .backdrop(BackdropMaterial(recipe: thin, cornerRadius: 8)),
+                frame: Rect(x: 8, y: 8, width: 70, height: 40)),
+            Layer(
+                .group([Layer(.shape(.capsule, color: .white), frame: Rect(x: 0, y: 0, width: 30, height: 12))]),
+                frame: Rect(x: 30, y: 20, width: 30, height: 12), opacity: 0.7,
+                transform: AffineTransform2D(rotationAngle: 0.4)),
+        ]
+        XCTAssertTrue(render(layers, threads: 1).hasSamePixels(as: render(layers, threads: 3)))
+    }
+}
