@@ -20,18 +20,21 @@ struct ResampleWeights: Sendable {
         let taps = max(1, Int((2 * reach).rounded(.up)))
         var first = [Int](repeating: 0, count: count)
         var weights = [Float](repeating: 0, count: count * taps)
+        var values = [Double](repeating: 0, count: taps)
         for i in 0..<count {
             let centre = start + (Double(i) + 0.5) * scale - 0.5
             var low = Int((centre - reach).rounded(.up))
             if filter == .nearest { low = Int((centre + 0.5).rounded(.down)) }  // the one pixel it lands in
             low = min(max(low, 0), sourceCount - 1)
-            var values = [Double](repeating: 0, count: taps)
+            var total = 0.0
             for k in 0..<taps {
                 let j = low + k
-                guard j < sourceCount else { break }
-                values[k] = filter == .nearest ? (k == 0 ? 1 : 0) : filter.weight((Double(j) - centre) / stretch)
+                values[k] =
+                    j >= sourceCount
+                    ? 0
+                    : filter == .nearest ? (k == 0 ? 1 : 0) : filter.weight((Double(j) - centre) / stretch)
+                total += values[k]
             }
-            var total = values.reduce(0, +)
             if total == 0 {  // a degenerate window (a 1-pixel source): take the nearest pixel
                 values[0] = 1
                 total = 1
