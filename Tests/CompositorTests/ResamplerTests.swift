@@ -99,6 +99,18 @@ final class ResamplerTests: XCTestCase {
                 ScalarKernels.resampleRow(
                     padded, first: first, weights: expanded, taps: taps, count: count, into: &scalar)
                 XCTAssertEqual(fast, scalar, "\(filter) \(count)")
+                // Two rows at once (the second span the first reversed), each as its own row.
+                let second = Array(padded.reversed())
+                var pair = [Float](repeating: 0, count: count * 8)
+                var secondScalar = scalar
+                pair.withUnsafeMutableBufferPointer { pair in
+                    SIMDKernels.resampleRowPair(
+                        padded, second, first: first, weights: expanded, taps: taps, count: count,
+                        into: pair.baseAddress!, pair.baseAddress! + count * 4)
+                }
+                ScalarKernels.resampleRow(
+                    second, first: first, weights: expanded, taps: taps, count: count, into: &secondScalar)
+                XCTAssertEqual(pair, scalar + secondScalar, "\(filter) \(count), two rows")
             }
         }
         // The vertical pass over bytes: SIMD against the scalar twin, to the bit.

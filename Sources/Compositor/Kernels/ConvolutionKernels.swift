@@ -42,6 +42,13 @@ public protocol ConvolutionKernelSet: Sendable {
         _ span: UnsafePointer<Float>, first: UnsafePointer<Int>, weights: UnsafePointer<Float>, taps: Int,
         count: Int, into output: UnsafeMutablePointer<Float>)
 
+    /// `resampleRow` on two rows with the same columns (`span` into `output`, `secondSpan` into
+    /// `secondOutput`): each weight loaded serves both rows.
+    static func resampleRowPair(
+        _ span: UnsafePointer<Float>, _ secondSpan: UnsafePointer<Float>, first: UnsafePointer<Int>,
+        weights: UnsafePointer<Float>, taps: Int, count: Int, into output: UnsafeMutablePointer<Float>,
+        _ secondOutput: UnsafeMutablePointer<Float>)
+
     /// `output[i] = first[i] + t · (second[i] − first[i])` for i in 0..<count.
     static func interpolate(
         _ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, t: Float, count: Int,

@@ -1,7 +1,17 @@
 /// The horizontal pass of a resize: every output pixel has its own window and weights, so lanes cannot run
 /// along the row as in the vertical pass. An 8-lane vector holds two neighbouring taps of one pixel (RGBA
 /// twice) and their weights, each repeated for the four channels; the two halves are added at the end.
+/// Loads, not arithmetic, limit this loop, so two rows share each weight loaded.
 extension ScalarKernels {
+    public static func resampleRowPair(
+        _ span: UnsafePointer<Float>, _ secondSpan: UnsafePointer<Float>, first: UnsafePointer<Int>,
+        weights: UnsafePointer<Float>, taps: Int, count: Int, into output: UnsafeMutablePointer<Float>,
+        _ secondOutput: UnsafeMutablePointer<Float>
+    ) {
+        resampleRow(span, first: first, weights: weights, taps: taps, count: count, into: output)
+        resampleRow(secondSpan, first: first, weights: weights, taps: taps, count: count, into: secondOutput)
+    }
+
     public static func resampleRow(
         _ span: UnsafePointer<Float>, first: UnsafePointer<Int>, weights: UnsafePointer<Float>, taps: Int,
         count: Int, into output: UnsafeMutablePointer<Float>
@@ -72,6 +82,49 @@ extension SIMDKernels {
             }
             UnsafeMutableRawPointer(output + i * 4).storeBytes(of: a.lowHalf + a.highHalf, as: SIMD4<Float>.self)
             i += 1
+        }
+    }
+
+    public static func resampleRowPair(
+        _ span: UnsafePointer<Float>, _ secondSpan: UnsafePointer<Float>, first: UnsafePointer<Int>,
+        weights: UnsafePointer<Float>, taps: Int, count: Int, into output: UnsafeMutablePointer<Float>,
+        _ secondOutput: UnsafeMutablePointer<Float>
+    ) {
+        let stride = taps * 4
+        let offset = secondSpan - span
+        var i = 0
+        // Two pixels of each row per step: four independent chains of adds in flight.
+        while i + 2 <= count {
+            var a0 = SIMD8<Float>(repeating: 0)
+            var a1 = a0
+            var b0 = a0
+            var b1 = a0
+            let p0 = span + first[i] * 4
+            let p1 = span + first[i + 1] * 4
+            let w0 = weights + i * stride
+            var k = 0
+            while k < stride {
+                let weight0 = load8(w0 + k)
+                let weight1 = load8(w0 + stride + k)
+                a0 = a0 + weight0 * load8(p0 + k)
+                b0 = b0 + weight0 * load8(p0 + offset + k)
+                a1 = a1 + weight1 * load8(p1 + k)
+                b1 = b1 + weight1 * load8(p1 + offset + k)
+                k += 8
+            }
+            UnsafeMutableRawPointer(output + i * 4).storeBytes(
+                of: SIMD8(lowHalf: a0.lowHalf + a0.highHalf, highHalf: a1.lowHalf + a1.highHalf), as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(secondOutput + i * 4).storeBytes(
+                of: SIMD8(lowHalf: b0.lowHalf + b0.highHalf, highHalf: b1.lowHalf + b1.highHalf), as: SIMD8<Float>.self)
+            i += 2
+        }
+        if i < count {
+            resampleRow(
+                span, first: first + i, weights: weights + i * stride, taps: taps, count: count - i,
+                into: output + i * 4)
+            resampleRow(
+                secondSpan, first: first + i, weights: weights + i * stride, taps: taps, count: count - i,
+                into: secondOutput + i * 4)
         }
     }
 }

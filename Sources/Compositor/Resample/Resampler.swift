@@ -62,28 +62,47 @@ public struct Resampler: Sendable {
         let first = workspace.buffer(.resizeFirst, count: width, of: Int.self)
         let weights = workspace.buffer(.resizeWeights, count: width * taps * 4, of: Float.self)
         columns.writeRowLayout(firstColumn: firstColumn, taps: taps, first: first, weights: weights)
-        let workers = Parallel.workers(height, threads: threads)
+        // Rows in pairs: the horizontal pass shares its weights between the two.
+        let pairs = (height + 1) / 2
+        let workers = Parallel.workers(pairs, threads: threads)
         let pointers = workspace.buffers(
             .resizeRowPointers, workers: workers, count: rows.taps, of: UnsafePointer<UInt8>.self)
-        let spans = workspace.buffers(.resizeRows, workers: workers, count: spanValues, of: Float.self)
-        let outputs = workspace.buffers(.resizeOutput, workers: workers, count: width * 4, of: Float.self)
+        let spans = workspace.buffers(.resizeRows, workers: workers, count: 2 * spanValues, of: Float.self)
+        let outputs = workspace.buffers(.resizeOutput, workers: workers, count: 2 * width * 4, of: Float.self)
         for worker in 0..<workers {
-            (spans[worker] + sourceValues).initialize(repeating: 0, count: spanValues - sourceValues)
+            for span in [spans[worker], spans[worker] + spanValues] {
+                (span + sourceValues).initialize(repeating: 0, count: spanValues - sourceValues)
+            }
         }
         let kernels = kernels
         rows.weights.withUnsafeBufferPointer { rowWeights in
-            Parallel.forEach(height, threads: threads) { y, worker in
+            Parallel.forEach(pairs, threads: threads) { pair, worker in
                 let rowPointers = pointers[worker]
-                for k in 0..<rows.taps {
-                    // Taps past the last row have zero weight; point them at a real row.
-                    rowPointers[k] = UnsafePointer(
-                        source.row(min(rows.first[y] + k, source.height - 1)) + firstColumn * 4)
+                let count = min(2, height - 2 * pair)
+                for r in 0..<count {
+                    let y = 2 * pair + r
+                    for k in 0..<rows.taps {
+                        // Taps past the last row have zero weight; point them at a real row.
+                        rowPointers[k] = UnsafePointer(
+                            source.row(min(rows.first[y] + k, source.height - 1)) + firstColumn * 4)
+                    }
+                    let weightsOfRow = UnsafeBufferPointer(
+                        rebasing: rowWeights[(y * rows.taps)..<((y + 1) * rows.taps)])
+                    kernels.combineBytes(
+                        rowPointers, weights: weightsOfRow, count: sourceValues, into: spans[worker] + r * spanValues)
                 }
-                let weightsOfRow = UnsafeBufferPointer(rebasing: rowWeights[(y * rows.taps)..<((y + 1) * rows.taps)])
-                kernels.combineBytes(rowPointers, weights: weightsOfRow, count: sourceValues, into: spans[worker])
-                kernels.resampleRow(
-                    spans[worker], first: first, weights: weights, taps: taps, count: width, into: outputs[worker])
-                emit(y, outputs[worker])
+                let output = outputs[worker]
+                if count == 2 {
+                    kernels.resampleRowPair(
+                        spans[worker], spans[worker] + spanValues, first: first, weights: weights, taps: taps,
+                        count: width, into: output, output + width * 4)
+                    emit(2 * pair, output)
+                    emit(2 * pair + 1, output + width * 4)
+                } else {
+                    kernels.resampleRow(
+                        spans[worker], first: first, weights: weights, taps: taps, count: width, into: output)
+                    emit(2 * pair, output)
+                }
             }
         }
     }
