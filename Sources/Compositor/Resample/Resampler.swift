@@ -1,9 +1,9 @@
-/// Separable resizing of premultiplied images (a pure scale, the common case of an affine warp), one output
-/// row at a time: the vertical pass sums the source rows that row needs straight from their bytes (16 lanes
-/// at a time), over just the columns the horizontal pass will read; the horizontal pass then sums that Float
-/// row two taps of a pixel at a time; then the row is rounded. Shrinking vertically first means the
-/// horizontal pass runs once per output row, and nothing larger than a row is ever held. Output is
-/// bit-identical for every thread count.
+/// Separable resizing of premultiplied images (a pure scale, the common case of an affine warp), two output
+/// rows at a time: the vertical pass sums the source rows each needs straight from their bytes (16 lanes at
+/// a time), over just the columns the horizontal pass will read; the horizontal pass then sums both Float
+/// rows two taps of a pixel at a time, sharing the weights; then the rows are rounded. Shrinking vertically
+/// first means the horizontal pass runs once per output row, and nothing larger than two rows is ever
+/// held. Output is bit-identical for every thread count.
 public struct Resampler: Sendable {
     public var filter: ResampleFilter
     public var threads: Int
