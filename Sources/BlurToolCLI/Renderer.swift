@@ -101,11 +101,21 @@ struct Renderer {
         // show; bilinear is then as good and much cheaper (the reduced decode is usually magnified here).
         let hidesFilter = PyramidGaussianBlur.factor(forSigma: effect.sigmaPixels) >= 4 && effect.precision != .exact
         let filter = request.filter ?? (hidesFilter ? .bilinear : .lanczos3)
+        let sourceScale = (Double(width) / Double(image.width), Double(height) / Double(image.height))
+        if request.fit != .fit, request.transform == nil {
+            // The frame is all picture: the material can blur it without it being made (see apply(toResized:)).
+            let result = times.time("resize+blur+tint") {
+                effect.apply(
+                    toResized: image, crop: layout.sourceRect(reducedBy: sourceScale), filter: filter,
+                    width: size.width, height: size.height)
+            }
+            return (decoded, effect, result)
+        }
         let resized = times.time("resize") {
             Resampler(filter: filter, threads: request.threads).place(
                 image, layout: layout, width: size.width, height: size.height, mode: request.fit,
                 background: request.background.premultipliedPixel,
-                sourceScale: (Double(width) / Double(image.width), Double(height) / Double(image.height)))
+                sourceScale: sourceScale)
         }
         let placed = try transformed(resized, times: times)
         return (decoded, effect, times.time("blur+tint") { effect.apply(to: placed) })

@@ -87,24 +87,36 @@ final class ResamplerTests: XCTestCase {
         for filter in ResampleFilter.allCases {
             for count in [31, 97, 250] {
                 let weights = ResampleWeights(filter: filter, sourceCount: 97, start: 0, length: 97, count: count)
+                let taps = (weights.taps + 1) / 2 * 2
+                var first = [Int](repeating: 0, count: count)
+                var expanded = [Float](repeating: 0, count: count * taps * 4)
+                weights.writeRowLayout(firstColumn: 0, taps: taps, first: &first, weights: &expanded)
+                // Zeros past the last column, as the resampler's span has them.
+                let padded = span + [Float](repeating: 0, count: taps * 4)
                 var fast = [Float](repeating: 0, count: count * 4)
                 var scalar = fast
-                weights.first.withUnsafeBufferPointer { first in
-                    weights.weights.withUnsafeBufferPointer { w in
-                        Resampler.resampleRow(
-                            span, firstColumn: 0, lastColumn: 96, first: first, weights: w,
-                            taps: weights.taps, into: &fast)
-                        Resampler.resampleRowReference(
-                            span, firstColumn: 0, lastColumn: 96, first: first, weights: w,
-                            taps: weights.taps, into: &scalar)
-                    }
-                }
+                SIMDKernels.resampleRow(padded, first: first, weights: expanded, taps: taps, count: count, into: &fast)
+                ScalarKernels.resampleRow(
+                    padded, first: first, weights: expanded, taps: taps, count: count, into: &scalar)
                 XCTAssertEqual(fast, scalar, "\(filter) \(count)")
+                // Two rows at once (the second span the first reversed), each as its own row.
+                let second = Array(padded.reversed())
+                var pair = [Float](repeating: 0, count: count * 8)
+                var secondScalar = scalar
+                pair.withUnsafeMutableBufferPointer { pair in
+                    SIMDKernels.resampleRowPair(
+                        padded, second, first: first, weights: expanded, taps: taps, count: count,
+                        into: pair.baseAddress!, pair.baseAddress! + count * 4)
+                }
+                ScalarKernels.resampleRow(
+                    second, first: first, weights: expanded, taps: taps, count: count, into: &secondScalar)
+                XCTAssertEqual(pair, scalar + secondScalar, "\(filter) \(count), two rows")
             }
         }
         // The vertical pass over bytes: SIMD against the scalar twin, to the bit.
         let rows = (0..<3).map { UnsafePointer(image.row($0)) }
         let weights: [Float] = [0.2, 0.5, 0.3]
+        // 97 pixels: four-vector steps, a single-vector step and a scalar tail.
         var fast = [Float](repeating: 0, count: 97 * 4)
         var scalar = fast
         rows.withUnsafeBufferPointer { rows in

@@ -9,7 +9,7 @@ public final class BlurWorkspace: @unchecked Sendable {
     enum Use: Int, CaseIterable {
         case ring, line, rowOutput, rowPointers, weights, columnMap, sums, smallAverage, smallHorizontal,
             smallBlurred, columnTaps, columnWeights, rowTaps, renderRow, renderScratch, grain, sourceCopy,
-            resizeRows, resizeRowPointers, resizeOutput
+            resizeRows, resizeRowPointers, resizeOutput, resizeFirst, resizeWeights
         /// Tables of per-worker pointers, one table per use (stored under the use's raw value as "worker").
         case pointerTable
     }

@@ -52,26 +52,49 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     ) {
         let scale = max(sourceScale, 1)
         let factor = max(scale, PyramidGaussianBlur.factor(forSigma: sigma) / scale * scale)
+        self.init(
+            sigma: sigma, factor: factor, threads: threads, kernels: kernels, regionX: regionX, y: regionY,
+            width: regionWidth ?? source.width * scale, height: regionHeight ?? source.height * scale,
+            workspace: workspace
+        ) { grid, averaged in
+            PyramidGaussianBlur.areaAverage(
+                source, factor: factor / scale, firstColumn: grid.firstColumn, firstRow: grid.firstRow,
+                smallWidth: grid.width, smallHeight: grid.height, edgeMode: edgeMode,
+                threads: threads, into: averaged, workspace: workspace)
+        }
+    }
+
+    /// The small grid's cells, in absolute cell indices: cell a covers full-resolution [a·f, (a + 1)·f).
+    struct Grid {
+        let firstColumn: Int
+        let firstRow: Int
+        let width: Int
+        let height: Int
+    }
+
+    /// Lays out the grid for the region, lets `average` fill it (premultiplied RGBA Floats, cell by cell,
+    /// margins included), blurs it and prepares the interpolation back up.
+    init(
+        sigma: Double, factor: Int, threads: Int, kernels: any ConvolutionKernelSet.Type, regionX: Int,
+        y regionY: Int, width: Int, height: Int, workspace: BlurWorkspace,
+        average: (Grid, UnsafeMutablePointer<Float>) -> Void
+    ) {
         let smallSigma = (max(sigma * sigma - Double(factor * factor - 1) / 12, 0)).squareRoot() / Double(factor)
         let kernel = GaussianKernel(sigma: smallSigma)
         let margin = kernel.radius + 1
-        width = regionWidth ?? source.width * scale
-        height = regionHeight ?? source.height * scale
+        self.width = width
+        self.height = height
         self.factor = factor
         self.smallSigma = smallSigma
         self.kernels = kernels
         self.workspace = workspace
-        // Absolute cell a covers full-resolution [a·f, (a + 1)·f); the grid starts `margin` cells before the
-        // region's first cell and ends `margin` cells after its last.
+        // The grid starts `margin` cells before the region's first cell and ends `margin` cells after its last.
         let firstColumn = PyramidGaussianBlur.floorDivide(regionX, factor) - margin
         let firstRow = PyramidGaussianBlur.floorDivide(regionY, factor) - margin
         smallWidth = PyramidGaussianBlur.floorDivide(regionX + max(width, 1) - 1, factor) + margin + 1 - firstColumn
         smallHeight = PyramidGaussianBlur.floorDivide(regionY + max(height, 1) - 1, factor) + margin + 1 - firstRow
         let averaged = workspace.buffer(.smallAverage, count: smallWidth * smallHeight * 4, of: Float.self)
-        PyramidGaussianBlur.areaAverage(
-            source, factor: factor / scale, firstColumn: firstColumn, firstRow: firstRow,
-            smallWidth: smallWidth, smallHeight: smallHeight, edgeMode: edgeMode,
-            threads: threads, into: averaged, workspace: workspace)
+        average(Grid(firstColumn: firstColumn, firstRow: firstRow, width: smallWidth, height: smallHeight), averaged)
         small = workspace.buffer(.smallBlurred, count: smallWidth * smallHeight * 4, of: Float.self)
         SmallImageBlur.blur(
             averaged, width: smallWidth, height: smallHeight, kernel: kernel, threads: threads,
@@ -86,7 +109,7 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
         InterpolationTap.write(first: regionY, count: height, factor: factor, firstCell: firstRow, into: rowTaps)
     }
 
-    private static func floorDivide(_ a: Int, _ b: Int) -> Int {
+    static func floorDivide(_ a: Int, _ b: Int) -> Int {
         a >= 0 ? a / b : -((-a + b - 1) / b)
     }
 

@@ -35,6 +35,20 @@ public protocol ConvolutionKernelSet: Sendable {
         _ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<Float>,
         count: Int, into output: UnsafeMutablePointer<Float>)
 
+    /// One row of a horizontal resample over RGBA Floats: channel c of output pixel i is
+    /// Σₖ weights[(i·taps + k)·4 + c] · span[(first[i] + k)·4 + c] for k in 0..<taps (`taps` even), summed as the
+    /// even taps and the odd taps, each in order, then the two added: the SIMD kernel holds a pair of taps.
+    static func resampleRow(
+        _ span: UnsafePointer<Float>, first: UnsafePointer<Int>, weights: UnsafePointer<Float>, taps: Int,
+        count: Int, into output: UnsafeMutablePointer<Float>)
+
+    /// `resampleRow` on two rows with the same columns (`span` into `output`, `secondSpan` into
+    /// `secondOutput`): each weight loaded serves both rows.
+    static func resampleRowPair(
+        _ span: UnsafePointer<Float>, _ secondSpan: UnsafePointer<Float>, first: UnsafePointer<Int>,
+        weights: UnsafePointer<Float>, taps: Int, count: Int, into output: UnsafeMutablePointer<Float>,
+        _ secondOutput: UnsafeMutablePointer<Float>)
+
     /// `output[i] = first[i] + t · (second[i] − first[i])` for i in 0..<count.
     static func interpolate(
         _ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, t: Float, count: Int,
@@ -242,6 +256,27 @@ public enum SIMDKernels: ConvolutionKernelSet {
     ) {
         let taps = weights.count
         var i = 0
+        // Four vectors per step: each add waits for the one before it in its own sum only, so four chains of
+        // adds overlap (one chain left the adds' latency, not their throughput, as the limit).
+        while i + 4 * lanes <= count {
+            var a0 = Vector(repeating: 0)
+            var a1 = a0
+            var a2 = a0
+            var a3 = a0
+            for k in 0..<taps {
+                let weight = Vector(repeating: weights[k])
+                let row = rows[k] + i
+                a0 = a0 + weight * floats(row)
+                a1 = a1 + weight * floats(row + lanes)
+                a2 = a2 + weight * floats(row + 2 * lanes)
+                a3 = a3 + weight * floats(row + 3 * lanes)
+            }
+            store(a0, output + i)
+            store(a1, output + i + lanes)
+            store(a2, output + i + 2 * lanes)
+            store(a3, output + i + 3 * lanes)
+            i += 4 * lanes
+        }
         while i + lanes <= count {
             var a = Vector(repeating: 0)
             for k in 0..<taps {

@@ -75,15 +75,24 @@ public struct MaterialEffect: Sendable {
         _ source: Image, sourceScale: Int, region: (x: Int, y: Int) = (0, 0), into result: Image,
         workspace: BlurWorkspace
     ) {
-        let shader = MaterialShader(recipe: recipe, dim: dim)
         let rows = PyramidGaussianBlur(
             source: source, sigma: sigmaPixels, edgeMode: edgeMode, threads: threads, regionX: region.x,
             y: region.y, width: result.width, height: result.height, sourceScale: sourceScale,
             workspace: workspace)
-        rows.shadeSmallImage { row, count in shader.shade(row, count: count) }
+        render(rows, into: result, noiseOrigin: region, workspace: workspace)
+    }
+
+    private func render(
+        _ rows: PyramidGaussianBlur, into result: Image, noiseOrigin: (x: Int, y: Int) = (0, 0),
+        workspace: BlurWorkspace
+    ) {
+        if !isPlainBlur {  // a plain blur's shader would change nothing (but rounding)
+            let shader = MaterialShader(recipe: recipe, dim: dim)
+            rows.shadeSmallImage { row, count in shader.shade(row, count: count) }
+        }
         rows.render(
             into: result, dither: dither, grain: Float(recipe.grain), threads: threads, workspace: workspace,
-            noiseOrigin: region)
+            noiseOrigin: noiseOrigin)
     }
 
     /// The rectangle of `source` at (x, y) of the given size seen through this material, reading the pixels
@@ -114,6 +123,27 @@ public struct MaterialEffect: Sendable {
                     row, count: width, into: result.row(line), y: y + line, firstX: x, grainScratch: row + width * 4)
             }
         }
+        return result
+    }
+
+    /// The `crop` of `source` resized to `width` × `height` with `filter`, seen through this material: the
+    /// result of `apply(to:)` on `Resampler(filter:).resize(source, crop:, …)`. On the pyramid route the
+    /// resized image is never made: the pyramid's cells are resampled from `source` directly (see
+    /// `PyramidGaussianBlur(resizing:)`), which saves most of the work when `source` is a reduced decode.
+    public func apply(
+        toResized source: Image, crop: (x: Double, y: Double, width: Double, height: Double),
+        filter: ResampleFilter, width: Int, height: Int, workspace: BlurWorkspace = BlurWorkspace()
+    ) -> Image {
+        guard GaussianBlur(sigma: sigmaPixels, precision: precision).usesPyramid else {
+            let resized = Resampler(filter: filter, threads: threads).resize(
+                source, crop: crop, width: width, height: height, workspace: workspace)
+            return apply(to: resized, workspace: workspace)
+        }
+        let result = Image(uninitializedWidth: width, height: height)  // every pixel is written
+        let rows = PyramidGaussianBlur(
+            resizing: source, crop: crop, filter: filter, sigma: sigmaPixels, edgeMode: edgeMode,
+            threads: threads, kernels: Kernels.active, width: width, height: height, workspace: workspace)
+        render(rows, into: result, workspace: workspace)
         return result
     }
 

@@ -44,6 +44,16 @@ public struct FitLayout: Equatable, Sendable {
         lhs.sourceRect == rhs.sourceRect && lhs.frameRect == rhs.frameRect
     }
 
+    /// `sourceRect` in the pixels of the source reduced `scale` times on each axis (a JPEG decoded at 1/2–1/8
+    /// of the size the layout was made for).
+    public func sourceRect(
+        reducedBy scale: (x: Double, y: Double)
+    ) -> (
+        x: Double, y: Double, width: Double, height: Double
+    ) {
+        (sourceRect.x / scale.x, sourceRect.y / scale.y, sourceRect.width / scale.x, sourceRect.height / scale.y)
+    }
+
     /// How many source pixels one frame pixel spans (the larger of the two axes).
     public var shrinkFactor: Double {
         max(sourceRect.width / Double(frameRect.width), sourceRect.height / Double(frameRect.height))
@@ -73,11 +83,7 @@ extension Resampler {
         workspace: BlurWorkspace = BlurWorkspace()
     ) -> Image {
         let frame = layout.frameRect
-        let rect = layout.sourceRect
-        let crop = (
-            rect.x / sourceScale.x, rect.y / sourceScale.y, rect.width / sourceScale.x,
-            rect.height / sourceScale.y
-        )
+        let crop = layout.sourceRect(reducedBy: sourceScale)
         let result =
             mode == .fit
             ? Image(width: width, height: height, fill: background)

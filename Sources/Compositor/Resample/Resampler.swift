@@ -1,9 +1,9 @@
-/// Separable resizing of premultiplied images (a pure scale, the common case of an affine warp), one output
-/// row at a time: the vertical pass sums the source rows that row needs straight from their bytes (16 lanes
-/// at a time), over just the columns the horizontal pass will read; the horizontal pass then sums that Float
-/// row four channels at a time; then the row is rounded. Shrinking vertically first means the horizontal
-/// pass runs once per output row, and nothing larger than a row is ever held. Output is bit-identical for
-/// every thread count.
+/// Separable resizing of premultiplied images (a pure scale, the common case of an affine warp), two output
+/// rows at a time: the vertical pass sums the source rows each needs straight from their bytes (16 lanes at
+/// a time), over just the columns the horizontal pass will read; the horizontal pass then sums both Float
+/// rows two taps of a pixel at a time, sharing the weights; then the rows are rounded. Shrinking vertically
+/// first means the horizontal pass runs once per output row, and nothing larger than two rows is ever
+/// held. Output is bit-identical for every thread count.
 public struct Resampler: Sendable {
     public var filter: ResampleFilter
     public var threads: Int
@@ -30,81 +30,79 @@ public struct Resampler: Sendable {
         into destination: Image, workspace: BlurWorkspace = BlurWorkspace()
     ) {
         let crop = crop ?? (0, 0, Double(source.width), Double(source.height))
-        let width = destination.width
-        let height = destination.height
-        guard width > 0, height > 0, source.width > 0, source.height > 0 else { return }
+        guard destination.width > 0, destination.height > 0, source.width > 0, source.height > 0 else { return }
         let columns = ResampleWeights(
             filter: filter, sourceCount: source.width, start: crop.x, length: crop.width,
-            count: width)
+            count: destination.width)
         let rows = ResampleWeights(
             filter: filter, sourceCount: source.height, start: crop.y, length: crop.height,
-            count: height)
-        // The source columns any output pixel reads.
+            count: destination.height)
+        let quantizer = Quantizer()
+        resample(source, columns: columns, rows: rows, workspace: workspace) { y, row in
+            quantizer.quantize(row, count: destination.width, into: destination.row(y), y: y)
+        }
+    }
+
+    /// Resamples `source` by the given weights and hands each output row (RGBA Floats, `columns.first.count`
+    /// pixels) to `emit` with its index, from up to `threads` threads at once; the row is scratch, reused
+    /// once `emit` returns.
+    func resample(
+        _ source: Image, columns: ResampleWeights, rows: ResampleWeights, workspace: BlurWorkspace,
+        emit: (Int, UnsafeMutablePointer<Float>) -> Void
+    ) {
+        let width = columns.first.count
+        let height = rows.first.count
+        // The source columns any output pixel reads, and the span the horizontal pass reads them from: its
+        // taps rounded up to a pair, past the last column into zeros (weighted zero).
         let firstColumn = columns.first.min()!
         let lastColumn = min(source.width - 1, columns.first.max()! + columns.taps - 1)
-        let spanValues = (lastColumn - firstColumn + 1) * 4
-        let workers = Parallel.workers(height, threads: threads)
+        let sourceValues = (lastColumn - firstColumn + 1) * 4
+        let taps = (columns.taps + 1) / 2 * 2
+        let spanValues = (columns.first.max()! - firstColumn + taps) * 4
+        let first = workspace.buffer(.resizeFirst, count: width, of: Int.self)
+        let weights = workspace.buffer(.resizeWeights, count: width * taps * 4, of: Float.self)
+        columns.writeRowLayout(firstColumn: firstColumn, taps: taps, first: first, weights: weights)
+        // Rows in pairs: the horizontal pass shares its weights between the two.
+        let pairs = (height + 1) / 2
+        let workers = Parallel.workers(pairs, threads: threads)
         let pointers = workspace.buffers(
-            .resizeRowPointers, workers: workers, count: rows.taps,
-            of: UnsafePointer<UInt8>.self)
-        let spans = workspace.buffers(.resizeRows, workers: workers, count: spanValues, of: Float.self)
-        let outputs = workspace.buffers(.resizeOutput, workers: workers, count: width * 4, of: Float.self)
+            .resizeRowPointers, workers: workers, count: rows.taps, of: UnsafePointer<UInt8>.self)
+        let spans = workspace.buffers(.resizeRows, workers: workers, count: 2 * spanValues, of: Float.self)
+        let outputs = workspace.buffers(.resizeOutput, workers: workers, count: 2 * width * 4, of: Float.self)
+        for worker in 0..<workers {
+            for span in [spans[worker], spans[worker] + spanValues] {
+                (span + sourceValues).initialize(repeating: 0, count: spanValues - sourceValues)
+            }
+        }
+        let kernels = kernels
         rows.weights.withUnsafeBufferPointer { rowWeights in
-            columns.first.withUnsafeBufferPointer { first in
-                columns.weights.withUnsafeBufferPointer { columnWeights in
-                    Parallel.forEach(height, threads: threads) { y, worker in
-                        let rowPointers = pointers[worker]
-                        for k in 0..<rows.taps {
-                            // Taps past the last row have zero weight; point them at a real row.
-                            rowPointers[k] = UnsafePointer(
-                                source.row(min(rows.first[y] + k, source.height - 1))
-                                    + firstColumn * 4)
-                        }
-                        let weights = UnsafeBufferPointer(rebasing: rowWeights[(y * rows.taps)..<((y + 1) * rows.taps)])
-                        kernels.combineBytes(rowPointers, weights: weights, count: spanValues, into: spans[worker])
-                        Resampler.resampleRow(
-                            spans[worker], firstColumn: firstColumn, lastColumn: lastColumn,
-                            first: first, weights: columnWeights, taps: columns.taps,
-                            into: outputs[worker])
-                        Quantizer().quantize(outputs[worker], count: width, into: destination.row(y), y: y)
+            Parallel.forEach(pairs, threads: threads) { pair, worker in
+                let rowPointers = pointers[worker]
+                let count = min(2, height - 2 * pair)
+                for r in 0..<count {
+                    let y = 2 * pair + r
+                    for k in 0..<rows.taps {
+                        // Taps past the last row have zero weight; point them at a real row.
+                        rowPointers[k] = UnsafePointer(
+                            source.row(min(rows.first[y] + k, source.height - 1)) + firstColumn * 4)
                     }
+                    let weightsOfRow = UnsafeBufferPointer(
+                        rebasing: rowWeights[(y * rows.taps)..<((y + 1) * rows.taps)])
+                    kernels.combineBytes(
+                        rowPointers, weights: weightsOfRow, count: sourceValues, into: spans[worker] + r * spanValues)
                 }
-            }
-        }
-    }
-
-    /// One row: output pixel i = Σₖ weights[i·taps + k] · span[first[i] + k − firstColumn], four channels at
-    /// once (taps past `lastColumn` have zero weight and are skipped).
-    static func resampleRow(
-        _ span: UnsafePointer<Float>, firstColumn: Int, lastColumn: Int,
-        first: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<Float>, taps: Int,
-        into output: UnsafeMutablePointer<Float>
-    ) {
-        for i in 0..<first.count {
-            var sum = SIMD4<Float>(repeating: 0)
-            let start = first[i]
-            let pixels = UnsafeRawPointer(span + (start - firstColumn) * 4)
-            for k in 0..<min(taps, lastColumn + 1 - start) {
-                let pixel = pixels.loadUnaligned(fromByteOffset: k * 16, as: SIMD4<Float>.self)
-                sum = sum + SIMD4(repeating: weights[i * taps + k]) * pixel
-            }
-            UnsafeMutableRawPointer(output + i * 4).storeBytes(of: sum, as: SIMD4<Float>.self)
-        }
-    }
-
-    /// The same sums one channel at a time: the twin the tests compare `resampleRow` with.
-    static func resampleRowReference(
-        _ span: UnsafePointer<Float>, firstColumn: Int, lastColumn: Int,
-        first: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<Float>, taps: Int,
-        into output: UnsafeMutablePointer<Float>
-    ) {
-        for i in 0..<first.count {
-            for c in 0..<4 {
-                var sum: Float = 0
-                for k in 0..<min(taps, lastColumn + 1 - first[i]) {
-                    sum = sum + weights[i * taps + k] * span[(first[i] + k - firstColumn) * 4 + c]
+                let output = outputs[worker]
+                if count == 2 {
+                    kernels.resampleRowPair(
+                        spans[worker], spans[worker] + spanValues, first: first, weights: weights, taps: taps,
+                        count: width, into: output, output + width * 4)
+                    emit(2 * pair, output)
+                    emit(2 * pair + 1, output + width * 4)
+                } else {
+                    kernels.resampleRow(
+                        spans[worker], first: first, weights: weights, taps: taps, count: width, into: output)
+                    emit(2 * pair, output)
                 }
-                output[i * 4 + c] = sum
             }
         }
     }
