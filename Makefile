@@ -17,7 +17,7 @@ BLURTOOL := .build/release/blurtool
 APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test test-release bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample
+.PHONY: deps build release demo test test-release bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -67,6 +67,9 @@ bench-end-to-end: release peers-setup
 
 bench-resample: release peers-setup
 	$(PEERS_PY) Benchmarks/peers/peer_resample.py $(PEER_ARGS)
+
+bench-composite: release peers-setup
+	$(PEERS_PY) Benchmarks/peers/peer_composite.py $(PEER_ARGS)
 
 # The corpus contract from shared/corpus/README.md.
 robustness: release

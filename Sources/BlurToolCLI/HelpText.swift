@@ -6,6 +6,7 @@ enum HelpText {
 
         USAGE: blurtool INPUT... --material NAME [--appearance light|dark] [--dim OPACITY] [-o OUTPUT]
                blurtool INPUT... --sigma S [--edge mirror|clamp|wrap|transparent] [-o OUTPUT]
+               blurtool compose SCENE.json [-o OUTPUT]
                blurtool materials
                blurtool info INPUT...
 
@@ -13,6 +14,10 @@ enum HelpText {
           INPUT                   A JPEG or PNG (recognised by content, not name), or - for standard input.
                                   With several INPUTs, each output gets its default name (beside its
                                   input, or in the -o directory); a failure is reported and the rest go on.
+          SCENE.json              A scene file: canvas and layers (image, color, shape, backdrop, group) with
+                                  frames, opacity, blend operators and transforms; image paths relative to
+                                  it. compose takes only the output, decoding, --threads and --precision
+                                  options; its default output is SCENE.png beside it. See the README.
 
         OPTIONS:
           -m, --material NAME     A material: ultraThin, thin, regular, thick, ultraThick, bar, chrome,
