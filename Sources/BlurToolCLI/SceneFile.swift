@@ -112,7 +112,7 @@ struct SceneFile {
             }
             let appearance = try object.choice("appearance", Appearance.self)
             var recipe = material.recipe(for: forced ?? appearance ?? .light)
-            if let blur = try object.optionalNumber("blur", atLeast: 0) { recipe.blurPoints = blur }
+            if let blur = try object.optionalNumber("blur", atLeast: 0, atMost: 1000) { recipe.blurPoints = blur }
             content = .backdrop(
                 BackdropMaterial(
                     recipe: recipe, dim: try object.optionalNumber("dim", atLeast: 0, atMost: 1) ?? 0,

@@ -7,11 +7,16 @@ struct PixelBox: Equatable {
     /// The pixels the transformed rectangle touches, within `width` × `height`.
     init(covering rect: Rect, through transform: AffineTransform2D, within width: Int, _ height: Int) {
         let box = transform.apply(toRect: rect.tuple)
-        // A hair of slack so that 10.0000000001 (rounding in the transform) does not take in a whole column.
-        let left = max(Int((box.x + 1e-7).rounded(.down)), 0)
-        let top = max(Int((box.y + 1e-7).rounded(.down)), 0)
-        let right = min(Int((box.x + box.width - 1e-7).rounded(.up)), width)
-        let bottom = min(Int((box.y + box.height - 1e-7).rounded(.up)), height)
+        // Limited to the canvas before converting (a frame may say 1e300), with a hair of slack so that
+        // 10.0000000001 (rounding in the transform) does not take in a whole column.
+        func pixel(_ value: Double, _ limit: Int, _ rule: FloatingPointRoundingRule) -> Int {
+            guard value.isFinite else { return value > 0 ? limit : 0 }
+            return Int(min(max(value, 0), Double(limit)).rounded(rule))
+        }
+        let left = pixel(box.x + 1e-7, width, .down)
+        let top = pixel(box.y + 1e-7, height, .down)
+        let right = pixel(box.x + box.width - 1e-7, width, .up)
+        let bottom = pixel(box.y + box.height - 1e-7, height, .up)
         self.init(x: left, y: top, width: right - left, height: bottom - top)
     }
 

@@ -9,6 +9,8 @@ public struct SceneRenderer: Sendable {
     public var threads: Int
     /// How backdrop materials blur (see `BlurPrecision`).
     public var precision: BlurPrecision
+    /// The widest backdrop blur σ, in pixels (as `blurtool --sigma` allows).
+    public static let maximumBlurPixels = 10_000.0
 
     public init(threads: Int = Parallel.processorCount, precision: BlurPrecision = .auto) {
         self.threads = threads
@@ -157,8 +159,13 @@ public struct SceneRenderer: Sendable {
         let pixelsFromImage = AffineTransform2D(scaleX: scaleX, y: scaleY)
             .concatenating(AffineTransform2D(translationX: placed.x, y: placed.y))
             .concatenating(transform)
-        let pixels: Image
+        // A picture shrunk more than 10⁴ times along an axis covers less than a pixel there; resampling it would
+        // take filters as wide as the picture for every pixel (a hostile scene could ask for 10⁻³⁰⁰).
         let t = pixelsFromImage
+        guard (t.a * t.a + t.b * t.b).squareRoot() >= 1e-4, (t.c * t.c + t.d * t.d).squareRoot() >= 1e-4 else {
+            return
+        }
+        let pixels: Image
         if t.b == 0, t.c == 0, t.a > 0, t.d > 0 {
             // Axes kept: a separable resize of the part of the picture behind the box.
             pixels = Resampler(filter: filter, threads: threads).resize(
@@ -189,9 +196,13 @@ public struct SceneRenderer: Sendable {
         let target = context.target
         let box = PixelBox(covering: frame, through: transform, within: target.width, target.height)
         guard !box.isEmpty else { return }
+        // The blur scales with the layer (a group scaled 2x blurs twice as wide), up to the longest blur
+        // the command line accepts: beyond it any picture is one flat colour anyway.
+        var recipe = material.recipe
         let pixelsPerPoint = abs(transform.a * transform.d - transform.b * transform.c).squareRoot()
+        recipe.blurPoints = min(recipe.blurPoints, SceneRenderer.maximumBlurPixels / pixelsPerPoint)
         let effect = MaterialEffect(
-            recipe: material.recipe, dim: material.dim, pixelsPerPoint: pixelsPerPoint, precision: precision,
+            recipe: recipe, dim: material.dim, pixelsPerPoint: pixelsPerPoint, precision: precision,
             threads: threads)
         let seen = effect.apply(
             to: target, regionX: box.x, y: box.y, width: box.width, height: box.height,
