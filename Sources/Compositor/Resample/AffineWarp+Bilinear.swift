@@ -1,0 +1,141 @@
+/// Bilinear warps without minification, in fixed point (see `BilinearKernelSet`).
+///
+/// Canvas pixel (x, y) samples the source at column term x + row term y, both 16.16 numbers rounded once
+/// from Double, so a pixel's position depends on (x, y) alone and every tiling and thread count gives the
+/// same output. Along a row positions are monotone, so the pixels whose whole 2×2 neighbourhood lies inside
+/// the source form one run: the kernel does it. Around it, pixels read their corners through the edge mode
+/// with the same arithmetic, and in transparent mode pixels no corner of which is inside are cleared.
+extension AffineWarp {
+    /// Whether every position fits the 16.16 numbers: the canvas maps into ±16,000 source pixels (so column
+    /// terms, taken from the middle column, and row terms stay under 2¹⁵ pixels too).
+    static func fixedPointFits(_ inverse: AffineTransform2D, width: Int, height: Int) -> Bool {
+        let corners = [(0.0, 0.0), (Double(width), 0), (0, Double(height)), (Double(width), Double(height))]
+        return width <= 30_000
+            && corners.allSatisfy { corner in
+                let (u, v) = inverse.apply(to: corner)
+                return abs(u) < 16_000 && abs(v) < 16_000
+            }
+    }
+
+    /// - Parameter tile: canvas tiles, columns × rows (a parameter so tests can show it changes nothing).
+    func bilinearPixels(
+        from source: Image, into destination: Image, inverse: AffineTransform2D,
+        tile: (width: Int, height: Int) = (64, 128)
+    ) {
+        let width = destination.width
+        let height = destination.height
+        let middle = width / 2
+        let one = 65536.0
+        // a·(x − middle) and b·(x − middle) per column; the row term holds the rest.
+        let columnU = (0..<width).map { Int32((inverse.a * Double($0 - middle) * one).rounded()) }
+        let columnV = (0..<width).map { Int32((inverse.b * Double($0 - middle) * one).rounded()) }
+        // Tiles of the canvas: a rotated row walks across many source rows, so neighbouring canvas rows are
+        // done together while the source pixels they share are still in cache. Narrow tiles keep that set
+        // small: at 30° on the 12 MP photo, 64 × 128 took 24 ms, 128 × 128 41 ms, 256 × 64 50 ms.
+        let tileWidth = tile.width
+        let bandHeight = tile.height
+        let bands = (height + bandHeight - 1) / bandHeight
+        columnU.withUnsafeBufferPointer { columnU in
+            columnV.withUnsafeBufferPointer { columnV in
+                Parallel.forEach(bands, threads: threads) { band, _ in
+                    for x0 in stride(from: 0, to: width, by: tileWidth) {
+                        for y in (band * bandHeight)..<min(height, (band + 1) * bandHeight) {
+                            // Pixel centres, in source pixel-centre coordinates; + 128 rounds the 1/256 weights.
+                            let (u, v) = inverse.apply(to: (Double(middle) + 0.5, Double(y) + 0.5))
+                            let origin = (
+                                u: Int32(((u - 0.5) * one).rounded()) &+ 128,
+                                v: Int32(((v - 0.5) * one).rounded()) &+ 128
+                            )
+                            bilinearRow(
+                                source, columns: x0..<min(width, x0 + tileWidth),
+                                table: (columnU.baseAddress!, columnV.baseAddress!), origin: origin,
+                                into: UnsafeMutableRawPointer(destination.row(y)).assumingMemoryBound(to: UInt32.self))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private func bilinearRow(
+        _ source: Image, columns: Range<Int>, table: (u: UnsafePointer<Int32>, v: UnsafePointer<Int32>),
+        origin: (u: Int32, v: Int32), into row: UnsafeMutablePointer<UInt32>
+    ) {
+        let lastX = Int32(source.width - 1)
+        let lastY = Int32(source.height - 1)
+        func run(_ across: ClosedRange<Int32>, _ down: ClosedRange<Int32>) -> Range<Int> {
+            let i = AffineWarp.run(where: across, table: table.u, origin: origin.u, in: columns)
+            let j = AffineWarp.run(where: down, table: table.v, origin: origin.v, in: i)
+            return j
+        }
+        // A source one pixel wide or high has no neighbourhood inside it: every pixel takes the edge path.
+        let inside =
+            lastX > 0 && lastY > 0 ? run(0...(lastX - 1), 0...(lastY - 1)) : columns.lowerBound..<columns.lowerBound
+        var touched = columns
+        if edgeMode == .transparent {
+            touched = run(-1...lastX, -1...lastY)
+            (row + columns.lowerBound).update(repeating: 0, count: touched.lowerBound - columns.lowerBound)
+            (row + touched.upperBound).update(repeating: 0, count: columns.upperBound - touched.upperBound)
+        }
+        let inner = inside.isEmpty ? touched.lowerBound..<touched.lowerBound : inside
+        edgePixels(source, columns: touched.lowerBound..<inner.lowerBound, table: table, origin: origin, into: row)
+        kernels.bilinear(
+            source.row(0), bytesPerRow: source.bytesPerRow, u: table.u + inner.lowerBound,
+            v: table.v + inner.lowerBound, origin: origin, count: inner.count, into: row + inner.lowerBound)
+        edgePixels(source, columns: inner.upperBound..<touched.upperBound, table: table, origin: origin, into: row)
+    }
+
+    /// The pixels whose neighbourhoods reach past the source: corners read through the edge mode.
+    private func edgePixels(
+        _ source: Image, columns: Range<Int>, table: (u: UnsafePointer<Int32>, v: UnsafePointer<Int32>),
+        origin: (u: Int32, v: Int32), into row: UnsafeMutablePointer<UInt32>
+    ) {
+        for x in columns {
+            let u = table.u[x] &+ origin.u
+            let v = table.v[x] &+ origin.v
+            let i = Int(u >> 16)
+            let j = Int(v >> 16)
+            func corner(_ i: Int, _ j: Int) -> UInt32 {
+                let sourceX = edgeMode.sourceIndex(i, count: source.width)
+                let sourceY = edgeMode.sourceIndex(j, count: source.height)
+                guard sourceX >= 0, sourceY >= 0 else { return 0 }
+                return UnsafeRawPointer(source.row(sourceY)).loadUnaligned(fromByteOffset: sourceX * 4, as: UInt32.self)
+            }
+            row[x] = ScalarKernels.bilinearPixel(
+                (corner(i, j), corner(i + 1, j), corner(i, j + 1), corner(i + 1, j + 1)),
+                fx: UInt32(bitPattern: u >> 8) & 255, fy: UInt32(bitPattern: v >> 8) & 255)
+        }
+    }
+
+    /// The columns of `columns` whose position's integer part, (table[x] + origin) >> 16, lies in `range`: one
+    /// run, because the positions are monotone along a row (found by two binary searches).
+    static func run(
+        where range: ClosedRange<Int32>, table: UnsafePointer<Int32>, origin: Int32, in columns: Range<Int>
+    ) -> Range<Int> {
+        guard !columns.isEmpty else { return columns }
+        func part(_ x: Int) -> Int32 { (table[x] &+ origin) >> 16 }
+        if range.contains(part(columns.lowerBound)) && range.contains(part(columns.upperBound - 1)) {
+            return columns  // the common case inside the picture
+        }
+        /// The first column where `passed` holds, given that it holds on a suffix of `columns`.
+        func first(_ passed: (Int32) -> Bool) -> Int {
+            var low = columns.lowerBound
+            var high = columns.upperBound
+            while low < high {
+                let mid = (low + high) / 2
+                if passed(part(mid)) { high = mid } else { low = mid + 1 }
+            }
+            return low
+        }
+        let start: Int
+        let end: Int
+        if part(columns.upperBound - 1) >= part(columns.lowerBound) {
+            start = first { $0 >= range.lowerBound }
+            end = first { $0 > range.upperBound }
+        } else {
+            start = first { $0 <= range.upperBound }
+            end = first { $0 < range.lowerBound }
+        }
+        return start..<max(start, end)
+    }
+}
