@@ -38,7 +38,7 @@ public struct AffineWarp: Sendable {
         } else if filter == .bilinear && AffineWarp.stretch(inverse) == (1, 1)
             && AffineWarp.fixedPointFits(inverse, width: width, height: height)
         {
-            bilinearPixels(from: source, into: result, inverse: inverse)
+            bilinearPixels(from: source, into: result, inverse: inverse, tile: AffineWarp.tile(for: inverse))
         } else {
             filterPixels(from: source, into: result, inverse: inverse)
         }
