@@ -35,26 +35,29 @@ extension AffineWarp {
         let height = destination.height
         let middle = width / 2
         let one = 65536.0
-        // a·(x − middle) and b·(x − middle) per column; the row term holds the rest.
-        let columnU = (0..<width).map { Int32((inverse.a * Double($0 - middle) * one).rounded()) }
-        let columnV = (0..<width).map { Int32((inverse.b * Double($0 - middle) * one).rounded()) }
-        let tileWidth = tile.width
-        let bandHeight = tile.height
-        let bands = (height + bandHeight - 1) / bandHeight
+        // a·(x − middle) and b·(x − middle) per column; the row term holds the rest: the middle column's pixel
+        // centre in source pixel-centre coordinates, + 128 so bits 8–15 round the weights to the nearest 1/256.
+        let columns = (0..<width).map { x in
+            (
+                Int32((inverse.a * Double(x - middle) * one).rounded()),
+                Int32((inverse.b * Double(x - middle) * one).rounded())
+            )
+        }
+        let rows = (0..<height).map { y in
+            let (u, v) = inverse.apply(to: (Double(middle) + 0.5, Double(y) + 0.5))
+            return (u: Int32(((u - 0.5) * one).rounded()) &+ 128, v: Int32(((v - 0.5) * one).rounded()) &+ 128)
+        }
+        let columnU = columns.map(\.0)
+        let columnV = columns.map(\.1)
+        let bands = (height + tile.height - 1) / tile.height
         columnU.withUnsafeBufferPointer { columnU in
             columnV.withUnsafeBufferPointer { columnV in
                 Parallel.forEach(bands, threads: threads) { band, _ in
-                    for x0 in stride(from: 0, to: width, by: tileWidth) {
-                        for y in (band * bandHeight)..<min(height, (band + 1) * bandHeight) {
-                            // Pixel centres, in source pixel-centre coordinates; + 128 rounds the 1/256 weights.
-                            let (u, v) = inverse.apply(to: (Double(middle) + 0.5, Double(y) + 0.5))
-                            let origin = (
-                                u: Int32(((u - 0.5) * one).rounded()) &+ 128,
-                                v: Int32(((v - 0.5) * one).rounded()) &+ 128
-                            )
+                    for x0 in stride(from: 0, to: width, by: tile.width) {
+                        for y in (band * tile.height)..<min(height, (band + 1) * tile.height) {
                             bilinearRow(
-                                source, columns: x0..<min(width, x0 + tileWidth),
-                                table: (columnU.baseAddress!, columnV.baseAddress!), origin: origin,
+                                source, columns: x0..<min(width, x0 + tile.width),
+                                table: (columnU.baseAddress!, columnV.baseAddress!), origin: rows[y],
                                 into: UnsafeMutableRawPointer(destination.row(y)).assumingMemoryBound(to: UInt32.self))
                         }
                     }
