@@ -6,12 +6,17 @@
 /// each source axis, so it averages what the pixel covers instead of aliasing. Taps outside the source
 /// read through the edge mode: `transparent` (the default) gives antialiased edges, `clamp`, `mirror` and
 /// `wrap` fill the canvas. Transforms that carry pixel centres onto pixel centres (integer translations,
-/// quarter turns, flips) take an exact path that copies pixels. Output is the same for every thread count.
+/// quarter turns, flips) take an exact path that copies pixels; bilinear without minification takes a fixed-point
+/// path (`AffineWarp+Bilinear.swift`), within one level of this Float one. Output is the same for every thread
+/// count.
 public struct AffineWarp: Sendable {
     public var transform: AffineTransform2D
     public var filter: ResampleFilter
     public var edgeMode: EdgeMode
     public var threads: Int
+    /// The fixed-point bilinear loop: SIMD, or its scalar twin (`Kernels.bilinear` honours
+    /// `BLURTOOL_KERNELS=reference`).
+    public var kernels: any BilinearKernelSet.Type = Kernels.bilinear
 
     public init(
         transform: AffineTransform2D, filter: ResampleFilter = .bilinear, edgeMode: EdgeMode = .transparent,
@@ -30,6 +35,10 @@ public struct AffineWarp: Sendable {
         let result = Image(uninitializedWidth: width, height: height)
         if let exact = pixelExact(inverse) {
             copyPixels(from: source, into: result, inverse: exact)
+        } else if filter == .bilinear && AffineWarp.stretch(inverse) == (1, 1)
+            && AffineWarp.fixedPointFits(inverse, width: width, height: height)
+        {
+            bilinearPixels(from: source, into: result, inverse: inverse, tile: AffineWarp.tile(for: inverse))
         } else {
             filterPixels(from: source, into: result, inverse: inverse)
         }
@@ -77,11 +86,18 @@ public struct AffineWarp: Sendable {
         }
     }
 
-    private func filterPixels(from source: Image, into destination: Image, inverse: AffineTransform2D) {
-        // A canvas step in x moves the source sample by (a, b), in y by (c, d): the filter stretches by how
-        // far one canvas pixel reaches along each source axis, when that is more than one source pixel.
-        let stretchX = max(1, (inverse.a * inverse.a + inverse.c * inverse.c).squareRoot())
-        let stretchY = max(1, (inverse.b * inverse.b + inverse.d * inverse.d).squareRoot())
+    /// A canvas step in x moves the source sample by (a, b), in y by (c, d): the filter stretches by how far
+    /// one canvas pixel reaches along each source axis, when that is more than one source pixel.
+    static func stretch(_ inverse: AffineTransform2D) -> (x: Double, y: Double) {
+        (
+            max(1, (inverse.a * inverse.a + inverse.c * inverse.c).squareRoot()),
+            max(1, (inverse.b * inverse.b + inverse.d * inverse.d).squareRoot())
+        )
+    }
+
+    /// The general path, in Float: every filter and scale (tests compare the fixed-point bilinear path with it).
+    func filterPixels(from source: Image, into destination: Image, inverse: AffineTransform2D) {
+        let (stretchX, stretchY) = AffineWarp.stretch(inverse)
         let width = destination.width
         let height = destination.height
         // Tiles of the canvas: a rotated row walks across many source rows, so neighbouring canvas rows are
@@ -98,20 +114,15 @@ public struct AffineWarp: Sendable {
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: perWorker * workers)
         defer { scratch.deallocate() }
         let shared = UncheckedSendable(scratch)
-        let bilinear = filter == .bilinear && stretchX == 1 && stretchY == 1
         Parallel.forEach(bands, threads: threads) { band, worker in
             let segment = shared.value + worker * perWorker
             for x0 in stride(from: 0, to: width, by: tileWidth) {
                 let columns = x0..<min(width, x0 + tileWidth)
                 for y in (band * bandHeight)..<min(height, (band + 1) * bandHeight) {
-                    if bilinear {
-                        bilinearRow(y, columns: columns, source: source, inverse: inverse, into: segment)
-                    } else {
-                        filteredRow(
-                            y, columns: columns, source: source, inverse: inverse, into: segment,
-                            stretch: (stretchX, stretchY),
-                            weights: (segment + tileWidth * 4, segment + tileWidth * 4 + tapsX))
-                    }
+                    filteredRow(
+                        y, columns: columns, source: source, inverse: inverse, into: segment,
+                        stretch: (stretchX, stretchY),
+                        weights: (segment + tileWidth * 4, segment + tileWidth * 4 + tapsX))
                     Quantizer().quantize(segment, count: columns.count, into: destination.row(y) + x0 * 4, y: y)
                 }
             }
@@ -167,61 +178,6 @@ public struct AffineWarp: Sendable {
             let value = total != 0 ? sum / SIMD4(repeating: total) : SIMD4(repeating: 0)
             UnsafeMutableRawPointer(row + (x - columns.lowerBound) * 4).storeBytes(of: value, as: SIMD4<Float>.self)
         }
-    }
-
-    /// Bilinear without minification: the source position advances by (a, b) per canvas pixel, and each
-    /// pixel mixes its four neighbours.
-    private func bilinearRow(
-        _ y: Int, columns: Range<Int>, source: Image, inverse: AffineTransform2D,
-        into row: UnsafeMutablePointer<Float>
-    ) {
-        let (u0, v0) = inverse.apply(to: (0.5, Double(y) + 0.5))
-        let sourceWidth = source.width
-        let sourceHeight = source.height
-        for x in columns {
-            let out = UnsafeMutableRawPointer(row + (x - columns.lowerBound) * 4)
-            let px = u0 + Double(x) * inverse.a - 0.5
-            let py = v0 + Double(x) * inverse.b - 0.5
-            let fx = px.rounded(.down)
-            let fy = py.rounded(.down)
-            let i = Int(fx)
-            let j = Int(fy)
-            let tx = SIMD4(repeating: Float(px - fx))
-            let ty = SIMD4(repeating: Float(py - fy))
-            let corners: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
-            if i >= 0 && j >= 0 && i + 1 < sourceWidth && j + 1 < sourceHeight {
-                let upper = source.row(j) + i * 4
-                let lower = upper + source.bytesPerRow
-                corners = (
-                    AffineWarp.floats(upper), AffineWarp.floats(upper + 4), AffineWarp.floats(lower),
-                    AffineWarp.floats(lower + 4)
-                )
-            } else if edgeMode == .transparent && (i < -1 || j < -1 || i >= sourceWidth || j >= sourceHeight) {
-                out.storeBytes(of: SIMD4<Float>(repeating: 0), as: SIMD4<Float>.self)  // nothing of the source here
-                continue
-            } else {
-                corners = (
-                    edgePixel(source, i, j), edgePixel(source, i + 1, j), edgePixel(source, i, j + 1),
-                    edgePixel(source, i + 1, j + 1)
-                )
-            }
-            let top = corners.0 + tx * (corners.1 - corners.0)
-            let bottom = corners.2 + tx * (corners.3 - corners.2)
-            out.storeBytes(of: top + ty * (bottom - top), as: SIMD4<Float>.self)
-        }
-    }
-
-    /// Pixel (i, j) read through the edge mode (zero where transparent).
-    private func edgePixel(_ source: Image, _ i: Int, _ j: Int) -> SIMD4<Float> {
-        let si = edgeMode.sourceIndex(i, count: source.width)
-        let sj = edgeMode.sourceIndex(j, count: source.height)
-        guard si >= 0, sj >= 0 else { return SIMD4(repeating: 0) }
-        return AffineWarp.floats(source.row(sj) + si * 4)
-    }
-
-    @inline(__always)
-    static func floats(_ pixel: UnsafePointer<UInt8>) -> SIMD4<Float> {
-        SIMD4(Float(pixel[0]), Float(pixel[1]), Float(pixel[2]), Float(pixel[3]))
     }
 
     /// The filter at distance `offset`, stretched; nearest keeps exactly one source pixel per sample.
