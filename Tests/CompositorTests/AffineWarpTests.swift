@@ -256,3 +256,22 @@ final class AffineWarpTests: XCTestCase {
         }
     }
 }
+
+final class AffineWarpShrinkTests: XCTestCase {
+    /// A picture shrunk a million times along one axis is resampled first, so the warp finishes at once and
+    /// the few pixels it covers keep the picture's mean colour.
+    func testExtremeShrinkingFinishesAndKeepsTheMeanColour() {
+        let grey = Image(width: 60, height: 40, fill: Pixel(red: 90, green: 90, blue: 90))
+        for text in ["rotate(10deg) scale(1e-7, 1)", "scale(0.01)", "translate(30, 20) scale(0.3, 1e-9)"] {
+            let transform = try! AffineTransform2D(parsing: text)
+            let result = AffineWarp(transform: transform, filter: .lanczos3, edgeMode: .transparent)
+                .apply(to: grey, width: 60, height: 40)!
+            for y in 0..<40 {
+                for x in 0..<60 {
+                    let p = result[x, y]
+                    XCTAssertTrue(p.alpha == 0 || (p.red == p.green && Int(p.red) <= Int(p.alpha)), "\(text) \(p)")
+                }
+            }
+        }
+    }
+}

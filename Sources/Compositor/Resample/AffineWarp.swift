@@ -32,6 +32,21 @@ public struct AffineWarp: Sendable {
     /// singular (it squashes the picture to a line, so nothing would be drawn).
     public func apply(to source: Image, width: Int, height: Int) -> Image? {
         guard let inverse = transform.inverted() else { return nil }
+        let (stretchX, stretchY) = AffineWarp.stretch(inverse)
+        let smallWidth = max(1, Int((Double(source.width) / stretchX).rounded(.up)))
+        let smallHeight = max(1, Int((Double(source.height) / stretchY).rounded(.up)))
+        if (stretchX > 2 || stretchY > 2) && (smallWidth < source.width || smallHeight < source.height) {
+            // Shrink first with the separable resampler, as libvips does, so the warp's filter spans about one
+            // pixel: filtering directly sums stretch² taps for every canvas pixel, which for `scale(1e-7)`
+            // would never finish.
+            let small = Resampler(filter: filter, threads: threads).resize(
+                source, width: smallWidth, height: smallHeight)
+            let enlarge = AffineTransform2D(
+                scaleX: Double(source.width) / Double(smallWidth), y: Double(source.height) / Double(smallHeight))
+            return AffineWarp(
+                transform: enlarge.concatenating(transform), filter: filter, edgeMode: edgeMode, threads: threads
+            ).apply(to: small, width: width, height: height)
+        }
         let result = Image(uninitializedWidth: width, height: height)
         if let exact = pixelExact(inverse) {
             copyPixels(from: source, into: result, inverse: exact)
@@ -97,7 +112,11 @@ public struct AffineWarp: Sendable {
 
     /// The general path, in Float: every filter and scale (tests compare the fixed-point bilinear path with it).
     func filterPixels(from source: Image, into destination: Image, inverse: AffineTransform2D) {
-        let (stretchX, stretchY) = AffineWarp.stretch(inverse)
+        // A picture already shrunk to one pixel (see `apply`) may still be sub-pixel on the canvas: a filter
+        // wider than the picture would only count more of the transparent or repeated edge, so stop there.
+        let limit = Double(max(source.width, source.height, 2))
+        let natural = AffineWarp.stretch(inverse)
+        let (stretchX, stretchY) = (min(natural.x, limit), min(natural.y, limit))
         let width = destination.width
         let height = destination.height
         // Tiles of the canvas: a rotated row walks across many source rows, so neighbouring canvas rows are
