@@ -144,7 +144,7 @@ func checksum(_ image: Image) -> Int {
 
 // Built only when a composite suite will run (it takes a moment at 12 MP).
 let layer =
-    options.filter.map { "composite-over-opacity-new".contains($0) } ?? true
+    options.filter.map { $0.hasPrefix("composite") || "composite-over-opacity-new".contains($0) } ?? true
     ? compositeLayer(from: image) : Image(width: 1, height: 1)
 let compositeTarget = image.copy()
 
@@ -188,6 +188,15 @@ let benchmarks: [Benchmark] =
         // A renderer's steady state: drawing onto the frame it keeps, in place.
         Benchmark(name: "composite-over-opacity", megapixels: megapixels) {
             compositeTarget.draw(layer, opacity: 0.8, threads: threads)
+            return checksum(compositeTarget)
+        },
+        // A blend mode through the general planar kernel (the non-separable ones cost about the same).
+        Benchmark(name: "composite-multiply-opacity", megapixels: megapixels) {
+            compositeTarget.draw(layer, operator: .multiply, opacity: 0.8, threads: threads)
+            return checksum(compositeTarget)
+        },
+        Benchmark(name: "composite-luminosity-opacity", megapixels: megapixels) {
+            compositeTarget.draw(layer, operator: .luminosity, opacity: 0.8, threads: threads)
             return checksum(compositeTarget)
         },
         // As the peers do: the result in a new image.

@@ -98,35 +98,88 @@ extension CompositeKernel {
         source: UnsafePointer<UInt8>?, solid: UnitPixel, mask: UnsafePointer<UInt8>?,
         destination: UnsafeMutablePointer<UInt8>, count: Int, opacity: Float, space: WorkingSpace
     ) {
-        let opacityLanes = Planar16.Lanes(repeating: opacity)
-        let solidLanes = Planar16(repeating: solid).scaled(by: opacityLanes)
-        var x = 0
-        if isSourceOver, space == .srgb, mask == nil, let source {
-            x = Self.sourceOverBlocks(source, onto: destination, count: count, opacity: opacity)
+        var done = 0
+        if op == .sourceOver, space == .srgb, mask == nil, let source {
+            done = Self.sourceOverBlocks(source, onto: destination, count: count, opacity: opacity)
         }
-        while x + 16 <= count {
-            step(
-                source: source.map { $0 + x * 4 }, solid: solidLanes, mask: mask.map { $0 + x },
-                destination: destination + x * 4, opacity: opacityLanes, space: space)
-            x += 16
+        let row = Row(
+            source: source, solid: solid, mask: mask, destination: destination, count: count, opacity: opacity,
+            space: space)
+        if let porterDuff = PorterDuffOperator(op) {
+            row.composite(with: porterDuff, from: done)
+        } else if op == .plusDarker {
+            row.composite(with: PlusDarkerOperator(), from: done)
+        } else if let mode = op.separableBlend {
+            row.composite(with: SeparableBlendOperator(mode: mode), from: done)
+        } else {
+            row.composite(with: NonSeparableBlendOperator(op: op), from: done)
         }
-        let rest = count - x
-        guard rest > 0 else { return }
-        // The tail: padded copies of 16 pixels (zeros past the end; their results are dropped).
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16 * 4 * 2 + 16) { scratch in
-            let base = scratch.baseAddress!
-            base.initialize(repeating: 0, count: scratch.count)
-            let sourceCopy = base
-            let destinationCopy = base + 64
-            let maskCopy = base + 128
-            if let source { sourceCopy.update(from: source + x * 4, count: rest * 4) }
-            if let mask { maskCopy.update(from: mask + x, count: rest) }
-            destinationCopy.update(from: destination + x * 4, count: rest * 4)
-            step(
-                source: source == nil ? nil : UnsafePointer(sourceCopy), solid: solidLanes,
-                mask: mask == nil ? nil : UnsafePointer(maskCopy), destination: destinationCopy,
-                opacity: opacityLanes, space: space)
-            (destination + x * 4).update(from: destinationCopy, count: rest * 4)
+    }
+
+    /// One row's operands, and the loop over it for a given operator (specialised per operator type).
+    private struct Row {
+        let source: UnsafePointer<UInt8>?
+        let solid: UnitPixel
+        let mask: UnsafePointer<UInt8>?
+        let destination: UnsafeMutablePointer<UInt8>
+        let count: Int
+        let opacity: Float
+        let space: WorkingSpace
+
+        func composite<Operator: PlanarOperator>(with op: Operator, from start: Int) {
+            let opacityLanes = Planar16.Lanes(repeating: opacity)
+            let solidLanes = Planar16(repeating: solid).scaled(by: opacityLanes)
+            var x = start
+            while x + 16 <= count {
+                step(
+                    op, source: source.map { $0 + x * 4 }, solid: solidLanes, mask: mask.map { $0 + x },
+                    destination: destination + x * 4, opacity: opacityLanes)
+                x += 16
+            }
+            let rest = count - x
+            guard rest > 0 else { return }
+            // The tail: padded copies of 16 pixels (zeros past the end; their results are dropped).
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16 * 4 * 2 + 16) { scratch in
+                let base = scratch.baseAddress!
+                base.initialize(repeating: 0, count: scratch.count)
+                let sourceCopy = base
+                let destinationCopy = base + 64
+                let maskCopy = base + 128
+                if let source { sourceCopy.update(from: source + x * 4, count: rest * 4) }
+                if let mask { maskCopy.update(from: mask + x, count: rest) }
+                destinationCopy.update(from: destination + x * 4, count: rest * 4)
+                step(
+                    op, source: source == nil ? nil : UnsafePointer(sourceCopy), solid: solidLanes,
+                    mask: mask == nil ? nil : UnsafePointer(maskCopy), destination: destinationCopy,
+                    opacity: opacityLanes)
+                (destination + x * 4).update(from: destinationCopy, count: rest * 4)
+            }
+        }
+
+        @inline(__always)
+        private func step<Operator: PlanarOperator>(
+            _ op: Operator, source: UnsafePointer<UInt8>?, solid: Planar16, mask: UnsafePointer<UInt8>?,
+            destination: UnsafeMutablePointer<UInt8>, opacity: Planar16.Lanes
+        ) {
+            let destinationWords = UnsafeMutableRawPointer(destination)
+            var backdrop = Planar16(words: destinationWords.loadUnaligned(as: SIMD16<UInt32>.self))
+            var drawn = solid
+            if let source {
+                drawn = Planar16(words: UnsafeRawPointer(source).loadUnaligned(as: SIMD16<UInt32>.self)).scaled(
+                    by: opacity)
+            }
+            if space == .linear {
+                TransferTable.linearFromSRGB.convert(&drawn)
+                TransferTable.linearFromSRGB.convert(&backdrop)
+            }
+            var out = op.composite(source: drawn, backdrop: backdrop)
+            if let mask {
+                var coverage = Planar16.Lanes()
+                for i in 0..<16 { coverage[i] = Float(mask[i]) }
+                out = backdrop.mixed(with: out, by: coverage * (1 / 255))
+            }
+            if space == .linear { TransferTable.srgbFromLinear.convert(&out) }
+            destinationWords.storeBytes(of: out.packedWords(), as: SIMD16<UInt32>.self)
         }
     }
 
@@ -165,31 +218,5 @@ extension CompositeKernel {
             x += 16
         }
         return x
-    }
-
-    @inline(__always)
-    private func step(
-        source: UnsafePointer<UInt8>?, solid: Planar16, mask: UnsafePointer<UInt8>?,
-        destination: UnsafeMutablePointer<UInt8>, opacity: Planar16.Lanes, space: WorkingSpace
-    ) {
-        let destinationWords = UnsafeMutableRawPointer(destination)
-        var backdrop = Planar16(words: destinationWords.loadUnaligned(as: SIMD16<UInt32>.self))
-        var drawn = solid
-        if let source {
-            drawn = Planar16(words: UnsafeRawPointer(source).loadUnaligned(as: SIMD16<UInt32>.self)).scaled(
-                by: opacity)
-        }
-        if space == .linear {
-            TransferTable.linearFromSRGB.convert(&drawn)
-            TransferTable.linearFromSRGB.convert(&backdrop)
-        }
-        var out = composite(source: drawn, backdrop: backdrop)
-        if let mask {
-            var coverage = Planar16.Lanes()
-            for i in 0..<16 { coverage[i] = Float(mask[i]) }
-            out = backdrop.mixed(with: out, by: coverage * (1 / 255))
-        }
-        if space == .linear { TransferTable.srgbFromLinear.convert(&out) }
-        destinationWords.storeBytes(of: out.packedWords(), as: SIMD16<UInt32>.self)
     }
 }
