@@ -37,7 +37,8 @@ release: deps
 demo: release
 	@mkdir -p out
 	$(BLURTOOL) fixtures/coffee.jpg --material thin -o out/coffee-thin.jpg --verbose
-	@echo "wrote out/coffee-thin.jpg"
+	$(BLURTOOL) compose fixtures/review-screen.json -o out/review-screen.png --verbose
+	@echo "wrote out/coffee-thin.jpg and out/review-screen.png"
 
 # The suites are XCTest; Swift Testing is off so the run ends on XCTest's "Executed N tests" line.
 test: deps
