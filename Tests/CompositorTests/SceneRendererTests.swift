@@ -133,6 +133,23 @@ final class SceneRendererTests: XCTestCase {
         XCTAssertEqual(turned[25, 25], Pixel(red: 90, green: 90, blue: 90))
     }
 
+    /// The code form of a scene builds the same layers as the explicit initialiser.
+    func testLayerShorthandsMatchTheirLongForm() {
+        let frame = Rect(x: 8, y: 8, width: 40, height: 30)
+        let short = render([
+            .image(photo), .backdrop(thin, cornerRadius: 6, frame: frame), .color(.black, opacity: 0.3),
+            .group([.shape(.capsule, color: .white, frame: Rect(x: 0, y: 0, width: 20, height: 8))], frame: frame),
+        ])
+        let long = render([
+            photoLayer(), Layer(.backdrop(BackdropMaterial(recipe: thin, cornerRadius: 6)), frame: frame),
+            Layer(.shape(.rectangle(cornerRadius: 0), color: .black), opacity: 0.3),
+            Layer(
+                .group([Layer(.shape(.capsule, color: .white), frame: Rect(x: 0, y: 0, width: 20, height: 8))]),
+                frame: frame),
+        ])
+        XCTAssertTrue(short.hasSamePixels(as: long))
+    }
+
     func testThreadCountsGiveTheSamePixels() {
         let layers = [
             photoLayer(),

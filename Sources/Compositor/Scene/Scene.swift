@@ -110,3 +110,47 @@ public struct BackdropMaterial: Sendable {
         self.cornerRadius = cornerRadius
     }
 }
+
+/// Layers as a renderer writes them in code, with the scene file's defaults: `.image(photo)`,
+/// `.color(.black, opacity: 0.6)`, `.backdrop(thin, cornerRadius: 24, frame: card)`.
+extension Layer {
+    public static func image(
+        _ image: Image, frame: Rect? = nil, fit: FitMode = .fill, filter: ResampleFilter = .lanczos3,
+        cornerRadius: Double = 0, opacity: Double = 1, blend: CompositeOperator = .sourceOver,
+        transform: AffineTransform2D = .identity
+    ) -> Layer {
+        Layer(
+            .image(image, fit: fit, filter: filter, cornerRadius: cornerRadius), frame: frame, opacity: opacity,
+            blend: blend, transform: transform)
+    }
+
+    /// A colour filling the frame (the parent's bounds by default), as `Color.black.opacity(0.6)`.
+    public static func color(
+        _ color: RGBAColor, frame: Rect? = nil, opacity: Double = 1, blend: CompositeOperator = .sourceOver
+    ) -> Layer {
+        Layer(.shape(.rectangle(cornerRadius: 0), color: color), frame: frame, opacity: opacity, blend: blend)
+    }
+
+    public static func shape(
+        _ shape: Shape, color: RGBAColor, frame: Rect? = nil, opacity: Double = 1,
+        blend: CompositeOperator = .sourceOver, transform: AffineTransform2D = .identity
+    ) -> Layer {
+        Layer(.shape(shape, color: color), frame: frame, opacity: opacity, blend: blend, transform: transform)
+    }
+
+    public static func backdrop(
+        _ recipe: MaterialRecipe, dim: Double = 0, cornerRadius: Double = 0, frame: Rect? = nil,
+        opacity: Double = 1, transform: AffineTransform2D = .identity
+    ) -> Layer {
+        Layer(
+            .backdrop(BackdropMaterial(recipe: recipe, dim: dim, cornerRadius: cornerRadius)), frame: frame,
+            opacity: opacity, transform: transform)
+    }
+
+    public static func group(
+        _ layers: [Layer], frame: Rect? = nil, opacity: Double = 1, blend: CompositeOperator = .sourceOver,
+        transform: AffineTransform2D = .identity
+    ) -> Layer {
+        Layer(.group(layers), frame: frame, opacity: opacity, blend: blend, transform: transform)
+    }
+}
