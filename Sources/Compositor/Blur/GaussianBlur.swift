@@ -225,6 +225,11 @@ public struct Quantizer: Sendable {
             }
             x += run
         }
+        Quantizer.limitColoursToAlpha(destination, count: count)
+    }
+
+    /// Lowers each colour byte of `count` RGBA pixels to its alpha byte where it is above it.
+    static func limitColoursToAlpha(_ destination: UnsafeMutablePointer<UInt8>, count: Int) {
         // Pixels as little-endian words (alpha in the top byte): shifts, masks and `min` on 16 at a time.
         var pixel = 0
         let byteMask = SIMD16<UInt32>(repeating: 0xFF)

@@ -1,5 +1,7 @@
 /// The exact separable Gaussian for 8-bit images, scheduled for caches and threads (the algorithm is in
-/// `ConvolutionKernelSet`; this file only decides what is computed where, Halide-style).
+/// `ConvolutionKernelSet`; this file only decides what is computed where, Halide-style). Kernels up to
+/// `FixedPoint.maximumRadius` take the integer route (`SeparableBlurEngine+FixedPoint.swift`), which is faster
+/// and as exact; wider ones the Float route below.
 ///
 /// Schedule: the output is cut into column tiles narrow enough that the ring of 2r + 1 horizontally blurred
 /// Float rows of one tile stays in L2, and, when there are more threads than tiles, into row bands. Each
@@ -17,6 +19,8 @@ struct SeparableBlurEngine {
     let threads: Int
     /// Bytes of Float ring per tile that should stay in cache.
     var ringBudget = 192 * 1024
+    /// The same for the integer route's 16-bit ring: most of the L2 (1 MB here), so whole rows fit at small σ.
+    var integerRingBudget = 768 * 1024
     /// Force a tile width (tests use it to prove results do not depend on it).
     var tileWidth: Int?
 
@@ -24,6 +28,12 @@ struct SeparableBlurEngine {
     /// part starting at (outputX, outputY) in source coordinates to `destination`, whose size is the part's.
     /// Every scratch buffer comes from `workspace`.
     func run(source: PixelRows, outputX: Int, outputY: Int, destination: PixelRows, workspace: BlurWorkspace) {
+        if let fixed = fixedPointKernels {
+            runFixedPoint(
+                source: source, outputX: outputX, outputY: outputY, destination: destination, workspace: workspace,
+                kernels: fixed)
+            return
+        }
         let radius = kernel.radius
         let taps = 2 * radius + 1
         let channels = source.channels
