@@ -3,8 +3,25 @@
 public protocol BlurredRows: Sendable {
     var width: Int { get }
     var height: Int { get }
-    /// The minimum scratch (in Floats) that `fillRow` needs.
+    /// The minimum scratch (in Floats) that `fillRow` and `fillRows` need.
     var scratchCount: Int { get }
     /// Writes row `y` as `width * 4` premultiplied Floats on the 0...255 scale.
     func fillRow(_ y: Int, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>)
+    /// Writes each row of `rows` in order into `destination` and hands it to `body` with its y: the same values
+    /// as `fillRow`, for blurs whose neighbouring rows share work (the pyramid's).
+    func fillRows(
+        _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
+        _ body: (Int, UnsafeMutablePointer<Float>) -> Void)
+}
+
+extension BlurredRows {
+    public func fillRows(
+        _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
+        _ body: (Int, UnsafeMutablePointer<Float>) -> Void
+    ) {
+        for y in rows {
+            fillRow(y, into: destination, scratch: scratch)
+            body(y, destination)
+        }
+    }
 }

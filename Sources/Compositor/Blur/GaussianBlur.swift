@@ -131,7 +131,7 @@ public struct GaussianBlur: Sendable {
 }
 
 extension BlurredRows {
-    /// Finishes every row into `destination` (which has this size), in parallel bands of rows.
+    /// Finishes every row into `destination` (which has this size), each thread one band of rows.
     ///
     /// - Parameters:
     ///   - dither: round up or down at random with the probabilities that keep each value's mean.
@@ -148,17 +148,15 @@ extension BlurredRows {
         finish: ((UnsafeMutablePointer<Float>, Int, Int) -> UnsafeMutablePointer<Float>)? = nil
     ) {
         precondition(destination.width == width && destination.height == height, "destination size differs")
-        let bandHeight = 16
-        let bands = (height + bandHeight - 1) / bandHeight
-        let workers = Parallel.workers(bands, threads: threads)
+        // One band per worker: a band's rows share work in `fillRows`, which a band boundary restarts.
+        let workers = Parallel.workers(height, threads: threads)
         let rows = workspace.buffers(.renderRow, workers: workers, count: width * 4, of: Float.self)
         let scratch = workspace.buffers(.renderScratch, workers: workers, count: scratchCount, of: Float.self)
         let grainRows = workspace.buffers(.grain, workers: workers, count: grain != 0 ? width * 4 : 0, of: Float.self)
         let quantizer = Quantizer(dither: dither, grain: grain)
-        Parallel.forEach(bands, threads: threads) { band, worker in
-            let row = rows[worker]
-            for y in (band * bandHeight)..<min(height, (band + 1) * bandHeight) {
-                fillRow(y, into: row, scratch: scratch[worker])
+        Parallel.forEach(workers, threads: threads) { band, worker in
+            let band = (height * band / workers)..<(height * (band + 1) / workers)
+            fillRows(band, into: rows[worker], scratch: scratch[worker]) { y, row in
                 let finished = finish?(row, y, width) ?? row
                 quantizer.quantize(
                     finished, count: width, into: destination.row(y), y: y + noiseOrigin.y, firstX: noiseOrigin.x,
