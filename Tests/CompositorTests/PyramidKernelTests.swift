@@ -60,6 +60,33 @@ final class PyramidKernelTests: XCTestCase {
         }
     }
 
+    func testQuantizingAMixedRowMatchesMixingThenTheScalarTwin() {
+        var random = SeededGenerator(seed: 34)
+        let count = 301
+        let upper = (0..<(count * 4)).map { _ in Float.random(in: -20...280, using: &random) }
+        let lower = (0..<(count * 4)).map { _ in Float.random(in: -20...280, using: &random) }
+        var rowScratch = [Float](repeating: 0, count: count * 4)
+        var grainScratch = rowScratch
+        for quantizer in [Quantizer(), Quantizer(dither: true), Quantizer(dither: true, grain: 0.15)] {
+            for (t, firstX, y) in [(Float(0), 0, 0), (0.37, 5, 7), (0.999, 130, 200)] {
+                var mixed = [Float](repeating: 0, count: count * 4)
+                ScalarKernels.interpolate(upper, lower, t: t, count: count * 4, into: &mixed)
+                var fast = [UInt8](repeating: 0, count: count * 4)
+                var scalar = fast
+                upper.withUnsafeBufferPointer { upper in
+                    lower.withUnsafeBufferPointer { lower in
+                        let row = MixedRow(upper: upper.baseAddress!, lower: lower.baseAddress!, t: t)
+                        quantizer.quantize(
+                            row, count: count, into: &fast, y: y, firstX: firstX, rowScratch: &rowScratch,
+                            grainScratch: &grainScratch)
+                    }
+                }
+                quantizer.quantizeReference(mixed, count: count, into: &scalar, y: y, firstX: firstX)
+                XCTAssertEqual(fast, scalar, "dither \(quantizer.dither) grain \(quantizer.grain) t \(t)")
+            }
+        }
+    }
+
     func testPyramidWithEitherKernelSetGivesTheSamePixels() {
         let image = TestImages.photoLike(width: 83, height: 61, seed: 33)
         for sigma in [7.0, 10, 16, 40] {

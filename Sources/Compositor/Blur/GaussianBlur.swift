@@ -156,11 +156,18 @@ extension BlurredRows {
         let quantizer = Quantizer(dither: dither, grain: grain)
         Parallel.forEach(workers, threads: threads) { band, worker in
             let band = (height * band / workers)..<(height * (band + 1) / workers)
-            fillRows(band, into: rows[worker], scratch: scratch[worker]) { y, row in
-                let finished = finish?(row, y, width) ?? row
+            let row = rows[worker]
+            fillRows(band, into: row, scratch: scratch[worker]) { y, mixed in
+                guard let finish else {
+                    quantizer.quantize(
+                        mixed, count: width, into: destination.row(y), y: y + noiseOrigin.y, firstX: noiseOrigin.x,
+                        rowScratch: row, grainScratch: grainRows[worker])
+                    return
+                }
+                mixed.write(count: width * 4, into: row)
                 quantizer.quantize(
-                    finished, count: width, into: destination.row(y), y: y + noiseOrigin.y, firstX: noiseOrigin.x,
-                    grainScratch: grainRows[worker])
+                    finish(row, y, width), count: width, into: destination.row(y), y: y + noiseOrigin.y,
+                    firstX: noiseOrigin.x, grainScratch: grainRows[worker])
             }
         }
     }
@@ -185,12 +192,12 @@ public struct Quantizer: Sendable {
 
     /// Adding 1.5·2²³ to a Float in [0, 2²²) leaves it rounded to the nearest integer, ties to even, in the
     /// low mantissa bits: one vector add instead of a per-lane call.
-    private static let magic: Float = 12_582_912
+    static let magic: Float = 12_582_912
 
     /// Float in 0...255 to its byte, rounded to nearest, ties to even (the add puts the rounded integer in the
     /// low mantissa bits); out-of-range values clamp.
     @inline(__always)
-    private static func byte(_ value: Float) -> UInt8 {
+    static func byte(_ value: Float) -> UInt8 {
         UInt8(truncatingIfNeeded: (min(max(value, 0), 255) + magic).bitPattern)
     }
 
@@ -223,6 +230,11 @@ public struct Quantizer: Sendable {
             }
             x += run
         }
+        Quantizer.limitColoursToAlpha(destination, count: count)
+    }
+
+    /// Each colour byte of `count` pixels limited to its pixel's alpha byte.
+    static func limitColoursToAlpha(_ destination: UnsafeMutablePointer<UInt8>, count: Int) {
         // Pixels as little-endian words (alpha in the top byte): shifts, masks and `min` on 16 at a time.
         var pixel = 0
         let byteMask = SIMD16<UInt32>(repeating: 0xFF)

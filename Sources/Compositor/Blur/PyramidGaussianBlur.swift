@@ -137,10 +137,11 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
         kernels.interpolate(scratch, scratch + width * 4, t: tap.weight, count: width * 4, into: destination)
     }
 
-    /// As `fillRow`, keeping the upsampled small rows from one row to the next: neighbouring rows share them.
+    /// As `fillRow`, keeping the upsampled small rows from one row to the next (neighbouring rows share them),
+    /// and handing each row on as their mix.
     public func fillRows(
         _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
-        _ body: (Int, UnsafeMutablePointer<Float>) -> Void
+        _ body: (Int, MixedRow) -> Void
     ) {
         var upper = scratch
         var lower = scratch + width * 4
@@ -156,8 +157,7 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
                 upsample(tap.index + 1, into: lower)
                 upperIndex = tap.index
             }
-            kernels.interpolate(upper, lower, t: tap.weight, count: width * 4, into: destination)
-            body(y, destination)
+            body(y, MixedRow(upper: upper, lower: lower, t: tap.weight))
         }
     }
 
