@@ -15,35 +15,58 @@ enum SmallImageBlur {
     ) {
         let radius = kernel.radius
         let taps = kernel.weights.count
+        // Four result rows per step (`combine4`: four independent sums, each loaded row used four times) read
+        // taps + 3 grid rows.
+        let span = taps + 3
         let rowCount = width * 4
         let workers = Parallel.workers(height, threads: threads)
-        let rings = workspace.buffers(.ring, workers: workers, count: min(taps, height) * rowCount, of: Float.self)
-        // Per worker: where each ring slot's row is (a slot, or a row `cells` already had), then the taps' rows.
-        let pointers = workspace.buffers(.rowPointers, workers: workers, count: 2 * taps, of: UnsafePointer<Float>.self)
-        let lines = workspace.buffers(.line, workers: workers, count: (width + 2 * radius) * 4, of: Float.self)
-        let weights = workspace.buffer(.weights, count: taps, of: Float.self)
-        kernel.weights.withUnsafeBufferPointer { weights.update(from: $0.baseAddress!, count: taps) }
-        let tapWeights = UnsafeBufferPointer(start: UnsafePointer(weights), count: taps)
+        let rings = workspace.buffers(.ring, workers: workers, count: min(span, height) * rowCount, of: Float.self)
+        // Per worker: where each ring slot's row is (a slot, or a row `cells` already had), the rows a step
+        // reads, and the four lines it writes.
+        let pointers = workspace.buffers(
+            .rowPointers, workers: workers, count: 2 * span + 4, of: UnsafePointer<Float>.self)
+        let lines = workspace.buffers(.line, workers: workers, count: 4 * (width + 2 * radius) * 4, of: Float.self)
+        let padded = workspace.buffer(.weights, count: taps + 6, of: Float.self)
+        PaddedWeights.write(kernel.weights, into: padded)
+        let paddedWeights = UnsafeBufferPointer(start: UnsafePointer(padded), count: taps + 6)
+        let weights = UnsafeBufferPointer(start: UnsafePointer(padded + 3), count: taps)
         Parallel.forEach(workers, threads: threads) { band, worker in
             let ring = rings[worker]
             let slots = pointers[worker]
-            let rows = slots + taps
-            let line = lines[worker]
-            // The ring holds rows next − taps ..< next; row a sits in slot a mod taps.
-            var next = max(height * band / workers - radius, 0)
-            for j in (height * band / workers)..<(height * (band + 1) / workers) {
-                while next <= min(j + radius, height - 1) {
-                    let slot = next % taps
+            let rows = slots + span
+            let outputs = UnsafeMutableRawPointer(rows + span).bindMemory(
+                to: UnsafeMutablePointer<Float>.self, capacity: 4)
+            let lineCount = (width + 2 * radius) * 4
+            for r in 0..<4 { outputs[r] = lines[worker] + r * lineCount + radius * 4 }
+            let end = height * (band + 1) / workers
+            var j = height * band / workers
+            // The ring holds rows next − span ..< next; row a sits in slot a mod span.
+            var next = max(j - radius, 0)
+            while j < end {
+                let count = min(4, end - j)
+                while next <= min(j + count - 1 + radius, height - 1) {
+                    let slot = next % span
                     slots[slot] = cells.row(next, worker: worker, scratch: ring + slot * rowCount)
                     next += 1
                 }
-                for k in 0..<taps { rows[k] = slots[min(max(j + k - radius, 0), height - 1) % taps] }
-                kernels.combine(rows, weights: tapWeights, count: rowCount, into: line + radius * 4)
-                for i in 0..<radius {
-                    (line + i * 4).update(from: line + radius * 4, count: 4)
-                    (line + (radius + width + i) * 4).update(from: line + (radius + width - 1) * 4, count: 4)
+                for k in 0..<(taps + count - 1) { rows[k] = slots[min(max(j + k - radius, 0), height - 1) % span] }
+                if count == 4 {
+                    kernels.combine4(rows, paddedWeights: paddedWeights, count: rowCount, into: outputs)
+                } else {
+                    for r in 0..<count {
+                        kernels.combine(rows + r, weights: weights, count: rowCount, into: outputs[r])
+                    }
                 }
-                kernels.convolve(line, step: 4, weights: tapWeights, count: rowCount, into: result + j * rowCount)
+                for r in 0..<count {
+                    let line = outputs[r] - radius * 4
+                    for i in 0..<radius {
+                        (line + i * 4).update(from: line + radius * 4, count: 4)
+                        (line + (radius + width + i) * 4).update(from: line + (radius + width - 1) * 4, count: 4)
+                    }
+                    kernels.convolve(
+                        line, step: 4, weights: weights, count: rowCount, into: result + (j + r) * rowCount)
+                }
+                j += count
             }
         }
     }

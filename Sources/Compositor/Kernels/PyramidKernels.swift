@@ -188,13 +188,23 @@ extension SIMDKernels: PyramidKernelSet {
         return SIMD16(lowHalf: twice, highHalf: twice)
     }
 
+    /// For each 4-bit pixel choice m, all ones in the lanes of the pixels whose bit is set: a table, because
+    /// computing the mask from m compiled to a dozen shuffles. Allocated once, never freed.
+    nonisolated(unsafe) private static let pixelMasks: UnsafePointer<SIMD16<UInt32>> = {
+        let masks = UnsafeMutablePointer<SIMD16<UInt32>>.allocate(capacity: 16)
+        for bits in 0..<16 {
+            masks[bits] = SIMD16((0..<16).map { bits & (1 << ($0 / 4)) != 0 ? UInt32.max : 0 })
+        }
+        return UnsafePointer(masks)
+    }()
+
     /// Four pixels per step. Where they read two neighbouring pairs of cells (every group once f ≥ 3), each side
     /// is one cell repeated across the four pixels, its neighbour chosen per pixel with bit masks: two blends
     /// instead of four separate loads and stores. (A `SIMDMask` from a comparison compiled to a lane loop here.)
     static func upsample(
         _ cells: UnsafePointer<Float>, columns: UpsampleColumns, into output: UnsafeMutablePointer<Float>
     ) {
-        let shifts = SIMD16<UInt32>(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3)
+        let masks = pixelMasks
         var x = 0
         while x + 4 <= columns.count {
             let group = columns.groups[x >> 2]
@@ -203,8 +213,7 @@ extension SIMDKernels: PyramidKernelSet {
                 var left = repeated(first)
                 var right = repeated(first + 4)
                 if group & 15 != 0 {
-                    // All ones in the lanes of pixels that read the next pair of cells.
-                    let next = 0 &- ((SIMD16(repeating: UInt32(group & 15)) &>> shifts) & 1)
+                    let next = masks[Int(group & 15)]
                     left = blend(left, right, next)
                     right = blend(right, repeated(first + 8), next)
                 }
