@@ -46,8 +46,7 @@ public struct GaussianBlur: Sendable {
     public func rows(of source: Image, workspace: BlurWorkspace = BlurWorkspace()) -> any BlurredRows {
         if usesPyramid {
             return PyramidGaussianBlur(
-                source: source, sigma: sigma, edgeMode: edgeMode, threads: threads,
-                kernels: kernels, workspace: workspace)
+                source: source, sigma: sigma, edgeMode: edgeMode, kernels: kernels, workspace: workspace)
         }
         return ReferenceGaussianBlur(source: source, sigma: sigma, edgeMode: edgeMode)
     }
@@ -83,9 +82,8 @@ public struct GaussianBlur: Sendable {
         let input = overlaps(source, destination) ? copy(source, into: workspace) : source
         if usesPyramid {
             let rows = PyramidGaussianBlur(
-                source: input, sigma: sigma, edgeMode: edgeMode, threads: threads,
-                kernels: kernels, regionX: x, y: y, width: destination.width,
-                height: destination.height, workspace: workspace)
+                source: input, sigma: sigma, edgeMode: edgeMode, kernels: kernels, regionX: x, y: y,
+                width: destination.width, height: destination.height, workspace: workspace)
             rows.render(into: destination, threads: threads, workspace: workspace)
         } else {
             engine.run(

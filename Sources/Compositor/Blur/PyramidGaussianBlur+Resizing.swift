@@ -13,8 +13,8 @@ extension PyramidGaussianBlur {
     ) {
         let factor = PyramidGaussianBlur.factor(forSigma: sigma)
         self.init(
-            sigma: sigma, factor: factor, threads: threads, kernels: kernels, regionX: 0, y: 0, width: width,
-            height: height, workspace: workspace
+            sigma: sigma, factor: factor, kernels: kernels, regionX: 0, y: 0, width: width, height: height,
+            workspace: workspace
         ) { grid in
             let frameColumns = ResampleWeights(
                 filter: filter, sourceCount: source.width, start: crop.x, length: crop.width, count: width)

@@ -16,12 +16,11 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     public let factor: Int
     /// The σ of the exact blur applied to the small image, in small pixels.
     public let smallSigma: Double
-    let smallWidth: Int
-    let smallHeight: Int
-    /// Holds `small` and the tables; in use for as long as this blur lives.
+    /// Holds the tables; in use for as long as this blur lives.
     private let workspace: BlurWorkspace
-    /// The blurred small image, premultiplied RGBA Floats on the 0...255 scale.
-    private let small: UnsafeMutablePointer<Float>
+    /// The blurred small image (premultiplied RGBA Floats on the 0...255 scale), made row by row as rows are
+    /// filled: all the work happens then, on the threads that render.
+    private var small: SmallImageBlur
     private let columns: UpsampleColumns
     private let rowTaps: UnsafeMutablePointer<InterpolationTap>
 
@@ -38,13 +37,14 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
 
     /// Blurs the whole of `source`, or the rectangle of it at (regionX, y) with the given size: the small
     /// grid is aligned to the image's origin either way, so a region's result equals the whole image's
-    /// result cropped to it, to the bit.
+    /// result cropped to it, to the bit. The work is done as rows are filled (`render`, `fillRows`), with the
+    /// threads given there.
     ///
     /// With `sourceScale` d > 1, `source` is the image already reduced d times (a JPEG decoded with libjpeg's
     /// DCT scaling, say) while σ, the region and the result stay in full-resolution pixels: each source pixel
     /// stands for a d×d block, f is made a multiple of d, and cells average (f/d)² source pixels.
     public init(
-        source: Image, sigma: Double, edgeMode: EdgeMode = .mirror, threads: Int = Parallel.processorCount,
+        source: Image, sigma: Double, edgeMode: EdgeMode = .mirror,
         kernels: any ConvolutionKernelSet.Type = Kernels.active, regionX: Int = 0, y regionY: Int = 0,
         width regionWidth: Int? = nil, height regionHeight: Int? = nil, sourceScale: Int = 1,
         workspace: BlurWorkspace = BlurWorkspace()
@@ -52,14 +52,14 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
         let scale = max(sourceScale, 1)
         let factor = max(scale, PyramidGaussianBlur.factor(forSigma: sigma) / scale * scale)
         self.init(
-            sigma: sigma, factor: factor, threads: threads, kernels: kernels, regionX: regionX, y: regionY,
+            sigma: sigma, factor: factor, kernels: kernels, regionX: regionX, y: regionY,
             width: regionWidth ?? source.width * scale, height: regionHeight ?? source.height * scale,
             workspace: workspace
         ) { grid in
             AreaAverage(
                 source, factor: factor / scale, firstColumn: grid.firstColumn, firstRow: grid.firstRow,
-                width: grid.width, edgeMode: edgeMode, workers: Parallel.workers(grid.height, threads: threads),
-                kernels: Kernels.pyramid(matching: kernels), workspace: workspace)
+                width: grid.width, edgeMode: edgeMode, kernels: Kernels.pyramid(matching: kernels),
+                workspace: workspace)
         }
     }
 
@@ -71,11 +71,11 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
         let height: Int
     }
 
-    /// Lays out the grid for the region, blurs the cell rows `cells` gives it (premultiplied RGBA Floats, cell
-    /// by cell, margins included) and prepares the interpolation back up.
+    /// Lays out the grid for the region and prepares to blur the cell rows `cells` gives it (premultiplied RGBA
+    /// Floats, cell by cell, margins included) and to interpolate back up.
     init(
-        sigma: Double, factor: Int, threads: Int, kernels: any ConvolutionKernelSet.Type, regionX: Int,
-        y regionY: Int, width: Int, height: Int, workspace: BlurWorkspace, cells: (Grid) -> some CellRows
+        sigma: Double, factor: Int, kernels: any ConvolutionKernelSet.Type, regionX: Int, y regionY: Int,
+        width: Int, height: Int, workspace: BlurWorkspace, cells: (Grid) -> some CellRows
     ) {
         let smallSigma = (max(sigma * sigma - Double(factor * factor - 1) / 12, 0)).squareRoot() / Double(factor)
         let kernel = GaussianKernel(sigma: smallSigma)
@@ -90,13 +90,11 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
         // The grid starts `margin` cells before the region's first cell and ends `margin` cells after its last.
         let firstColumn = PyramidGaussianBlur.floorDivide(regionX, factor) - margin
         let firstRow = PyramidGaussianBlur.floorDivide(regionY, factor) - margin
-        smallWidth = PyramidGaussianBlur.floorDivide(regionX + max(width, 1) - 1, factor) + margin + 1 - firstColumn
-        smallHeight = PyramidGaussianBlur.floorDivide(regionY + max(height, 1) - 1, factor) + margin + 1 - firstRow
+        let smallWidth = PyramidGaussianBlur.floorDivide(regionX + max(width, 1) - 1, factor) + margin + 1 - firstColumn
+        let smallHeight = PyramidGaussianBlur.floorDivide(regionY + max(height, 1) - 1, factor) + margin + 1 - firstRow
         let grid = Grid(firstColumn: firstColumn, firstRow: firstRow, width: smallWidth, height: smallHeight)
-        small = workspace.buffer(.smallBlurred, count: smallWidth * smallHeight * 4, of: Float.self)
-        SmallImageBlur.blur(
-            cells(grid), width: smallWidth, height: smallHeight, kernel: kernel, threads: threads,
-            kernels: kernels, workspace: workspace, into: small)
+        small = SmallImageBlur(
+            cells(grid), width: smallWidth, height: smallHeight, kernel: kernel, kernels: kernels, workspace: workspace)
         let columnTaps = workspace.buffer(.columnTaps, count: width, of: InterpolationTap.self)
         InterpolationTap.write(first: regionX, count: width, factor: factor, firstCell: firstColumn, into: columnTaps)
         let columnWeights = workspace.buffer(.columnWeights, count: width * 4, of: Float.self)
@@ -114,37 +112,40 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
         a >= 0 ? a / b : -((-a + b - 1) / b)
     }
 
-    /// Two small rows upsampled to full width.
-    public var scratchCount: Int { width * 8 }
+    /// Two small rows upsampled to full width, and the small blur's ring (bytes, counted in Floats).
+    public var scratchCount: Int {
+        (ScratchCarver.bytes(2 * width * 4, of: Float.self) + small.scratchBytes + 3) / 4
+    }
 
-    /// Applies a per-pixel function to the small blurred image before it is interpolated up. For the smooth
-    /// signal a wide blur leaves, shading then interpolating differs from interpolating then shading only by
-    /// the function's curvature over one small pixel's change (measured in MaterialTests).
-    func shadeSmallImage(_ shade: (UnsafeMutablePointer<Float>, Int) -> Void) {
-        for j in 0..<smallHeight {
-            shade(small + j * smallWidth * 4, smallWidth)
-        }
+    /// Applies a per-pixel function to each row of the small blurred image before it is interpolated up. For
+    /// the smooth signal a wide blur leaves, shading then interpolating differs from interpolating then shading
+    /// only by the function's curvature over one small pixel's change (measured in MaterialTests).
+    mutating func shadeSmallImage(_ shade: @escaping @Sendable (UnsafeMutablePointer<Float>, Int) -> Void) {
+        small.shade = shade
     }
 
     /// Row y mixes two small rows, each first upsampled across: the per-pixel work of the horizontal step is then
-    /// done once per small row (f times less), and the vertical step is a plain mix of two rows.
+    /// done once per small row (f times less), and the vertical step is a plain mix of two rows. A row alone
+    /// costs the small rows it needs, each made from 2r + 1 grid rows: fill runs of rows with `fillRows`.
     public func fillRow(
         _ y: Int, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
     ) {
-        let tap = rowTaps[y]
-        upsample(tap.index, into: scratch)
-        upsample(tap.index + 1, into: scratch + width * 4)
-        kernels.interpolate(scratch, scratch + width * 4, t: tap.weight, count: width * 4, into: destination)
+        fillRows(y..<(y + 1), into: destination, scratch: scratch) { _, row in
+            row.write(count: width * 4, into: destination)
+        }
     }
 
-    /// As `fillRow`, keeping the upsampled small rows from one row to the next (neighbouring rows share them),
-    /// and handing each row on as their mix.
+    /// Makes the small rows the run needs once each, upsamples each across once, and hands each row on as the
+    /// mix of the two upsampled rows around it. `scratch` is raw memory here, cut into the pieces it holds.
     public func fillRows(
         _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
         _ body: (Int, MixedRow) -> Void
     ) {
-        var upper = scratch
-        var lower = scratch + width * 4
+        guard let first = rows.first else { return }
+        var carver = ScratchCarver(UnsafeMutableRawPointer(scratch))
+        var upper = carver.take(2 * width * 4, of: Float.self)
+        var lower = upper + width * 4
+        var stream = small.stream(from: rowTaps[first].index, scratch: carver.rest)
         var upperIndex = Int.min
         for y in rows {
             let tap = rowTaps[y]
@@ -152,17 +153,17 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
                 if tap.index == upperIndex + 1 {
                     swap(&upper, &lower)
                 } else {
-                    upsample(tap.index, into: upper)
+                    upsample(stream.row(tap.index), into: upper)
                 }
-                upsample(tap.index + 1, into: lower)
+                upsample(stream.row(tap.index + 1), into: lower)
                 upperIndex = tap.index
             }
             body(y, MixedRow(upper: upper, lower: lower, t: tap.weight))
         }
     }
 
-    private func upsample(_ smallRow: Int, into output: UnsafeMutablePointer<Float>) {
-        pyramidKernels.upsample(small + smallRow * smallWidth * 4, columns: columns, into: output)
+    private func upsample(_ smallRow: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>) {
+        pyramidKernels.upsample(smallRow, columns: columns, into: output)
     }
 }
 
