@@ -32,6 +32,24 @@ final class PyramidKernelTests: XCTestCase {
         }
     }
 
+    func testConvolvingAcrossMatchesTheScalarTwin() {
+        var random = SeededGenerator(seed: 35)
+        let line = (0..<(300 * 4)).map { _ in Float.random(in: 0...255, using: &random) }
+        let weights = GaussianKernel(sigma: 3.4).weights
+        for count in [0, 17, 64, 200, 260 * 4 - 3] {
+            var fast = [Float](repeating: 1, count: count)
+            var scalar = [Float](repeating: 2, count: count)
+            var convolved = [Float](repeating: 3, count: count)
+            weights.withUnsafeBufferPointer { weights in
+                SIMDKernels.convolveAcross(line, weights: weights, count: count, into: &fast)
+                ScalarKernels.convolveAcross(line, weights: weights, count: count, into: &scalar)
+                SIMDKernels.convolve(line, step: 4, weights: weights, count: count, into: &convolved)
+            }
+            XCTAssertEqual(fast, scalar, "\(count) values")
+            XCTAssertEqual(fast, convolved, "\(count) values, against convolve")
+        }
+    }
+
     func testUpsamplingMatchesTheScalarTwin() {
         var random = SeededGenerator(seed: 32)
         let cells = (0..<(60 * 4)).map { _ in Float.random(in: 0...255, using: &random) }

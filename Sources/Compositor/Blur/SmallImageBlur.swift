@@ -20,6 +20,7 @@ struct SmallImageBlur: @unchecked Sendable {
     private let paddedWeights: UnsafePointer<Float>
     private let cells: any CellRows
     private let kernels: any ConvolutionKernelSet.Type
+    private let pyramidKernels: any PyramidKernelSet.Type
     /// Applied to each blurred row as it is made (a material's shading), if set.
     var shade: (@Sendable (UnsafeMutablePointer<Float>, Int) -> Void)?
 
@@ -31,6 +32,7 @@ struct SmallImageBlur: @unchecked Sendable {
         self.width = width
         self.height = height
         self.kernels = kernels
+        pyramidKernels = Kernels.pyramid(matching: kernels)
         radius = kernel.radius
         taps = kernel.weights.count
         let padded = workspace.buffer(.smallWeights, count: taps + 6, of: Float.self)
@@ -124,7 +126,7 @@ struct SmallImageBlur: @unchecked Sendable {
                     (line + (radius + width + i) * 4).update(from: line + (radius + width - 1) * 4, count: 4)
                 }
                 let output = blurred + r * rowCount
-                blur.kernels.convolve(line, step: 4, weights: weights, count: rowCount, into: output)
+                blur.pyramidKernels.convolveAcross(line, weights: weights, count: rowCount, into: output)
                 blur.shade?(output, width)
             }
             group = next

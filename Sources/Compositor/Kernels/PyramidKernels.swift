@@ -12,6 +12,12 @@ protocol PyramidKernelSet: Sendable {
     static func sumCells(
         _ sums: UnsafePointer<UInt32>, factor: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>)
 
+    /// `output[i] = Σₖ weights[k] · line[i + 4k]` for i in 0..<count, k in order: `ConvolutionKernelSet.convolve`
+    /// along interleaved RGBA, for the small grid's horizontal pass.
+    static func convolveAcross(
+        _ line: UnsafePointer<Float>, weights: UnsafeBufferPointer<Float>, count: Int,
+        into output: UnsafeMutablePointer<Float>)
+
     /// Pixel x in 0..<columns.count, channel c: `left + w · (right − left)` with left = cells[i·4 + c],
     /// right = cells[(i + 1)·4 + c], and (i, w) = `columns.taps[x]`.
     static func upsample(
@@ -57,6 +63,13 @@ struct UpsampleColumns {
 }
 
 extension ScalarKernels: PyramidKernelSet {
+    static func convolveAcross(
+        _ line: UnsafePointer<Float>, weights: UnsafeBufferPointer<Float>, count: Int,
+        into output: UnsafeMutablePointer<Float>
+    ) {
+        convolve(line, step: 4, weights: weights, count: count, into: output)
+    }
+
     static func sumRows(
         _ rows: UnsafePointer<UnsafePointer<UInt8>>, rowCount: Int, count: Int, into sums: UnsafeMutablePointer<UInt32>
     ) {
@@ -142,6 +155,40 @@ extension SIMDKernels: PyramidKernelSet {
             var sum: UInt32 = 0
             for r in 0..<rowCount { sum &+= UInt32(rows[r][j]) }
             sums[j] = sum
+        }
+    }
+
+    /// Four vectors per step: each sum waits only on its own previous add, so four chains of adds overlap (with
+    /// two, as in `convolve`, the adds' latency set the pace at small-grid kernel lengths).
+    static func convolveAcross(
+        _ line: UnsafePointer<Float>, weights: UnsafeBufferPointer<Float>, count: Int,
+        into output: UnsafeMutablePointer<Float>
+    ) {
+        let w = weights.baseAddress!
+        var i = 0
+        while i + 64 <= count {
+            var a0 = SIMD16<Float>(repeating: 0)
+            var a1 = a0
+            var a2 = a0
+            var a3 = a0
+            var p = UnsafeRawPointer(line + i)
+            for k in 0..<weights.count {
+                let weight = SIMD16<Float>(repeating: w[k])
+                a0 = a0 + weight * p.loadUnaligned(as: SIMD16<Float>.self)
+                a1 = a1 + weight * p.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
+                a2 = a2 + weight * p.loadUnaligned(fromByteOffset: 128, as: SIMD16<Float>.self)
+                a3 = a3 + weight * p.loadUnaligned(fromByteOffset: 192, as: SIMD16<Float>.self)
+                p += 16
+            }
+            let out = UnsafeMutableRawPointer(output + i)
+            out.storeBytes(of: a0, as: SIMD16<Float>.self)
+            out.storeBytes(of: a1, toByteOffset: 64, as: SIMD16<Float>.self)
+            out.storeBytes(of: a2, toByteOffset: 128, as: SIMD16<Float>.self)
+            out.storeBytes(of: a3, toByteOffset: 192, as: SIMD16<Float>.self)
+            i += 64
+        }
+        if i < count {
+            convolve(line + i, step: 4, weights: weights, count: count - i, into: output + i)
         }
     }
 
