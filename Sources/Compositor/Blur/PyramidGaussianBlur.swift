@@ -38,7 +38,8 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     /// Blurs the whole of `source`, or the rectangle of it at (regionX, y) with the given size: the small
     /// grid is aligned to the image's origin either way, so a region's result equals the whole image's
     /// result cropped to it, to the bit. The work is done as rows are filled (`render`, `fillRows`), with the
-    /// threads given there.
+    /// threads given there: `source` is read then, so it must not change before (nor be the image rendered
+    /// into; `GaussianBlur.apply` copies a source it blurs in place).
     ///
     /// With `sourceScale` d > 1, `source` is the image already reduced d times (a JPEG decoded with libjpeg's
     /// DCT scaling, say) while σ, the region and the result stay in full-resolution pixels: each source pixel
