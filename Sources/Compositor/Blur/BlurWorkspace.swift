@@ -7,8 +7,9 @@
 public final class BlurWorkspace: @unchecked Sendable {
     /// What a buffer is for; each (use, worker) pair has its own buffer.
     enum Use: Int, CaseIterable {
-        case ring, line, rowOutput, rowPointers, weights, columnMap, sums, smallAverage, smallHorizontal,
-            smallBlurred, columnTaps, columnWeights, rowTaps, renderRow, renderScratch, grain, sourceCopy,
+        case ring, line, rowOutput, rowPointers, weights, columnMap, smallAverage, smallWeights, columnTaps,
+            columnWeights,
+            columnGroups, rowTaps, renderRow, renderScratch, grain, sourceCopy,
             resizeRows, resizeRowPointers, resizeOutput, resizeFirst, resizeWeights
         /// Tables of per-worker pointers, one table per use (stored under the use's raw value as "worker").
         case pointerTable

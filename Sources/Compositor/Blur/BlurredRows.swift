@@ -3,8 +3,26 @@
 public protocol BlurredRows: Sendable {
     var width: Int { get }
     var height: Int { get }
-    /// The minimum scratch (in Floats) that `fillRow` needs.
+    /// The minimum scratch (in Floats) that `fillRow` and `fillRows` need.
     var scratchCount: Int { get }
     /// Writes row `y` as `width * 4` premultiplied Floats on the 0...255 scale.
     func fillRow(_ y: Int, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>)
+    /// Hands each row of `rows` in order to `body` with its y, as a mix that `write` makes into the values
+    /// `fillRow` writes: for blurs whose neighbouring rows share work (the pyramid's, which gives each row as the
+    /// mix of two upsampled rows so it need not be written out). `destination` has room for one row.
+    func fillRows(
+        _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
+        _ body: (Int, MixedRow) -> Void)
+}
+
+extension BlurredRows {
+    public func fillRows(
+        _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
+        _ body: (Int, MixedRow) -> Void
+    ) {
+        for y in rows {
+            fillRow(y, into: destination, scratch: scratch)
+            body(y, MixedRow(destination))
+        }
+    }
 }

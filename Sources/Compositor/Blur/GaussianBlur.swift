@@ -3,8 +3,9 @@ import Dispatch
 /// Which Gaussian route to use.
 ///
 /// `fast` and `auto` make the same choice today: the pyramid wherever it can shrink the image with σ' ≥ 3.3
-/// (σ ≥ 6.6 px). A coarser pyramid below that was measured and is not faster: at f = 2 its Float buffers are
-/// as large as the image, and σ 3.5-6.5 took 1.5-5× longer than the exact engine on 12 MP.
+/// (σ ≥ 6.6 px). A coarser pyramid below that was measured (while its small grids were still whole Float
+/// buffers, at f = 2 as large as the image) and was not faster: σ 3.5-6.5 took 1.5-5× longer than the exact
+/// engine on 12 MP.
 public enum BlurPrecision: String, CaseIterable, Sendable {
     /// The direct convolution at every σ: cost grows with σ.
     case exact
@@ -46,8 +47,7 @@ public struct GaussianBlur: Sendable {
     public func rows(of source: Image, workspace: BlurWorkspace = BlurWorkspace()) -> any BlurredRows {
         if usesPyramid {
             return PyramidGaussianBlur(
-                source: source, sigma: sigma, edgeMode: edgeMode, threads: threads,
-                kernels: kernels, workspace: workspace)
+                source: source, sigma: sigma, edgeMode: edgeMode, kernels: kernels, workspace: workspace)
         }
         return ReferenceGaussianBlur(source: source, sigma: sigma, edgeMode: edgeMode)
     }
@@ -83,9 +83,8 @@ public struct GaussianBlur: Sendable {
         let input = overlaps(source, destination) ? copy(source, into: workspace) : source
         if usesPyramid {
             let rows = PyramidGaussianBlur(
-                source: input, sigma: sigma, edgeMode: edgeMode, threads: threads,
-                kernels: kernels, regionX: x, y: y, width: destination.width,
-                height: destination.height, workspace: workspace)
+                source: input, sigma: sigma, edgeMode: edgeMode, kernels: kernels, regionX: x, y: y,
+                width: destination.width, height: destination.height, workspace: workspace)
             rows.render(into: destination, threads: threads, workspace: workspace)
         } else {
             engine.run(
@@ -131,7 +130,7 @@ public struct GaussianBlur: Sendable {
 }
 
 extension BlurredRows {
-    /// Finishes every row into `destination` (which has this size), in parallel bands of rows.
+    /// Finishes every row into `destination` (which has this size), each thread one band of rows.
     ///
     /// - Parameters:
     ///   - dither: round up or down at random with the probabilities that keep each value's mean.
@@ -148,21 +147,26 @@ extension BlurredRows {
         finish: ((UnsafeMutablePointer<Float>, Int, Int) -> UnsafeMutablePointer<Float>)? = nil
     ) {
         precondition(destination.width == width && destination.height == height, "destination size differs")
-        let bandHeight = 16
-        let bands = (height + bandHeight - 1) / bandHeight
-        let workers = Parallel.workers(bands, threads: threads)
+        // One band per worker: a band's rows share work in `fillRows`, which a band boundary restarts.
+        let workers = Parallel.workers(height, threads: threads)
         let rows = workspace.buffers(.renderRow, workers: workers, count: width * 4, of: Float.self)
         let scratch = workspace.buffers(.renderScratch, workers: workers, count: scratchCount, of: Float.self)
         let grainRows = workspace.buffers(.grain, workers: workers, count: grain != 0 ? width * 4 : 0, of: Float.self)
         let quantizer = Quantizer(dither: dither, grain: grain)
-        Parallel.forEach(bands, threads: threads) { band, worker in
+        Parallel.forEach(workers, threads: threads) { band, worker in
+            let band = (height * band / workers)..<(height * (band + 1) / workers)
             let row = rows[worker]
-            for y in (band * bandHeight)..<min(height, (band + 1) * bandHeight) {
-                fillRow(y, into: row, scratch: scratch[worker])
-                let finished = finish?(row, y, width) ?? row
+            fillRows(band, into: row, scratch: scratch[worker]) { y, mixed in
+                guard let finish else {
+                    quantizer.quantize(
+                        mixed, count: width, into: destination.row(y), y: y + noiseOrigin.y, firstX: noiseOrigin.x,
+                        rowScratch: row, grainScratch: grainRows[worker])
+                    return
+                }
+                mixed.write(count: width * 4, into: row)
                 quantizer.quantize(
-                    finished, count: width, into: destination.row(y), y: y + noiseOrigin.y, firstX: noiseOrigin.x,
-                    grainScratch: grainRows[worker])
+                    finish(row, y, width), count: width, into: destination.row(y), y: y + noiseOrigin.y,
+                    firstX: noiseOrigin.x, grainScratch: grainRows[worker])
             }
         }
     }
@@ -187,12 +191,12 @@ public struct Quantizer: Sendable {
 
     /// Adding 1.5·2²³ to a Float in [0, 2²²) leaves it rounded to the nearest integer, ties to even, in the
     /// low mantissa bits: one vector add instead of a per-lane call.
-    private static let magic: Float = 12_582_912
+    static let magic: Float = 12_582_912
 
     /// Float in 0...255 to its byte, rounded to nearest, ties to even (the add puts the rounded integer in the
     /// low mantissa bits); out-of-range values clamp.
     @inline(__always)
-    private static func byte(_ value: Float) -> UInt8 {
+    static func byte(_ value: Float) -> UInt8 {
         UInt8(truncatingIfNeeded: (min(max(value, 0), 255) + magic).bitPattern)
     }
 

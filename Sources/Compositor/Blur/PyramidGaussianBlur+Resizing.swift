@@ -13,9 +13,9 @@ extension PyramidGaussianBlur {
     ) {
         let factor = PyramidGaussianBlur.factor(forSigma: sigma)
         self.init(
-            sigma: sigma, factor: factor, threads: threads, kernels: kernels, regionX: 0, y: 0, width: width,
-            height: height, workspace: workspace
-        ) { grid, averaged in
+            sigma: sigma, factor: factor, kernels: kernels, regionX: 0, y: 0, width: width, height: height,
+            workspace: workspace
+        ) { grid in
             let frameColumns = ResampleWeights(
                 filter: filter, sourceCount: source.width, start: crop.x, length: crop.width, count: width)
             let frameRows = ResampleWeights(
@@ -28,9 +28,11 @@ extension PyramidGaussianBlur {
                 count: grid.height, edgeMode: edgeMode)
             var resampler = Resampler(filter: filter, threads: threads)
             resampler.kernels = kernels
+            let averaged = workspace.buffer(.smallAverage, count: grid.width * grid.height * 4, of: Float.self)
             resampler.resample(source, columns: columns, rows: rows, workspace: workspace) { j, row in
                 (averaged + j * grid.width * 4).update(from: row, count: grid.width * 4)
             }
+            return WholeCellRows(cells: averaged, width: grid.width)
         }
     }
 }

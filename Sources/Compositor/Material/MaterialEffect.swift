@@ -76,9 +76,8 @@ public struct MaterialEffect: Sendable {
         workspace: BlurWorkspace
     ) {
         let rows = PyramidGaussianBlur(
-            source: source, sigma: sigmaPixels, edgeMode: edgeMode, threads: threads, regionX: region.x,
-            y: region.y, width: result.width, height: result.height, sourceScale: sourceScale,
-            workspace: workspace)
+            source: source, sigma: sigmaPixels, edgeMode: edgeMode, regionX: region.x, y: region.y,
+            width: result.width, height: result.height, sourceScale: sourceScale, workspace: workspace)
         render(rows, into: result, noiseOrigin: region, workspace: workspace)
     }
 
@@ -86,6 +85,7 @@ public struct MaterialEffect: Sendable {
         _ rows: PyramidGaussianBlur, into result: Image, noiseOrigin: (x: Int, y: Int) = (0, 0),
         workspace: BlurWorkspace
     ) {
+        var rows = rows
         if !isPlainBlur {  // a plain blur's shader would change nothing (but rounding)
             let shader = MaterialShader(recipe: recipe, dim: dim)
             rows.shadeSmallImage { row, count in shader.shade(row, count: count) }

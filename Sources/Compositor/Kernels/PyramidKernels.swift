@@ -1,0 +1,298 @@
+/// The pyramid blur's loops at full resolution: summing blocks of bytes into cells on the way down, and
+/// interpolating a row of cells back out to pixels on the way up. `ScalarKernels` states each plainly (the
+/// reference twin); `SIMDKernels` computes the same values 16 lanes at a time. Sums of integers are exact in any
+/// order, and the interpolation does the same two Float operations per lane, so the twins agree to the bit.
+protocol PyramidKernelSet: Sendable {
+    /// `sums[i] = Σᵣ rows[r][i]` for i in 0..<count, over `rowCount` rows of bytes (zeros when there are none).
+    static func sumRows(
+        _ rows: UnsafePointer<UnsafePointer<UInt8>>, rowCount: Int, count: Int, into sums: UnsafeMutablePointer<UInt32>)
+
+    /// For cell i in 0..<count and channel c, `output[i·4 + c] = Float(Σₖ sums[(i·factor + k)·4 + c]) · scale` with
+    /// k in 0..<factor: each run of `factor` RGBA pixels summed and scaled.
+    static func sumCells(
+        _ sums: UnsafePointer<UInt32>, factor: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>)
+
+    /// `output[i] = Σₖ weights[k] · line[i + 4k]` for i in 0..<count, k in order: `ConvolutionKernelSet.convolve`
+    /// along interleaved RGBA, for the small grid's horizontal pass.
+    static func convolveAcross(
+        _ line: UnsafePointer<Float>, weights: UnsafeBufferPointer<Float>, count: Int,
+        into output: UnsafeMutablePointer<Float>)
+
+    /// Pixel x in 0..<columns.count, channel c: `left + w · (right − left)` with left = cells[i·4 + c],
+    /// right = cells[(i + 1)·4 + c], and (i, w) = `columns.taps[x]`.
+    static func upsample(
+        _ cells: UnsafePointer<Float>, columns: UpsampleColumns, into output: UnsafeMutablePointer<Float>)
+}
+
+extension Kernels {
+    /// The pyramid loops that go with `kernels`: the scalar twins with `ScalarKernels`, else SIMD.
+    static func pyramid(matching kernels: any ConvolutionKernelSet.Type) -> any PyramidKernelSet.Type {
+        kernels == ScalarKernels.self ? ScalarKernels.self : SIMDKernels.self
+    }
+}
+
+/// Where each pixel of an upsampled row reads its two cells, in the forms the two kernels want. The memory
+/// belongs to a workspace (see `PyramidGaussianBlur`).
+struct UpsampleColumns {
+    let count: Int
+    let taps: UnsafeMutablePointer<InterpolationTap>
+    /// Each tap's weight repeated for the four channels, so four pixels' weights load as one SIMD16.
+    let weights: UnsafeMutablePointer<Float>
+    /// For each whole group of four pixels 4g..<4g + 4: (i << 4) | m, where i is the first pixel's cell and bit k
+    /// of m is set when pixel 4g + k reads cells i + 1 and i + 2 instead; −1 when the group spans more cells.
+    let groups: UnsafeMutablePointer<Int32>
+
+    /// Fills `groups` from `taps` (both `count` long; `groups` count / 4).
+    static func writeGroups(
+        _ taps: UnsafePointer<InterpolationTap>, count: Int, into groups: UnsafeMutablePointer<Int32>
+    ) {
+        for g in 0..<(count / 4) {
+            let first = taps[g * 4].index
+            var bits: Int32 = 0
+            var spansTwo = true
+            for k in 0..<4 {
+                switch taps[g * 4 + k].index - first {
+                case 0: break
+                case 1: bits |= 1 << k
+                default: spansTwo = false
+                }
+            }
+            groups[g] = spansTwo && first < 1 << 26 ? Int32(first) << 4 | bits : -1
+        }
+    }
+}
+
+extension ScalarKernels: PyramidKernelSet {
+    static func convolveAcross(
+        _ line: UnsafePointer<Float>, weights: UnsafeBufferPointer<Float>, count: Int,
+        into output: UnsafeMutablePointer<Float>
+    ) {
+        convolve(line, step: 4, weights: weights, count: count, into: output)
+    }
+
+    static func sumRows(
+        _ rows: UnsafePointer<UnsafePointer<UInt8>>, rowCount: Int, count: Int, into sums: UnsafeMutablePointer<UInt32>
+    ) {
+        for i in 0..<count {
+            var sum: UInt32 = 0
+            for r in 0..<rowCount { sum &+= UInt32(rows[r][i]) }
+            sums[i] = sum
+        }
+    }
+
+    static func sumCells(
+        _ sums: UnsafePointer<UInt32>, factor: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>
+    ) {
+        for i in 0..<count {
+            for c in 0..<4 {
+                var sum: UInt32 = 0
+                for k in 0..<factor { sum &+= sums[(i * factor + k) * 4 + c] }
+                output[i * 4 + c] = Float(sum) * scale
+            }
+        }
+    }
+
+    static func upsample(
+        _ cells: UnsafePointer<Float>, columns: UpsampleColumns, into output: UnsafeMutablePointer<Float>
+    ) {
+        for x in 0..<columns.count {
+            let tap = columns.taps[x]
+            for c in 0..<4 {
+                let left = cells[tap.index * 4 + c]
+                let right = cells[tap.index * 4 + 4 + c]
+                output[x * 4 + c] = left + tap.weight * (right - left)
+            }
+        }
+    }
+}
+
+extension SIMDKernels: PyramidKernelSet {
+    /// 16 bytes widened to 32-bit lanes: a lane loop LLVM folds into one vpmovzxbd (the generic conversion
+    /// stays per lane, shared/SWIFT-PERFORMANCE.md).
+    @inline(__always)
+    private static func words(_ bytes: UnsafePointer<UInt8>) -> SIMD16<UInt32> {
+        var result = SIMD16<UInt32>()
+        for lane in 0..<16 { result[lane] = UInt32(bytes[lane]) }
+        return result
+    }
+
+    /// Four cache lines' worth of columns per step, the rows added two at a time in registers, the sums stored
+    /// once. (One row per step left the loop waiting on loads: 1.5× slower at f = 3.)
+    static func sumRows(
+        _ rows: UnsafePointer<UnsafePointer<UInt8>>, rowCount: Int, count: Int, into sums: UnsafeMutablePointer<UInt32>
+    ) {
+        var i = 0
+        while i + 64 <= count {
+            var a0 = SIMD16<UInt32>(repeating: 0)
+            var a1 = a0
+            var a2 = a0
+            var a3 = a0
+            var r = 0
+            while r + 2 <= rowCount {
+                let p = rows[r] + i
+                let q = rows[r + 1] + i
+                a0 &+= words(p) &+ words(q)
+                a1 &+= words(p + 16) &+ words(q + 16)
+                a2 &+= words(p + 32) &+ words(q + 32)
+                a3 &+= words(p + 48) &+ words(q + 48)
+                r += 2
+            }
+            if r < rowCount {
+                let p = rows[r] + i
+                a0 &+= words(p)
+                a1 &+= words(p + 16)
+                a2 &+= words(p + 32)
+                a3 &+= words(p + 48)
+            }
+            let out = UnsafeMutableRawPointer(sums + i)
+            out.storeBytes(of: a0, as: SIMD16<UInt32>.self)
+            out.storeBytes(of: a1, toByteOffset: 64, as: SIMD16<UInt32>.self)
+            out.storeBytes(of: a2, toByteOffset: 128, as: SIMD16<UInt32>.self)
+            out.storeBytes(of: a3, toByteOffset: 192, as: SIMD16<UInt32>.self)
+            i += 64
+        }
+        for j in i..<count {
+            var sum: UInt32 = 0
+            for r in 0..<rowCount { sum &+= UInt32(rows[r][j]) }
+            sums[j] = sum
+        }
+    }
+
+    /// Four vectors per step: each sum waits only on its own previous add, so four chains of adds overlap (with
+    /// two, as in `convolve`, the adds' latency set the pace at small-grid kernel lengths).
+    static func convolveAcross(
+        _ line: UnsafePointer<Float>, weights: UnsafeBufferPointer<Float>, count: Int,
+        into output: UnsafeMutablePointer<Float>
+    ) {
+        let w = weights.baseAddress!
+        var i = 0
+        while i + 64 <= count {
+            var a0 = SIMD16<Float>(repeating: 0)
+            var a1 = a0
+            var a2 = a0
+            var a3 = a0
+            var p = UnsafeRawPointer(line + i)
+            for k in 0..<weights.count {
+                let weight = SIMD16<Float>(repeating: w[k])
+                a0 = a0 + weight * p.loadUnaligned(as: SIMD16<Float>.self)
+                a1 = a1 + weight * p.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
+                a2 = a2 + weight * p.loadUnaligned(fromByteOffset: 128, as: SIMD16<Float>.self)
+                a3 = a3 + weight * p.loadUnaligned(fromByteOffset: 192, as: SIMD16<Float>.self)
+                p += 16
+            }
+            let out = UnsafeMutableRawPointer(output + i)
+            out.storeBytes(of: a0, as: SIMD16<Float>.self)
+            out.storeBytes(of: a1, toByteOffset: 64, as: SIMD16<Float>.self)
+            out.storeBytes(of: a2, toByteOffset: 128, as: SIMD16<Float>.self)
+            out.storeBytes(of: a3, toByteOffset: 192, as: SIMD16<Float>.self)
+            i += 64
+        }
+        if i < count {
+            convolve(line + i, step: 4, weights: weights, count: count - i, into: output + i)
+        }
+    }
+
+    @inline(__always)
+    private static func pixel(_ sums: UnsafePointer<UInt32>) -> SIMD4<UInt32> {
+        UnsafeRawPointer(sums).loadUnaligned(as: SIMD4<UInt32>.self)
+    }
+
+    /// One cell per SIMD4 sum; four cells converted and scaled as one SIMD16.
+    static func sumCells(
+        _ sums: UnsafePointer<UInt32>, factor: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>
+    ) {
+        @inline(__always)
+        func cell(_ i: Int) -> SIMD4<UInt32> {
+            var p = sums + i * factor * 4
+            var sum = pixel(p)
+            for _ in 1..<factor {
+                p += 4
+                sum &+= pixel(p)
+            }
+            return sum
+        }
+        let scales = SIMD16<Float>(repeating: scale)
+        var i = 0
+        while i + 4 <= count {
+            let words = SIMD16(
+                lowHalf: SIMD8(lowHalf: cell(i), highHalf: cell(i + 1)),
+                highHalf: SIMD8(lowHalf: cell(i + 2), highHalf: cell(i + 3)))
+            var values = SIMD16<Float>()
+            for lane in 0..<16 { values[lane] = Float(words[lane]) }
+            UnsafeMutableRawPointer(output + i * 4).storeBytes(of: values * scales, as: SIMD16<Float>.self)
+            i += 4
+        }
+        if i < count {
+            ScalarKernels.sumCells(
+                sums + i * factor * 4, factor: factor, count: count - i, scale: scale, into: output + i * 4)
+        }
+    }
+
+    @inline(__always)
+    private static func repeated(_ pixel: UnsafePointer<Float>) -> SIMD16<Float> {
+        let value = UnsafeRawPointer(pixel).loadUnaligned(as: SIMD4<Float>.self)
+        let twice = SIMD8(lowHalf: value, highHalf: value)
+        return SIMD16(lowHalf: twice, highHalf: twice)
+    }
+
+    /// For each 4-bit pixel choice m, all ones in the lanes of the pixels whose bit is set: a table, because
+    /// computing the mask from m compiled to a dozen shuffles. Allocated once, never freed.
+    nonisolated(unsafe) private static let pixelMasks: UnsafePointer<SIMD16<UInt32>> = {
+        let masks = UnsafeMutablePointer<SIMD16<UInt32>>.allocate(capacity: 16)
+        for bits in 0..<16 {
+            masks[bits] = SIMD16((0..<16).map { bits & (1 << ($0 / 4)) != 0 ? UInt32.max : 0 })
+        }
+        return UnsafePointer(masks)
+    }()
+
+    /// Four pixels per step. Where they read two neighbouring pairs of cells (every group once f ≥ 3), each side
+    /// is one cell repeated across the four pixels, its neighbour chosen per pixel with bit masks: two blends
+    /// instead of four separate loads and stores. (A `SIMDMask` from a comparison compiled to a lane loop here.)
+    static func upsample(
+        _ cells: UnsafePointer<Float>, columns: UpsampleColumns, into output: UnsafeMutablePointer<Float>
+    ) {
+        let masks = pixelMasks
+        var x = 0
+        while x + 4 <= columns.count {
+            let group = columns.groups[x >> 2]
+            if group >= 0 {
+                let first = cells + Int(group >> 4) * 4
+                var left = repeated(first)
+                var right = repeated(first + 4)
+                if group & 15 != 0 {
+                    let next = masks[Int(group & 15)]
+                    left = blend(left, right, next)
+                    right = blend(right, repeated(first + 8), next)
+                }
+                let weights = UnsafeRawPointer(columns.weights + x * 4).loadUnaligned(as: SIMD16<Float>.self)
+                let value = left + weights * (right - left)
+                UnsafeMutableRawPointer(output + x * 4).storeBytes(of: value, as: SIMD16<Float>.self)
+            } else {
+                for k in x..<(x + 4) { upsamplePixel(cells, tap: columns.taps[k], into: output + k * 4) }
+            }
+            x += 4
+        }
+        while x < columns.count {
+            upsamplePixel(cells, tap: columns.taps[x], into: output + x * 4)
+            x += 1
+        }
+    }
+
+    /// `b` in the lanes where `mask` is all ones, `a` where it is zero.
+    @inline(__always)
+    private static func blend(_ a: SIMD16<Float>, _ b: SIMD16<Float>, _ mask: SIMD16<UInt32>) -> SIMD16<Float> {
+        let bitsA = unsafeBitCast(a, to: SIMD16<UInt32>.self)
+        let bitsB = unsafeBitCast(b, to: SIMD16<UInt32>.self)
+        return unsafeBitCast(bitsA & ~mask | bitsB & mask, to: SIMD16<Float>.self)
+    }
+
+    @inline(__always)
+    private static func upsamplePixel(
+        _ cells: UnsafePointer<Float>, tap: InterpolationTap, into output: UnsafeMutablePointer<Float>
+    ) {
+        let left = UnsafeRawPointer(cells + tap.index * 4).loadUnaligned(as: SIMD4<Float>.self)
+        let right = UnsafeRawPointer(cells + tap.index * 4 + 4).loadUnaligned(as: SIMD4<Float>.self)
+        let value = left + SIMD4(repeating: tap.weight) * (right - left)
+        UnsafeMutableRawPointer(output).storeBytes(of: value, as: SIMD4<Float>.self)
+    }
+}
