@@ -171,6 +171,13 @@ public final class Image: @unchecked Sendable {
     }
 
     /// True when both images have the same size and the same pixels (strides may differ).
+    /// Whether the two images' pixels share any memory (a region and its parent, say).
+    func overlaps(_ other: Image) -> Bool {
+        let end = baseAddress + bytesPerRow * max(height - 1, 0) + width * 4
+        let otherEnd = other.baseAddress + other.bytesPerRow * max(other.height - 1, 0) + other.width * 4
+        return baseAddress < otherEnd && other.baseAddress < end
+    }
+
     public func hasSamePixels(as other: Image) -> Bool {
         guard width == other.width, height == other.height else { return false }
         let rowBytes = width * Image.bytesPerPixel

@@ -151,6 +151,14 @@ final class CompositeTests: XCTestCase {
         XCTAssertTrue(untouched.hasSamePixels(as: backdrop))
     }
 
+    func testDrawingAnImageOntoItselfReadsItBeforeWriting() {
+        let image = TestImages.randomPremultiplied(width: 40, height: 40, seed: 8)
+        let expected = image.copy()
+        expected.draw(image.copy(), x: 3, y: 2, operator: .screen, threads: 3)
+        image.draw(image, x: 3, y: 2, operator: .screen, threads: 3)
+        XCTAssertTrue(image.hasSamePixels(as: expected))
+    }
+
     func testThreadCountsGiveTheSamePixels() {
         let source = TestImages.randomPremultiplied(width: 61, height: 70, seed: 5)
         let backdrop = TestImages.randomPremultiplied(width: 61, height: 70, seed: 6)

@@ -80,7 +80,7 @@ public struct GaussianBlur: Sendable {
         precondition(
             x >= 0 && y >= 0 && x + destination.width <= source.width
                 && y + destination.height <= source.height, "region outside the source")
-        let input = overlaps(source, destination) ? copy(source, into: workspace) : source
+        let input = source.overlaps(destination) ? copy(source, into: workspace) : source
         if usesPyramid {
             let rows = PyramidGaussianBlur(
                 source: input, sigma: sigma, edgeMode: edgeMode, kernels: kernels, regionX: x, y: y,
@@ -120,12 +120,6 @@ public struct GaussianBlur: Sendable {
         let copy = Image(borrowing: bytes, width: source.width, height: source.height, bytesPerRow: source.width * 4)
         copy.copyPixels(from: source)
         return copy
-    }
-
-    private func overlaps(_ a: Image, _ b: Image) -> Bool {
-        let aEnd = a.baseAddress + a.bytesPerRow * max(a.height - 1, 0) + a.width * 4
-        let bEnd = b.baseAddress + b.bytesPerRow * max(b.height - 1, 0) + b.width * 4
-        return a.baseAddress < bEnd && b.baseAddress < aEnd
     }
 }
 

@@ -5,7 +5,8 @@
 /// destination is unchanged, even for `copy`, `clear` or `source-in`. The source is multiplied by `opacity`;
 /// a `mask` (coverage 0...255, the source's size) then acts as a clip, mixing the operator's result with the
 /// old destination, so an anti-aliased shape edge is a partial clip. Results are identical for every thread
-/// count. Thread safety: calls may run at once on different destinations.
+/// count. The source may share memory with the destination (it is copied first). Thread safety: calls may run
+/// at once on different destinations.
 extension Image {
     /// Draws `source` with its top-left corner at (x, y) of this image (parts outside are skipped).
     public func draw(
@@ -15,6 +16,8 @@ extension Image {
         if let mask {
             precondition(mask.width == source.width && mask.height == source.height, "mask size differs from source")
         }
+        // Drawing part of an image onto itself: rows would be overwritten while other threads still read them.
+        let source = source.overlaps(self) ? source.copy() : source
         composite(
             op, width: source.width, height: source.height, x: x, y: y, opacity: opacity, space: space,
             threads: threads, source: { source.row($0) }, solid: .init(red: 0, green: 0, blue: 0, alpha: 0),
