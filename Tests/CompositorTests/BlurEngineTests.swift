@@ -80,11 +80,37 @@ final class BlurEngineTests: XCTestCase {
                 }
             }
         }
-        for sigma in [12.0, 40] {
+        for sigma in [12.0, 40, 100] {
             let baseline = GaussianBlur(sigma: sigma, precision: .fast, threads: 1).apply(to: image)
-            for threads in [2, 5] {
+            for threads in [2, 3, 5, 8] {
                 let result = GaussianBlur(sigma: sigma, precision: .fast, threads: threads).apply(to: image)
                 XCTAssertTrue(result.hasSamePixels(as: baseline), "pyramid σ \(sigma) threads \(threads)")
+            }
+        }
+    }
+
+    /// Large images share the grid rows that neighbouring bands both read (made beforehand, split across threads);
+    /// the threshold is lifted here so small images share too. With many bands on a small grid the overlaps cover
+    /// it all and meet. A material shades each small row as it is made, by a band or beforehand.
+    func testSharedGridRowsLeaveThePyramidBitIdenticalForEveryThreadCount() {
+        let image = TestImages.photoLike(width: 150, height: 97, seed: 5)
+        let shader = MaterialShader(recipe: MaterialCatalog.material(named: "thin")!.light, dim: 0.2)
+        for sigma in [12.0, 40, 100] {
+            for shaded in [false, true] {
+                func render(threads: Int, sharing: Bool) -> Image {
+                    var rows = PyramidGaussianBlur(source: image, sigma: sigma)
+                    if sharing { rows.minimumSharedBytes = 0 }
+                    if shaded { rows.shadeSmallImage { shader.shade($0, count: $1) } }
+                    let result = Image(width: image.width, height: image.height)
+                    rows.render(into: result, dither: shaded, threads: threads)
+                    return result
+                }
+                let baseline = render(threads: 1, sharing: false)
+                for threads in [2, 3, 5, 8] {
+                    XCTAssertTrue(
+                        render(threads: threads, sharing: true).hasSamePixels(as: baseline),
+                        "σ \(sigma) shaded \(shaded) threads \(threads)")
+                }
             }
         }
     }

@@ -2,6 +2,9 @@
 protocol CellRows: Sendable {
     /// Bytes of scratch `row` needs, from each thread that calls it.
     var scratchBytes: Int { get }
+    /// About how many bytes making a row reads from memory (0 when rows are found in memory): what making it once
+    /// instead of twice saves.
+    var bytesReadPerRow: Int { get }
     /// Cell row j of the grid (0 is the grid's first), as premultiplied RGBA Floats on the 0...255 scale:
     /// written to `output` (room for one row) or found elsewhere.
     func row(
@@ -15,6 +18,7 @@ struct WholeCellRows: CellRows, @unchecked Sendable {
     let width: Int
 
     var scratchBytes: Int { 0 }
+    var bytesReadPerRow: Int { 0 }
 
     func row(
         _ j: Int, into output: UnsafeMutablePointer<Float>, scratch: UnsafeMutableRawPointer
@@ -63,6 +67,9 @@ struct AreaAverage: CellRows, @unchecked Sendable {
         ScratchCarver.bytes(source.width * 4, of: UInt32.self)
             + ScratchCarver.bytes(factor, of: UnsafePointer<UInt8>.self)
     }
+
+    /// f source rows.
+    var bytesReadPerRow: Int { factor * source.width * 4 }
 
     func row(
         _ j: Int, into output: UnsafeMutablePointer<Float>, scratch: UnsafeMutableRawPointer

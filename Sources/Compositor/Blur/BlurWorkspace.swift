@@ -10,7 +10,8 @@ public final class BlurWorkspace: @unchecked Sendable {
         case ring, line, rowOutput, rowPointers, weights, columnMap, smallAverage, smallWeights, columnTaps,
             columnWeights,
             columnGroups, rowTaps, renderRow, renderScratch, grain, sourceCopy,
-            resizeRows, resizeRowPointers, resizeOutput, resizeFirst, resizeWeights
+            resizeRows, resizeRowPointers, resizeOutput, resizeFirst, resizeWeights,
+            sharedRowTable, sharedRowList, sharedRows, sharedRowScratch
         /// Tables of per-worker pointers, one table per use (stored under the use's raw value as "worker").
         case pointerTable
     }

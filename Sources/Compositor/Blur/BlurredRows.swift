@@ -13,9 +13,18 @@ public protocol BlurredRows: Sendable {
     func fillRows(
         _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
         _ body: (Int, MixedRow) -> Void)
+    /// This blur made ready to be filled in `bands` bands of rows (`Parallel.part`), one per thread: work that
+    /// several bands would each repeat is done once beforehand, on up to `threads` threads, into `workspace`,
+    /// which must outlive the result. Rows are the same either way.
+    func prepared(forBands bands: Int, threads: Int, workspace: BlurWorkspace) -> Self
 }
 
 extension BlurredRows {
+    /// Bands share nothing: each fills its rows alone.
+    public func prepared(forBands bands: Int, threads: Int, workspace: BlurWorkspace) -> Self {
+        self
+    }
+
     public func fillRows(
         _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
         _ body: (Int, MixedRow) -> Void

@@ -17,6 +17,12 @@ public enum Parallel {
         max(1, min(max(threads, 1), count))
     }
 
+    /// Part `index` of `count` items cut into `parts` contiguous parts as even as whole items allow: the pieces
+    /// `forEach` gives one worker, and the bands `render` gives one thread, so work can be planned per part.
+    public static func part(_ index: Int, of parts: Int, count: Int) -> Range<Int> {
+        (count * index / parts)..<(count * (index + 1) / parts)
+    }
+
     /// Calls `body(i, worker)` for every i in 0..<count, on up to `threads` threads (1: on the calling
     /// thread). `worker` (0..<workers(count, threads:)) names the thread, for per-thread scratch.
     public static func forEach(_ count: Int, threads: Int, _ body: (Int, Int) -> Void) {
@@ -29,9 +35,7 @@ public enum Parallel {
             let box = UncheckedSendable(body)
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 // Contiguous chunks: neighbouring rows stay on one core's cache.
-                let start = count * worker / workers
-                let end = count * (worker + 1) / workers
-                for i in start..<end { box.value(i, worker) }
+                for i in part(worker, of: workers, count: count) { box.value(i, worker) }
             }
         }
     }

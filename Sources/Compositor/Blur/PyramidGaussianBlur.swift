@@ -34,6 +34,8 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
 
     private let kernels: any ConvolutionKernelSet.Type
     private let pyramidKernels: any PyramidKernelSet.Type
+    /// Bands share the grid rows they both read when those rows read at least this many bytes (tests lower it).
+    var minimumSharedBytes = SmallImageBlur.minimumSharedBytes
 
     /// Blurs the whole of `source`, or the rectangle of it at (regionX, y) with the given size: the small
     /// grid is aligned to the image's origin either way, so a region's result equals the whole image's
@@ -142,11 +144,11 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
         _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
         _ body: (Int, MixedRow) -> Void
     ) {
-        guard let first = rows.first else { return }
+        guard !rows.isEmpty else { return }
         var carver = ScratchCarver(UnsafeMutableRawPointer(scratch))
         var upper = carver.take(2 * width * 4, of: Float.self)
         var lower = upper + width * 4
-        var stream = small.stream(from: rowTaps[first].index, scratch: carver.rest)
+        var stream = small.stream(smallRows(mixedBy: rows), scratch: carver.rest)
         var upperIndex = Int.min
         for y in rows {
             let tap = rowTaps[y]
@@ -161,6 +163,21 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
             }
             body(y, MixedRow(upper: upper, lower: lower, t: tap.weight))
         }
+    }
+
+    /// The small rows that output rows `rows` (not empty) mix.
+    private func smallRows(mixedBy rows: Range<Int>) -> ClosedRange<Int> {
+        rowTaps[rows.lowerBound].index...(rowTaps[rows.upperBound - 1].index + 1)
+    }
+
+    /// The grid rows that neighbouring bands would both bring in (2r + 2 around each boundary: at σ 100 on
+    /// 12 MP, over half of a ~100-row grid's work between two bands) are made once, split across threads.
+    public func prepared(forBands bands: Int, threads: Int, workspace: BlurWorkspace) -> PyramidGaussianBlur {
+        var prepared = self
+        prepared.small.shareCellRows(
+            among: bands, blurredRows: { smallRows(mixedBy: Parallel.part($0, of: bands, count: height)) },
+            threads: threads, workspace: workspace, minimumBytes: minimumSharedBytes)
+        return prepared
     }
 
     private func upsample(_ smallRow: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>) {
