@@ -84,6 +84,7 @@ final class SceneFileTests: XCTestCase {
                 #"{"canvas": {"width": 5000, "height": 5000, "scale": 3}, "layers": []}"#,
                 "canvas: 15000x15000 pixels is outside 1 to 1000000 pixels"
             ),
+            (#"{"canvas": {"width": 390, "height": 1e300}, "layers": []}"#, "canvas: 390x2147483647 pixels is outside"),
         ]
         for (text, expected) in cases {
             let message = error(text)

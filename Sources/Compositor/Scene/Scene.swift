@@ -49,8 +49,14 @@ public struct Scene: Sendable {
         self.layers = layers
     }
 
-    public var pixelWidth: Int { Int((width * scale).rounded()) }
-    public var pixelHeight: Int { Int((height * scale).rounded()) }
+    /// The canvas in pixels, each side limited to 0...2³¹ − 1 (a scene may say 1e300; callers check sizes).
+    public var pixelWidth: Int { Scene.pixels(width * scale) }
+    public var pixelHeight: Int { Scene.pixels(height * scale) }
+
+    private static func pixels(_ extent: Double) -> Int {
+        guard extent.isFinite else { return extent > 0 ? Int(Int32.max) : 0 }
+        return Int(min(max(extent.rounded(), 0), Double(Int32.max)))
+    }
 }
 
 /// One layer of a scene.
