@@ -162,6 +162,12 @@ final class BlurEngineTests: XCTestCase {
         }
         let uniform = Image(width: 1, height: 1, fill: Pixel(red: 9, green: 8, blue: 7, alpha: 200))
         XCTAssertEqual(GaussianBlur(sigma: 300, precision: .fast).apply(to: uniform)[0, 0], uniform[0, 0])
+        // A vanishing σ is the identity (2σ² underflows to 0 at 1e-300; the kernel once came out NaN).
+        let image = TestImages.randomPremultiplied(width: 9, height: 7, seed: 12)
+        for sigma in [1e-300, 1e-20, 0.01] {
+            XCTAssertEqual(GaussianKernel(sigma: sigma).weights, [0, 1, 0], "\(sigma)")
+            XCTAssertTrue(GaussianBlur(sigma: sigma).apply(to: image).hasSamePixels(as: image), "\(sigma)")
+        }
     }
 
     func testPlaneBlurMatchesTheSameChannelOfAnImage() {

@@ -26,8 +26,9 @@ public struct GaussianKernel: Sendable {
         }
         let radius = max(1, Int((GaussianKernel.truncation * sigma).rounded(.up)))
         var values = (-radius...radius).map { offset -> Double in
-            let x = Double(offset)
-            return exp(-x * x / (2 * sigma * sigma))
+            // x/σ first: for σ = 1e-300, 2σ² underflows to 0 and x²/(2σ²) at x = 0 would be 0/0.
+            let z = Double(offset) / sigma
+            return exp(-z * z / 2)
         }
         let total = values.reduce(0, +)
         values = values.map { $0 / total }
