@@ -258,6 +258,24 @@ final class AffineWarpTests: XCTestCase {
 }
 
 final class AffineWarpShrinkTests: XCTestCase {
+    /// Placements a hostile scene can ask for (coordinates of 1e300, angles whose sine is noise) draw something
+    /// or nothing, but never trap converting a coordinate to an index.
+    func testAbsurdPlacementsDoNotTrap() {
+        let grey = Image(width: 6, height: 4, fill: Pixel(red: 90, green: 90, blue: 90))
+        for text in ["translate(1e300, 0)", "rotate(1e300deg) translate(1e200, -1e200)", "scale(1e-200, 1e200)"] {
+            for edge in EdgeMode.allCases {
+                let transform = try! AffineTransform2D(parsing: text)
+                _ = AffineWarp(transform: transform, filter: .lanczos3, edgeMode: edge).apply(
+                    to: grey, width: 5, height: 5)
+            }
+        }
+        let far = AffineWarp(transform: try! AffineTransform2D(parsing: "translate(1e300, 0)"), edgeMode: .clamp)
+            .apply(to: grey, width: 3, height: 3)!
+        XCTAssertEqual(far[1, 1], Pixel(red: 90, green: 90, blue: 90), "clamp repeats the edge however far away")
+        let cropped = Resampler(filter: .lanczos3).resize(grey, crop: (1e300, -1e300, 1e-300, 4), width: 3, height: 2)
+        XCTAssertEqual(cropped[0, 0], Pixel(red: 90, green: 90, blue: 90))
+    }
+
     /// A picture shrunk a million times along one axis is resampled first, so the warp finishes at once and
     /// the few pixels it covers keep the picture's mean colour.
     func testExtremeShrinkingFinishesAndKeepsTheMeanColour() {

@@ -64,8 +64,9 @@ public struct AffineWarp: Sendable {
     /// pixel centres (within 1e-9: `rotationAngle: .pi / 2` leaves 6e-17 where 0 is meant); nil otherwise.
     func pixelExact(_ inverse: AffineTransform2D) -> AffineTransform2D? {
         func snapped(_ value: Double) -> Double? {
+            // Offsets past a billion pixels (a translate(1e300, 0)) take the general path, which copes.
             let whole = value.rounded()
-            return abs(value - whole) < 1e-9 ? whole : nil
+            return abs(value - whole) < 1e-9 && abs(whole) < 1e9 ? whole : nil
         }
         guard let a = snapped(inverse.a), let b = snapped(inverse.b), let c = snapped(inverse.c),
             let d = snapped(inverse.d), [a, b, c, d].allSatisfy({ abs($0) <= 1 })
@@ -159,8 +160,10 @@ public struct AffineWarp: Sendable {
         let reachY = filter.support * stretch.y
         for x in columns {
             let (u, v) = inverse.apply(to: (Double(x) + 0.5, Double(y) + 0.5))
-            let px = u - 0.5
-            let py = v - 0.5  // in pixel-centre coordinates
+            // In pixel-centre coordinates; a billion pixels away (or NaN, from a transform of 1e300s) is as far
+            // as any edge mode can tell apart, and keeps the window's ends convertible to Int.
+            let px = AffineWarp.withinReason(u - 0.5)
+            let py = AffineWarp.withinReason(v - 0.5)
             let firstI = Int((px - reachX).rounded(.up))
             let lastI = Int((px + reachX).rounded(.down))
             let firstJ = Int((py - reachY).rounded(.up))
@@ -197,6 +200,10 @@ public struct AffineWarp: Sendable {
             let value = total != 0 ? sum / SIMD4(repeating: total) : SIMD4(repeating: 0)
             UnsafeMutableRawPointer(row + (x - columns.lowerBound) * 4).storeBytes(of: value, as: SIMD4<Float>.self)
         }
+    }
+
+    private static func withinReason(_ coordinate: Double) -> Double {
+        coordinate.isNaN ? -1e9 : min(max(coordinate, -1e9), 1e9)
     }
 
     /// The filter at distance `offset`, stretched; nearest keeps exactly one source pixel per sample.

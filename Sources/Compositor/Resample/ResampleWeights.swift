@@ -23,9 +23,11 @@ struct ResampleWeights: Sendable {
         var values = [Double](repeating: 0, count: taps)
         for i in 0..<count {
             let centre = start + (Double(i) + 0.5) * scale - 0.5
-            var low = Int((centre - reach).rounded(.up))
-            if filter == .nearest { low = Int((centre + 0.5).rounded(.down)) }  // the one pixel it lands in
-            low = min(max(low, 0), sourceCount - 1)
+            let pixels = 0...max(sourceCount - 1, 0)
+            var low = Int(saturating: (centre - reach).rounded(.up), within: pixels)
+            if filter == .nearest {  // the one pixel it lands in
+                low = Int(saturating: (centre + 0.5).rounded(.down), within: pixels)
+            }
             var total = 0.0
             for k in 0..<taps {
                 let j = low + k

@@ -10,8 +10,7 @@ struct PixelBox: Equatable {
         // Limited to the canvas before converting (a frame may say 1e300), with a hair of slack so that
         // 10.0000000001 (rounding in the transform) does not take in a whole column.
         func pixel(_ value: Double, _ limit: Int, _ rule: FloatingPointRoundingRule) -> Int {
-            guard value.isFinite else { return value > 0 ? limit : 0 }
-            return Int(min(max(value, 0), Double(limit)).rounded(rule))
+            Int(saturating: value.rounded(rule), within: 0...limit)
         }
         let left = pixel(box.x + 1e-7, width, .down)
         let top = pixel(box.y + 1e-7, height, .down)

@@ -54,8 +54,7 @@ public struct Scene: Sendable {
     public var pixelHeight: Int { Scene.pixels(height * scale) }
 
     private static func pixels(_ extent: Double) -> Int {
-        guard extent.isFinite else { return extent > 0 ? Int(Int32.max) : 0 }
-        return Int(min(max(extent.rounded(), 0), Double(Int32.max)))
+        Int(saturating: extent.rounded(), within: 0...Int(Int32.max))
     }
 }
 
