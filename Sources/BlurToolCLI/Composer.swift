@@ -17,7 +17,7 @@ struct Composer {
         if scenePath != "-", outputPath != "-", FileIO.isSameFile(scenePath, outputPath) {
             throw ToolFailure(.cannotCreate, outputPath, "is the scene file; refusing to overwrite it")
         }
-        let format = try request.format ?? outputFormat(outputPath)
+        let format = try OutputPath.format(of: outputPath, requested: request.format) ?? .png  // stdout: PNG
         let subject = scenePath == "-" ? "<stdin>" : scenePath
         let bytes = try FileIO.read(scenePath)
         guard bytes.count <= Composer.maxSceneBytes else {
@@ -71,23 +71,7 @@ struct Composer {
 
     /// `-o` as given; a directory or nothing gives `<scene stem>.png` there (or beside the scene).
     private func resolvedOutputPath() -> String {
-        var directory: String?
-        if let output = request.output {
-            guard output != "-", output.hasSuffix("/") || FileIO.isDirectory(output) else { return output }
-            directory = output.hasSuffix("/") ? output : output + "/"
-        }
-        guard request.input != "-" else { return "-" }
-        let slash = request.input.lastIndex(of: "/")
-        var stem = slash.map { String(request.input[request.input.index(after: $0)...]) } ?? request.input
-        if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = String(stem[..<dot]) }
-        let folder = directory ?? slash.map { String(request.input[...$0]) } ?? ""
-        return folder + stem + "." + (request.format ?? .png).fileExtension
-    }
-
-    private func outputFormat(_ path: String) throws -> ImageFormat {
-        if path == "-" { return .png }
-        if let format = ImageFormat(fileExtensionOf: path) { return format }
-        throw UsageError("cannot tell the output format from '\(path)'; name it .png or .jpg, or give --format")
+        OutputPath.resolve(request.output, input: request.input) { $0 + "." + (request.format ?? .png).fileExtension }
     }
 }
 

@@ -23,7 +23,7 @@ struct Renderer {
     func run() throws {
         let times = StageTimes()
         let outputPath = resolvedOutputPath()
-        let namedFormat = try outputFormat(for: outputPath)
+        let namedFormat = try OutputPath.format(of: outputPath, requested: request.format)  // nil: the input's
         if request.input != "-", outputPath != "-", FileIO.isSameFile(request.input, outputPath) {
             throw ToolFailure(.cannotCreate, outputPath, "is the input file; refusing to overwrite it")
         }
@@ -163,36 +163,14 @@ struct Renderer {
         return effect
     }
 
-    /// The output as given; or, when none was given or it names a directory, the default name in that
-    /// directory (or beside the input).
+    /// The output as given, or `<stem>-<material>.<ext>` (`<stem>-sigma<S>.<ext>`) beside the input or in the
+    /// directory -o names; stdout for stdin.
     private func resolvedOutputPath() -> String {
-        guard let output = request.output else { return defaultOutputPath(directory: nil) }
-        if output != "-", output.hasSuffix("/") || FileIO.isDirectory(output) {
-            return defaultOutputPath(directory: output.hasSuffix("/") ? output : output + "/")
+        OutputPath.resolve(request.output, input: request.input) { stem in
+            let suffix = request.materialName.map(kebabCase) ?? "sigma\(String(format2: request.sigma ?? 0))"
+            let format = request.format ?? ImageFormat(fileExtensionOf: request.input) ?? .png
+            return stem + "-" + suffix + "." + format.fileExtension
         }
-        return output
-    }
-
-    /// `<stem>-<material>.<ext>` (or `<stem>-sigma<S>.<ext>`) in `directory`, or beside the input; stdout
-    /// for stdin.
-    private func defaultOutputPath(directory: String?) -> String {
-        guard request.input != "-" else { return "-" }
-        let slash = request.input.lastIndex(of: "/")
-        let directory = directory ?? slash.map { String(request.input[...$0]) } ?? ""
-        var stem = slash.map { String(request.input[request.input.index(after: $0)...]) } ?? request.input
-        if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = String(stem[..<dot]) }
-        let suffix = request.materialName.map(kebabCase) ?? "sigma\(String(format2: request.sigma ?? 0))"
-        let format = request.format ?? ImageFormat(fileExtensionOf: request.input) ?? .png
-        return directory + stem + "-" + suffix + "." + format.fileExtension
-    }
-
-    /// The format asked for or named by the output's extension; nil for standard output, which then gets
-    /// the input's format.
-    private func outputFormat(for path: String) throws -> ImageFormat? {
-        if let format = request.format { return format }
-        if path == "-" { return nil }
-        if let format = ImageFormat(fileExtensionOf: path) { return format }
-        throw UsageError("cannot tell the output format from '\(path)'; name it .png or .jpg, or give --format")
     }
 
     private func kebabCase(_ name: String) -> String {

@@ -1,0 +1,29 @@
+import ImageCodecs
+
+/// Where a command writes: `-o` as given, or a name made from the input's stem when `-o` is missing or
+/// names a directory. Rendering and composing share it, so both treat directories and `-` alike.
+enum OutputPath {
+    /// `output` as given; or, when it is nil or names a directory, `name(stem)` in that directory (or beside
+    /// `input`, whose stem is its file name without the extension); standard output for standard input.
+    static func resolve(_ output: String?, input: String, name: (String) -> String) -> String {
+        var directory: String?
+        if let output {
+            guard output != "-", output.hasSuffix("/") || FileIO.isDirectory(output) else { return output }
+            directory = output.hasSuffix("/") ? output : output + "/"
+        }
+        guard input != "-" else { return "-" }
+        let slash = input.lastIndex(of: "/")
+        var stem = slash.map { String(input[input.index(after: $0)...]) } ?? input
+        if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = String(stem[..<dot]) }
+        return (directory ?? slash.map { String(input[...$0]) } ?? "") + name(stem)
+    }
+
+    /// The format asked for, or the one the path's extension names; nil for standard output (the caller
+    /// decides). A path naming no format is a usage error.
+    static func format(of path: String, requested: ImageFormat?) throws -> ImageFormat? {
+        if let requested { return requested }
+        if path == "-" { return nil }
+        if let format = ImageFormat(fileExtensionOf: path) { return format }
+        throw UsageError("cannot tell the output format from '\(path)'; name it .png or .jpg, or give --format")
+    }
+}
