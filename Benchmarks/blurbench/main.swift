@@ -5,8 +5,10 @@
 //
 // `copy` is one memcpy into an existing buffer (the unit of the × copy column); `copy-new` allocates the
 // destination too, as every blur that returns a new image must; `*-reuse` blurs into an existing image
-// with a reused workspace, as a renderer does every frame. --scalar adds each blur run with the
-// scalar twin kernels and reports the SIMD speed-up.
+// with a reused workspace, as a renderer does every frame. New images come from PixelMemory, which keeps
+// released blocks for reuse, so in a loop they land in warm memory as in a long-running renderer; the
+// `*-fresh` cases turn that off, so every new image pays for fresh pages as a one-shot process does.
+// --scalar adds each blur run with the scalar twin kernels and reports the SIMD speed-up.
 import Compositor
 import ImageCodecs
 import TestSupport
@@ -64,9 +66,9 @@ func readFile(_ path: String) -> [UInt8] {
     }
 }
 
-// glibc raises its mmap threshold after large blocks are freed, after which new images reuse warm pages:
-// results would depend on the order of benchmarks. Pinning the threshold gives every new image fresh
-// pages (page faults included, as in a one-shot process); the *-reuse cases show the steady state.
+// glibc raises its mmap threshold after large blocks are freed, after which its own allocations reuse warm
+// pages: results would depend on the order of benchmarks. Pinning the threshold keeps malloc out of it;
+// PixelMemory's reuse is what the plain and `-fresh` cases compare.
 @_silgen_name("mallopt") func mallopt(_ parameter: Int32, _ value: Int32) -> Int32  // <malloc.h>, not in Glibc
 let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
 _ = mallopt(mmapThreshold, 128 * 1024)
@@ -110,6 +112,11 @@ func blurBenchmarks(kernels: any ConvolutionKernelSet.Type, suffix: String) -> [
             checksum(blur(sigma, .auto).apply(to: image))
         }
     }
+    let fresh = [10.0, 30, 100].map { sigma in
+        Benchmark(name: "blur-auto-sigma\(Int(sigma))-fresh" + suffix, megapixels: megapixels) {
+            withFreshPages { checksum(blur(sigma, .auto).apply(to: image)) }
+        }
+    }
     // A renderer's steady state: the same destination and workspace every call.
     let destination = Image(width: image.width, height: image.height)
     let workspace = BlurWorkspace()
@@ -119,7 +126,7 @@ func blurBenchmarks(kernels: any ConvolutionKernelSet.Type, suffix: String) -> [
             return checksum(destination)
         }
     }
-    return exact + fast + auto + reuse
+    return exact + fast + auto + fresh + reuse
 }
 
 /// The compositing layer of the peer script: the photo mirrored left to right, with straight alpha rising from 0
@@ -136,6 +143,14 @@ func compositeLayer(from image: Image) -> Image {
         }
     }
     return layer
+}
+
+/// Runs `body` with PixelMemory's reuse off: each new image gets pages the kernel has just zeroed.
+func withFreshPages(_ body: () -> Int) -> Int {
+    let limit = PixelMemory.reuseLimit
+    PixelMemory.reuseLimit = 0
+    defer { PixelMemory.reuseLimit = limit }
+    return body()
 }
 
 func checksum(_ image: Image) -> Int {
@@ -162,6 +177,9 @@ let benchmarks: [Benchmark] =
         },
         Benchmark(name: "copy-new", megapixels: megapixels) {
             checksum(image.copy())
+        },
+        Benchmark(name: "copy-new-fresh", megapixels: megapixels) {
+            withFreshPages { checksum(image.copy()) }
         },
     ] + blurBenchmarks(kernels: SIMDKernels.self, suffix: "")
     + (options.scalar ? blurBenchmarks(kernels: ScalarKernels.self, suffix: "-scalar") : []) + [
