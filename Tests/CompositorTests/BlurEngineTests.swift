@@ -89,30 +89,81 @@ final class BlurEngineTests: XCTestCase {
         }
     }
 
-    /// Large images share the grid rows that neighbouring bands both read (made beforehand, split across threads);
-    /// the threshold is lifted here so small images share too. With many bands on a small grid the overlaps cover
-    /// it all and meet. A material shades each small row as it is made, by a band or beforehand.
+    /// Neighbouring bands share the grid rows they both read, each made by the first band to need it, whichever
+    /// thread that is. With many bands on a small grid the overlaps cover it all and meet. A material shades each
+    /// small row as it is made.
     func testSharedGridRowsLeaveThePyramidBitIdenticalForEveryThreadCount() {
         let image = TestImages.photoLike(width: 150, height: 97, seed: 5)
         let shader = MaterialShader(recipe: MaterialCatalog.material(named: "thin")!.light, dim: 0.2)
         for sigma in [12.0, 40, 100] {
             for shaded in [false, true] {
-                func render(threads: Int, sharing: Bool) -> Image {
+                func render(threads: Int) -> Image {
                     var rows = PyramidGaussianBlur(source: image, sigma: sigma)
-                    if sharing { rows.minimumSharedBytes = 0 }
                     if shaded { rows.shadeSmallImage { shader.shade($0, count: $1) } }
                     let result = Image(width: image.width, height: image.height)
                     rows.render(into: result, dither: shaded, threads: threads)
                     return result
                 }
-                let baseline = render(threads: 1, sharing: false)
+                let baseline = render(threads: 1)
                 for threads in [2, 3, 5, 8] {
                     XCTAssertTrue(
-                        render(threads: threads, sharing: true).hasSamePixels(as: baseline),
+                        render(threads: threads).hasSamePixels(as: baseline),
                         "σ \(sigma) shaded \(shaded) threads \(threads)")
                 }
             }
         }
+    }
+
+    /// Bands filled one after another (as under a nested concurrentPerform, where they cannot run at once), in
+    /// either order, make every shared grid row exactly once and give the same rows as one band: no band waits
+    /// for another.
+    func testSharedGridRowsAreTheSameWhenBandsRunOneAfterAnother() {
+        let image = TestImages.photoLike(width: 90, height: 140, seed: 8)
+        for sigma in [15.0, 60] {
+            let blur = PyramidGaussianBlur(source: image, sigma: sigma)
+            func rows(bands: Int, reversed: Bool) -> [Float] {
+                let workspace = BlurWorkspace()
+                let prepared = blur.prepared(forBands: bands, workspace: workspace)
+                var result = [Float](repeating: .nan, count: blur.width * blur.height * 4)
+                let row = UnsafeMutablePointer<Float>.allocate(capacity: blur.width * 4)
+                let scratch = UnsafeMutablePointer<Float>.allocate(capacity: blur.scratchCount)
+                defer { (row.deallocate(), scratch.deallocate()) }
+                let order = reversed ? Array((0..<bands).reversed()) : Array(0..<bands)
+                for band in order {
+                    prepared.fillRows(prepared.band(band, of: bands), into: row, scratch: scratch) { y, mixed in
+                        result.withUnsafeMutableBufferPointer { all in
+                            mixed.write(count: blur.width * 4, into: all.baseAddress! + y * blur.width * 4)
+                        }
+                    }
+                }
+                return result
+            }
+            let baseline = rows(bands: 1, reversed: false)
+            XCTAssertFalse(baseline.contains { $0.isNaN })
+            for bands in [2, 3, 7] {
+                for reversed in [false, true] {
+                    XCTAssertEqual(rows(bands: bands, reversed: reversed), baseline, "σ \(sigma) \(bands) bands")
+                }
+            }
+        }
+    }
+
+    /// The pyramid's bands cover every row once, in order, none empty, and hold about equal work: the first
+    /// takes more rows because the band below it makes the grid rows they share.
+    func testPyramidBandsCoverEveryRowOnceWithTheFirstOneLonger() {
+        for (height, sigma) in [(1, 20.0), (5, 20), (97, 12), (3024, 30), (3024, 100), (800, 400)] {
+            let blur = PyramidGaussianBlur(source: Image(width: 40, height: height), sigma: sigma)
+            for bands in 1...min(8, height) {
+                let ranges = (0..<bands).map { blur.band($0, of: bands) }
+                XCTAssertEqual(ranges.first?.lowerBound, 0)
+                XCTAssertEqual(ranges.last?.upperBound, height)
+                for (range, next) in zip(ranges, ranges.dropFirst()) { XCTAssertEqual(range.upperBound, next.lowerBound) }
+                XCTAssertFalse(ranges.contains { $0.isEmpty }, "height \(height) σ \(sigma) bands \(bands)")
+            }
+        }
+        let blur = PyramidGaussianBlur(source: Image(width: 40, height: 3024), sigma: 100)
+        let halves = (0..<2).map { blur.band($0, of: 2) }
+        XCTAssertGreaterThan(halves[0].count, halves[1].count + blur.factor * 4)
     }
 
     func testRegionBlurEqualsTheCroppedWholeImageBlur() {

@@ -11,7 +11,7 @@ public final class BlurWorkspace: @unchecked Sendable {
             columnWeights,
             columnGroups, rowTaps, renderRow, renderScratch, grain, sourceCopy,
             resizeRows, resizeRowPointers, resizeOutput, resizeFirst, resizeWeights,
-            sharedRowTable, sharedRowList, sharedRows, sharedRowScratch
+            sharedRowTable, sharedRowList, sharedRows, sharedRowStates
         /// Tables of per-worker pointers, one table per use (stored under the use's raw value as "worker").
         case pointerTable
     }

@@ -13,15 +13,23 @@ public protocol BlurredRows: Sendable {
     func fillRows(
         _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
         _ body: (Int, MixedRow) -> Void)
-    /// This blur made ready to be filled in `bands` bands of rows (`Parallel.part`), one per thread: work that
-    /// several bands would each repeat is done once beforehand, on up to `threads` threads, into `workspace`,
-    /// which must outlive the result. Rows are the same either way.
-    func prepared(forBands bands: Int, threads: Int, workspace: BlurWorkspace) -> Self
+    /// Rows `band(i, of: bands)` for i in 0..<bands cover every row once, in order: the bands `render` gives
+    /// its threads, cut so that they take about the same time.
+    func band(_ index: Int, of bands: Int) -> Range<Int>
+    /// This blur made ready to be filled in `bands` bands of rows (`band(_:of:)`), one per thread, so that work
+    /// several bands would each repeat is done once; it keeps using `workspace`, which must outlive the result.
+    /// Rows are the same either way.
+    func prepared(forBands bands: Int, workspace: BlurWorkspace) -> Self
 }
 
 extension BlurredRows {
+    /// Every row costs the same.
+    public func band(_ index: Int, of bands: Int) -> Range<Int> {
+        Parallel.part(index, of: bands, count: height)
+    }
+
     /// Bands share nothing: each fills its rows alone.
-    public func prepared(forBands bands: Int, threads: Int, workspace: BlurWorkspace) -> Self {
+    public func prepared(forBands bands: Int, workspace: BlurWorkspace) -> Self {
         self
     }
 

@@ -143,14 +143,14 @@ extension BlurredRows {
         precondition(destination.width == width && destination.height == height, "destination size differs")
         // One band per worker: a band's rows share work in `fillRows`, which a band boundary restarts.
         let workers = Parallel.workers(height, threads: threads)
-        let blur = prepared(forBands: workers, threads: threads, workspace: workspace)
+        let blur = prepared(forBands: workers, workspace: workspace)
         let rows = workspace.buffers(.renderRow, workers: workers, count: width * 4, of: Float.self)
         let scratch = workspace.buffers(.renderScratch, workers: workers, count: scratchCount, of: Float.self)
         let grainRows = workspace.buffers(.grain, workers: workers, count: grain != 0 ? width * 4 : 0, of: Float.self)
         let quantizer = Quantizer(dither: dither, grain: grain)
         Parallel.forEach(workers, threads: threads) { band, worker in
             let row = rows[worker]
-            blur.fillRows(Parallel.part(band, of: workers, count: height), into: row, scratch: scratch[worker]) {
+            blur.fillRows(blur.band(band, of: workers), into: row, scratch: scratch[worker]) {
                 y, mixed in
                 guard let finish else {
                     quantizer.quantize(

@@ -13,8 +13,8 @@
 ///
 /// Neighbouring bands read some grid rows in common (2r + 2 of them around each band boundary). On a small
 /// grid those are a large share of the work (at σ 100 on 12 MP the grid has ~100 rows and two bands would
-/// each bring in ~30 of them twice, each an average of 30 source rows), so `shareCellRows` makes them once
-/// beforehand, split across threads, and streams read them from there.
+/// each bring in ~30 of them twice, each an average of 30 source rows), so `shareCellRows` has each made once,
+/// by the first band to need it (`SharedCellRows`).
 struct SmallImageBlur: @unchecked Sendable {
     /// Cells per grid row, and grid rows.
     let width: Int
@@ -28,8 +28,8 @@ struct SmallImageBlur: @unchecked Sendable {
     private let pyramidKernels: any PyramidKernelSet.Type
     /// Applied to each blurred row as it is made (a material's shading), if set.
     var shade: (@Sendable (UnsafeMutablePointer<Float>, Int) -> Void)?
-    /// For each grid row, where it was made beforehand (`shareCellRows`), or nil: streams make it themselves.
-    private var sharedRows: UnsafePointer<UnsafePointer<Float>?>?
+    /// The grid rows that several streams read (`shareCellRows`), or nil: streams make every row themselves.
+    private var sharedRows: SharedCellRows?
 
     init(
         _ cells: some CellRows, width: Int, height: Int, kernel: GaussianKernel, kernels: any ConvolutionKernelSet.Type,
@@ -68,21 +68,13 @@ struct SmallImageBlur: @unchecked Sendable {
         max(rows.lowerBound - radius, 0)...min(rows.upperBound + radius, height - 1)
     }
 
-    /// Sharing rows pays when they read at least this many bytes: each thread then reads about half of it less
-    /// (at ~17 GB/s, the area average's pace per thread here: ~120 µs), where starting the threads once more
-    /// costs ~50-70 µs. On 12 MP, σ 30 shares 4.4 MB and σ 100 14.5 MB; σ 10 (1.5 MB) streams as before.
-    static let minimumSharedBytes = 4 << 20
-
-    /// Makes the grid rows that more than one of `parts` streams would read, split evenly across `threads`, into
-    /// the workspace; streams then read them from there. `blurredRows(p)` is the rows stream p will make, in
-    /// increasing order of p and of its rows. Nothing is made when those rows read fewer than `minimumBytes`.
+    /// Lets streams share the grid rows that more than one of `parts` streams read: each is then made once, by
+    /// the first stream to come to it. `blurredRows(p)` is the rows stream p will make, in increasing order of p
+    /// and of its rows.
     mutating func shareCellRows(
-        among parts: Int, blurredRows: (Int) -> ClosedRange<Int>, threads: Int, workspace: BlurWorkspace,
-        minimumBytes: Int = SmallImageBlur.minimumSharedBytes
+        among parts: Int, blurredRows: (Int) -> ClosedRange<Int>, workspace: BlurWorkspace
     ) {
         guard parts > 1, cells.bytesReadPerRow > 0 else { return }
-        let table = workspace.buffer(.sharedRowTable, count: height, of: UnsafePointer<Float>?.self)
-        table.initialize(repeating: nil, count: height)
         // Each stream reads a contiguous run of rows, and the runs start and end in increasing order, so a row
         // read by two streams is read by two neighbouring ones: the union of neighbours' overlaps.
         let list = workspace.buffer(.sharedRowList, count: height, of: Int.self)
@@ -96,16 +88,8 @@ struct SmallImageBlur: @unchecked Sendable {
             }
             next = max(next, last + 1)
         }
-        guard count > 0, count * cells.bytesReadPerRow >= minimumBytes else { return }
-        let rowCount = width * 4
-        let rows = workspace.buffer(.sharedRows, count: count * rowCount, of: Float.self)
-        let workers = Parallel.workers(count, threads: threads)
-        let scratch = workspace.buffers(.sharedRowScratch, workers: workers, count: cells.scratchBytes, of: UInt8.self)
-        let cells = self.cells
-        Parallel.forEach(count, threads: workers) { i, worker in
-            table[list[i]] = cells.row(list[i], into: rows + i * rowCount, scratch: scratch[worker])
-        }
-        sharedRows = UnsafePointer(table)
+        guard count > 0 else { return }
+        sharedRows = SharedCellRows(list, count: count, height: height, rowCount: width * 4, workspace: workspace)
     }
 
     /// One thread's way through the blurred rows, in increasing order: each group of four is made once.
@@ -159,10 +143,11 @@ struct SmallImageBlur: @unchecked Sendable {
             let (width, height, radius, taps, span) = (blur.width, blur.height, blur.radius, blur.taps, blur.span)
             let rowCount = width * 4
             while nextCell <= min(next.upperBound - 1 + radius, height - 1) {
+                let (cells, cell, scratch) = (blur.cells, nextCell, cellScratch)
                 let slot = nextCell % span
                 slots[slot] =
-                    blur.sharedRows?[nextCell]
-                    ?? blur.cells.row(nextCell, into: ring + slot * rowCount, scratch: cellScratch)
+                    blur.sharedRows?.row(cell) { cells.row(cell, into: $0, scratch: scratch) }
+                    ?? cells.row(cell, into: ring + slot * rowCount, scratch: scratch)
                 nextCell += 1
             }
             for k in 0..<(taps + next.count - 1) {
