@@ -8,7 +8,7 @@ final class PyramidBlurTests: XCTestCase {
         for sigma in stride(from: 6.6, through: 400, by: 7.5) {
             let blur = PyramidGaussianBlur(source: Image(width: 8, height: 8), sigma: sigma)
             XCTAssertGreaterThan(blur.factor, 1)
-            XCTAssertGreaterThanOrEqual(blur.smallSigma, PyramidGaussianBlur.minimumSmallSigma * 0.98)
+            XCTAssertGreaterThanOrEqual(blur.smallSigma, blur.interpolation.minimumSmallSigma * 0.98)
         }
         XCTAssertEqual(PyramidGaussianBlur.factor(forSigma: 6.5), 1, "below σ 6.6 the exact route is used")
     }
@@ -20,8 +20,11 @@ final class PyramidBlurTests: XCTestCase {
                 let exact = GaussianBlur(sigma: sigma, edgeMode: edge, precision: .exact).apply(to: image)
                 let fast = GaussianBlur(sigma: sigma, edgeMode: edge, precision: .fast).apply(to: image)
                 let difference = ImageDifference(exact, fast)
-                // Measured (σ' ≥ 3.3): PSNR 54.2–59.8 dB, max error 1–2.
-                XCTAssertGreaterThanOrEqual(difference.psnr, 52, "σ \(sigma) \(edge): \(difference)")
+                // Measured: mirror and clamp 55.8–63.2 dB, wrap 55.0–57.9, transparent 50.6–54.2 (a full-range step
+                // to nothing at the border, which cubics at σ' 2 follow less closely than the linear mix did at
+                // σ' 3.3: 54.3 at σ 7); max error 1–2 throughout.
+                let floor = edge == .transparent ? 50.0 : edge == .wrap ? 54 : 55
+                XCTAssertGreaterThanOrEqual(difference.psnr, floor, "σ \(sigma) \(edge): \(difference)")
                 XCTAssertLessThanOrEqual(difference.maxError, 2, "σ \(sigma) \(edge): \(difference)")
             }
         }

@@ -52,28 +52,62 @@ final class PyramidKernelTests: XCTestCase {
 
     func testUpsamplingMatchesTheScalarTwin() {
         var random = SeededGenerator(seed: 32)
-        let cells = (0..<(60 * 4)).map { _ in Float.random(in: 0...255, using: &random) }
+        let cells = (0..<(64 * 4)).map { _ in Float.random(in: 0...255, using: &random) }
         // f = 2 has groups of four pixels that span three cells (the per-pixel path); odd widths leave a tail.
-        for factor in [2, 3, 4, 9] {
-            for (first, count) in [(0, 101), (5, 64), (13, 7), (-3, 40)] {
-                let taps = UnsafeMutablePointer<InterpolationTap>.allocate(capacity: count)
-                let weights = UnsafeMutablePointer<Float>.allocate(capacity: count * 4)
-                let groups = UnsafeMutablePointer<Int32>.allocate(capacity: count / 4 + 1)
-                defer {
-                    taps.deallocate()
-                    weights.deallocate()
-                    groups.deallocate()
+        for interpolation in [PyramidGaussianBlur.Interpolation.linear, .cubic] {
+            for factor in [2, 3, 4, 9, 16] {
+                for (first, count) in [(0, 101), (5, 64), (13, 7), (-3, 40)] {
+                    let taps = UnsafeMutablePointer<InterpolationTap>.allocate(capacity: count)
+                    let fractions = UnsafeMutablePointer<Float>.allocate(capacity: count * 4)
+                    let groups = UnsafeMutablePointer<Int32>.allocate(capacity: count / 4 + 1)
+                    defer {
+                        taps.deallocate()
+                        fractions.deallocate()
+                        groups.deallocate()
+                    }
+                    let firstCell = PyramidGaussianBlur.floorDivide(first, factor) - 3
+                    InterpolationTap.write(
+                        first: first, count: count, factor: factor, firstCell: firstCell, interpolation: interpolation,
+                        into: taps)
+                    for x in 0..<(count * 4) { fractions[x] = taps[x / 4].t }
+                    UpsampleColumns.writeGroups(taps, count: count, into: groups)
+                    let columns = UpsampleColumns(
+                        count: count, taps: taps, fractions: fractions, groups: groups, interpolation: interpolation)
+                    var fast = [Float](repeating: 1, count: count * 4)
+                    var scalar = [Float](repeating: 2, count: count * 4)
+                    SIMDKernels.upsample(cells, columns: columns, into: &fast)
+                    ScalarKernels.upsample(cells, columns: columns, into: &scalar)
+                    XCTAssertEqual(fast, scalar, "\(interpolation) factor \(factor) first \(first) count \(count)")
                 }
-                let firstCell = PyramidGaussianBlur.floorDivide(first, factor) - 2
-                InterpolationTap.write(first: first, count: count, factor: factor, firstCell: firstCell, into: taps)
-                for x in 0..<(count * 4) { weights[x] = taps[x / 4].weight }
-                UpsampleColumns.writeGroups(taps, count: count, into: groups)
-                let columns = UpsampleColumns(count: count, taps: taps, weights: weights, groups: groups)
-                var fast = [Float](repeating: 1, count: count * 4)
-                var scalar = [Float](repeating: 2, count: count * 4)
-                SIMDKernels.upsample(cells, columns: columns, into: &fast)
-                ScalarKernels.upsample(cells, columns: columns, into: &scalar)
-                XCTAssertEqual(fast, scalar, "factor \(factor) first \(first) count \(count)")
+            }
+        }
+    }
+
+    /// Catmull-Rom's weights: (0, 1, 0, 0) at a sample, summing to 1, reproducing quadratics, symmetric, and the
+    /// same to the bit when the SIMD kernel computes them 16 lanes at a time.
+    func testCubicWeightsInterpolateQuadraticsAndMatchTheirLaneByLaneTwin() {
+        let cubic = PyramidGaussianBlur.Interpolation.cubic
+        XCTAssertEqual(cubic.weights(at: 0), SIMD4(0, 1, 0, 0))
+        let fractions = (0..<64).map { Float($0) / 64 }
+        for t in fractions {
+            let w = cubic.weights(at: t)
+            XCTAssertEqual(w.sum(), 1, accuracy: 1e-6, "t \(t)")
+            let quadratic = { (x: Float) in 3 * x * x - 2 * x + 1 }
+            let interpolated = w[0] * quadratic(-1) + w[1] * quadratic(0) + w[2] * quadratic(1) + w[3] * quadratic(2)
+            XCTAssertEqual(interpolated, quadratic(t), accuracy: 1e-5, "t \(t)")
+            let mirrored = cubic.weights(at: 1 - t)
+            XCTAssertEqual(w[0], mirrored[3], accuracy: 1e-7)
+            XCTAssertEqual(w[1], mirrored[2], accuracy: 1e-7)
+        }
+        for interpolation in [PyramidGaussianBlur.Interpolation.linear, .cubic] {
+            for start in stride(from: 0, to: 64, by: 16) {
+                let lanes = SIMD16(fractions[start..<(start + 16)])
+                let (w0, w1, w2, w3) = interpolation.weights(atLanes: lanes)
+                for lane in 0..<16 {
+                    let w = interpolation.weights(at: lanes[lane])
+                    XCTAssertEqual(
+                        [w0[lane], w1[lane], w2[lane], w3[lane]].map(\.bitPattern), [w[0], w[1], w[2], w[3]].map(\.bitPattern))
+                }
             }
         }
     }
@@ -81,33 +115,47 @@ final class PyramidKernelTests: XCTestCase {
     func testQuantizingAMixedRowMatchesMixingThenTheScalarTwin() {
         var random = SeededGenerator(seed: 34)
         let count = 301
-        let upper = (0..<(count * 4)).map { _ in Float.random(in: -20...280, using: &random) }
-        let lower = (0..<(count * 4)).map { _ in Float.random(in: -20...280, using: &random) }
+        let rows = (0..<4).map { _ in (0..<(count * 4)).map { _ in Float.random(in: -20...280, using: &random) } }
         var rowScratch = [Float](repeating: 0, count: count * 4)
         var grainScratch = rowScratch
+        let mixes: [SIMD4<Float>] = [
+            SIMD4(0, 1, 0, 0), SIMD4(0, 0.63, 0.37, 0), SIMD4(0, 0.001, 0.999, 0),
+            PyramidGaussianBlur.Interpolation.cubic.weights(at: 0.37),
+            PyramidGaussianBlur.Interpolation.cubic.weights(at: 0.9),
+        ]
         for quantizer in [Quantizer(), Quantizer(dither: true), Quantizer(dither: true, grain: 0.15)] {
-            for (t, firstX, y) in [(Float(0), 0, 0), (0.37, 5, 7), (0.999, 130, 200)] {
-                var mixed = [Float](repeating: 0, count: count * 4)
-                ScalarKernels.interpolate(upper, lower, t: t, count: count * 4, into: &mixed)
+            for (w, (firstX, y)) in zip(mixes, [(0, 0), (5, 7), (130, 200), (3, 9), (77, 1)]) {
+                // The mix as written in MixedRow's documentation, one value at a time.
+                let mixed = (0..<(count * 4)).map { i in
+                    w[0] * rows[0][i] + w[1] * rows[1][i] + w[2] * rows[2][i] + w[3] * rows[3][i]
+                }
                 var fast = [UInt8](repeating: 0, count: count * 4)
                 var scalar = fast
-                upper.withUnsafeBufferPointer { upper in
-                    lower.withUnsafeBufferPointer { lower in
-                        let row = MixedRow(upper: upper.baseAddress!, lower: lower.baseAddress!, t: t)
-                        quantizer.quantize(
-                            row, count: count, into: &fast, y: y, firstX: firstX, rowScratch: &rowScratch,
-                            grainScratch: &grainScratch)
+                var written = [Float](repeating: .nan, count: count * 4)
+                rows[0].withUnsafeBufferPointer { r0 in
+                    rows[1].withUnsafeBufferPointer { r1 in
+                        rows[2].withUnsafeBufferPointer { r2 in
+                            rows[3].withUnsafeBufferPointer { r3 in
+                                let row = MixedRow(
+                                    r0.baseAddress!, r1.baseAddress!, r2.baseAddress!, r3.baseAddress!, weights: w)
+                                quantizer.quantize(
+                                    row, count: count, into: &fast, y: y, firstX: firstX, rowScratch: &rowScratch,
+                                    grainScratch: &grainScratch)
+                                row.write(count: count * 4, into: &written)
+                            }
+                        }
                     }
                 }
+                XCTAssertEqual(written, mixed, "weights \(w)")
                 quantizer.quantizeReference(mixed, count: count, into: &scalar, y: y, firstX: firstX)
-                XCTAssertEqual(fast, scalar, "dither \(quantizer.dither) grain \(quantizer.grain) t \(t)")
+                XCTAssertEqual(fast, scalar, "dither \(quantizer.dither) grain \(quantizer.grain) weights \(w)")
             }
         }
     }
 
     func testPyramidWithEitherKernelSetGivesTheSamePixels() {
         let image = TestImages.photoLike(width: 83, height: 61, seed: 33)
-        for sigma in [7.0, 10, 16, 40] {
+        for sigma in [7.0, 10, 16, 25, 40] {
             for edge in [EdgeMode.mirror, .transparent] {
                 var blur = GaussianBlur(sigma: sigma, edgeMode: edge, precision: .fast, threads: 1)
                 blur.kernels = SIMDKernels.self

@@ -8,7 +8,7 @@ public final class BlurWorkspace: @unchecked Sendable {
     /// What a buffer is for; each (use, worker) pair has its own buffer.
     enum Use: Int, CaseIterable {
         case ring, line, rowOutput, rowPointers, weights, columnMap, smallAverage, smallWeights, columnTaps,
-            columnWeights,
+            columnFractions,
             columnGroups, rowTaps, renderRow, renderScratch, grain, sourceCopy,
             resizeRows, resizeRowPointers, resizeOutput, resizeFirst, resizeWeights,
             sharedRowTable, sharedRowList, sharedRows, sharedRowStates

@@ -9,7 +9,7 @@ public protocol BlurredRows: Sendable {
     func fillRow(_ y: Int, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>)
     /// Hands each row of `rows` in order to `body` with its y, as a mix that `write` makes into the values
     /// `fillRow` writes: for blurs whose neighbouring rows share work (the pyramid's, which gives each row as the
-    /// mix of two upsampled rows so it need not be written out). `destination` has room for one row.
+    /// mix of upsampled rows so it need not be written out). `destination` has room for one row.
     func fillRows(
         _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
         _ body: (Int, MixedRow) -> Void)

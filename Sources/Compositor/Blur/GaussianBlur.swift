@@ -2,8 +2,8 @@ import Dispatch
 
 /// Which Gaussian route to use.
 ///
-/// `fast` and `auto` make the same choice today: the pyramid wherever it can shrink the image with σ' ≥ 3.3
-/// (σ ≥ 6.6 px). A coarser pyramid below that was measured (while its small grids were still whole Float
+/// `fast` and `auto` make the same choice today: the pyramid from σ 6.6 px up (`PyramidGaussianBlur`). A
+/// coarser pyramid below that was measured (while its small grids were still whole Float
 /// buffers, at f = 2 as large as the image) and was not faster: σ 3.5-6.5 took 1.5-5× longer than the exact
 /// engine on 12 MP.
 public enum BlurPrecision: String, CaseIterable, Sendable {

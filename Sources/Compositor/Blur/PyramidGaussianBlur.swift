@@ -1,14 +1,20 @@
 /// A large-σ Gaussian whose cost per pixel does not grow with σ: area-average the image down by an integer
 /// factor f, blur the small image exactly with σ' = √(σ² − (f² − 1)/12) / f (the box average already
-/// contributed variance (f² − 1)/12), and interpolate back up bilinearly.
+/// contributed variance (f² − 1)/12), and interpolate back up: with Catmull-Rom cubics (four small samples
+/// across, four down) below σ 20, linearly above.
 ///
 /// Edges: the small grid extends beyond the image by more than the small kernel's radius, and those
 /// margins are filled through the edge mode from the full-resolution pixels, so every edge mode behaves
 /// as in the exact blur and the small image's own borders never reach the result.
 ///
-/// Error: bilinear interpolation of a signal blurred by σ' small pixels errs by at most about
-/// 7.7 / σ'² LSB on a full-range step; f is chosen so that σ' ≥ 3.3 (about 0.7 LSB). Measured against the
-/// exact blur: PSNR 54–60 dB, max error 2 (see PyramidBlurTests).
+/// Error: interpolation is what limits f. Linear interpolation of a signal blurred by σ' small pixels errs by
+/// about 7.7 / σ'² LSB on a full-range step, so it needs σ' ≥ 3.3; Catmull-Rom at σ' ≥ 2 errs less (on the
+/// apples photo before rounding, σ 10/30/100/200: 0.70/0.45/0.54/0.56 LSB against 0.70/0.71/1.45/1.23 for
+/// linear at σ' 3.3). Cost decides between them: σ' 2 lets f grow by 1.65, so the small image has 2.7× fewer
+/// pixels and its kernel 40% fewer taps, but each output row mixes four upsampled rows instead of two. Where the
+/// small blur is dear (σ 10: 15.8 → 12.1 ms on 12 MP) cubics win; at σ 30 and up the small image is already
+/// cheap and the mix costs more (σ 30: 8.6 → 9.9, σ 100: 7.6 → 9.8). Measured against the exact blur: PSNR
+/// 54–60 dB, max error 2 (see PyramidBlurTests).
 public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     public let width: Int
     public let height: Int
@@ -24,13 +30,30 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     private let columns: UpsampleColumns
     private let rowTaps: UnsafeMutablePointer<InterpolationTap>
 
-    /// σ' is kept at or above this many small pixels.
-    public static let minimumSmallSigma = 3.3
+    /// How small samples are interpolated back up to pixels.
+    public enum Interpolation: Sendable {
+        case linear, cubic
 
-    /// The factor this route uses for σ; 1 means the pyramid would not shrink anything.
-    public static func factor(forSigma sigma: Double) -> Int {
-        max(1, Int(sigma / minimumSmallSigma))
+        /// σ' is kept at or above this many small pixels.
+        public var minimumSmallSigma: Double { self == .cubic ? 2 : 3.3 }
     }
+
+    /// Below this σ the exact route is faster (`BlurPrecision`), and the pyramid is not used.
+    public static let minimumSigma = 6.6
+
+    /// Cubics below this σ, where they make the blur faster (see the error and cost notes above).
+    public static let cubicBelowSigma = 20.0
+
+    public static func interpolation(forSigma sigma: Double) -> Interpolation {
+        sigma < cubicBelowSigma ? .cubic : .linear
+    }
+
+    /// The factor this route uses for σ; 1 means the pyramid is not used.
+    public static func factor(forSigma sigma: Double) -> Int {
+        sigma < minimumSigma ? 1 : max(1, Int(sigma / interpolation(forSigma: sigma).minimumSmallSigma))
+    }
+
+    public let interpolation: Interpolation
 
     private let kernels: any ConvolutionKernelSet.Type
     private let pyramidKernels: any PyramidKernelSet.Type
@@ -80,7 +103,9 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     ) {
         let smallSigma = (max(sigma * sigma - Double(factor * factor - 1) / 12, 0)).squareRoot() / Double(factor)
         let kernel = GaussianKernel(sigma: smallSigma)
-        let margin = kernel.radius + 1
+        interpolation = PyramidGaussianBlur.interpolation(forSigma: sigma)
+        // Interpolation reads one small sample before and two after the one at or left of a pixel.
+        let margin = kernel.radius + 2
         self.width = width
         self.height = height
         self.factor = factor
@@ -97,25 +122,30 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
         small = SmallImageBlur(
             cells(grid), width: smallWidth, height: smallHeight, kernel: kernel, kernels: kernels, workspace: workspace)
         let columnTaps = workspace.buffer(.columnTaps, count: width, of: InterpolationTap.self)
-        InterpolationTap.write(first: regionX, count: width, factor: factor, firstCell: firstColumn, into: columnTaps)
-        let columnWeights = workspace.buffer(.columnWeights, count: width * 4, of: Float.self)
+        InterpolationTap.write(
+            first: regionX, count: width, factor: factor, firstCell: firstColumn, interpolation: interpolation,
+            into: columnTaps)
+        let columnFractions = workspace.buffer(.columnFractions, count: width * 4, of: Float.self)
         for x in 0..<width {
-            for c in 0..<4 { columnWeights[x * 4 + c] = columnTaps[x].weight }
+            for c in 0..<4 { columnFractions[x * 4 + c] = columnTaps[x].t }
         }
         let groups = workspace.buffer(.columnGroups, count: width / 4, of: Int32.self)
         UpsampleColumns.writeGroups(columnTaps, count: width, into: groups)
-        columns = UpsampleColumns(count: width, taps: columnTaps, weights: columnWeights, groups: groups)
+        columns = UpsampleColumns(
+            count: width, taps: columnTaps, fractions: columnFractions, groups: groups, interpolation: interpolation)
         rowTaps = workspace.buffer(.rowTaps, count: height, of: InterpolationTap.self)
-        InterpolationTap.write(first: regionY, count: height, factor: factor, firstCell: firstRow, into: rowTaps)
+        InterpolationTap.write(
+            first: regionY, count: height, factor: factor, firstCell: firstRow, interpolation: interpolation,
+            into: rowTaps)
     }
 
     static func floorDivide(_ a: Int, _ b: Int) -> Int {
         a >= 0 ? a / b : -((-a + b - 1) / b)
     }
 
-    /// Two small rows upsampled to full width, and the small blur's ring (bytes, counted in Floats).
+    /// Four small rows upsampled to full width, and the small blur's ring (bytes, counted in Floats).
     public var scratchCount: Int {
-        (ScratchCarver.bytes(2 * width * 4, of: Float.self) + small.scratchBytes + 3) / 4
+        (ScratchCarver.bytes(4 * width * 4, of: Float.self) + small.scratchBytes + 3) / 4
     }
 
     /// Applies a per-pixel function to each row of the small blurred image before it is interpolated up. For
@@ -125,8 +155,8 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
         small.shade = shade
     }
 
-    /// Row y mixes two small rows, each first upsampled across: the per-pixel work of the horizontal step is then
-    /// done once per small row (f times less), and the vertical step is a plain mix of two rows. A row alone
+    /// Row y mixes four small rows (two, linearly), each first upsampled across: the per-pixel work of the
+    /// horizontal step is then done once per small row (f times less), and the vertical step is a plain mix. A row alone
     /// costs the small rows it needs, each made from 2r + 1 grid rows: fill runs of rows with `fillRows`.
     public func fillRow(
         _ y: Int, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
@@ -137,35 +167,44 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     }
 
     /// Makes the small rows the run needs once each, upsamples each across once, and hands each row on as the
-    /// mix of the two upsampled rows around it. `scratch` is raw memory here, cut into the pieces it holds.
+    /// mix of the upsampled rows around it. `scratch` is raw memory here, cut into the pieces it holds.
     public func fillRows(
         _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
         _ body: (Int, MixedRow) -> Void
     ) {
         guard !rows.isEmpty else { return }
         var carver = ScratchCarver(UnsafeMutableRawPointer(scratch))
-        var upper = carver.take(2 * width * 4, of: Float.self)
-        var lower = upper + width * 4
+        let upsampled = carver.take(4 * width * 4, of: Float.self)
+        /// Small row k, upsampled, lives in slot k mod 4 while it is one of the four in use.
+        func slot(_ k: Int) -> UnsafePointer<Float> { UnsafePointer(upsampled + (k & 3) * width * 4) }
         var stream = small.stream(smallRows(mixedBy: rows), scratch: carver.rest)
-        var upperIndex = Int.min
+        let reach = smallRows(mixedBy: 0)
+        var held = Int.min..<Int.min
         for y in rows {
             let tap = rowTaps[y]
-            if tap.index != upperIndex {
-                if tap.index == upperIndex + 1 {
-                    swap(&upper, &lower)
-                } else {
-                    upsample(stream.row(tap.index), into: upper)
+            let wanted = (tap.index + reach.lowerBound)...(tap.index + reach.upperBound)
+            if wanted.lowerBound != held.lowerBound {
+                // Rows increase, so the rows already held are the first ones wanted, if any.
+                for k in max(wanted.lowerBound, held.upperBound)...wanted.upperBound {
+                    upsample(stream.row(k), into: upsampled + (k & 3) * width * 4)
                 }
-                upsample(stream.row(tap.index + 1), into: lower)
-                upperIndex = tap.index
+                held = wanted.lowerBound..<(wanted.upperBound + 1)
             }
-            body(y, MixedRow(upper: upper, lower: lower, t: tap.weight))
+            // Linear weights are (0, 1 − t, t, 0): rows i and i + 1 in the middle.
+            let first = tap.index - 1
+            body(y, MixedRow(slot(first), slot(first + 1), slot(first + 2), slot(first + 3), weights: tap.weights))
         }
+    }
+
+    /// The small rows, relative to a tap's index, that a row mixes.
+    private func smallRows(mixedBy tapIndex: Int) -> ClosedRange<Int> {
+        interpolation == .cubic ? (tapIndex - 1)...(tapIndex + 2) : tapIndex...(tapIndex + 1)
     }
 
     /// The small rows that output rows `rows` (not empty) mix.
     private func smallRows(mixedBy rows: Range<Int>) -> ClosedRange<Int> {
-        rowTaps[rows.lowerBound].index...(rowTaps[rows.upperBound - 1].index + 1)
+        smallRows(mixedBy: rowTaps[rows.lowerBound].index).lowerBound
+            ... smallRows(mixedBy: rowTaps[rows.upperBound - 1].index).upperBound
     }
 
     /// The grid rows that neighbouring bands would both bring in (2r + 2 around each boundary: at σ 100 on 12 MP,
@@ -210,21 +249,47 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     }
 }
 
-/// Where full-resolution position x falls between two small samples: sample `index` and `index + 1`,
-/// mixed with `weight` of the second.
+/// Where full-resolution position x falls between two small samples, `index` and `index + 1` (fraction t of
+/// the way), and the weights of samples index − 1 ... index + 2 there.
 struct InterpolationTap: Sendable {
     let index: Int
-    let weight: Float
+    let t: Float
+    let weights: SIMD4<Float>
 
     /// Absolute cell a is centred on full-resolution position a·f + (f − 1)/2; the small image's first cell
     /// is `firstCell`.
     static func write(
-        first: Int, count: Int, factor: Int, firstCell: Int, into taps: UnsafeMutablePointer<InterpolationTap>
+        first: Int, count: Int, factor: Int, firstCell: Int, interpolation: PyramidGaussianBlur.Interpolation,
+        into taps: UnsafeMutablePointer<InterpolationTap>
     ) {
         for i in 0..<count {
             let position = (Double(first + i) - Double(factor - 1) / 2) / Double(factor) - Double(firstCell)
             let index = Int(position.rounded(.down))
-            taps[i] = InterpolationTap(index: index, weight: Float(position - Double(index)))
+            let t = Float(position - Double(index))
+            taps[i] = InterpolationTap(index: index, t: t, weights: interpolation.weights(at: t))
         }
+    }
+}
+
+extension PyramidGaussianBlur.Interpolation {
+    /// The weights of samples i − 1 ... i + 2 at fraction t of the way from sample i to i + 1: linear ones
+    /// (0, 1 − t, t, 0), or the cubic convolution of Keys with a = −0.5 (Catmull-Rom: exact for quadratics,
+    /// (0, 1, 0, 0) at t = 0, summing to 1 to within rounding). `SIMDKernels.upsample` computes them lane by
+    /// lane with the same operations (`weights(atLanes:)`), so the kernel twins agree to the bit.
+    func weights(at t: Float) -> SIMD4<Float> {
+        guard self == .cubic else { return SIMD4(0, 1 - t, t, 0) }
+        let half = t * 0.5
+        return SIMD4(
+            half * ((2 - t) * t - 1), (t * t * (3 * t - 5) + 2) * 0.5, half * ((4 - 3 * t) * t + 1), half * t * (t - 1))
+    }
+
+    /// `weights(at:)` for 16 fractions at once.
+    @inline(__always)
+    func weights(atLanes t: SIMD16<Float>) -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
+        guard self == .cubic else { return (SIMD16(), 1 - t, t, SIMD16()) }
+        let half = t * 0.5
+        return (
+            half * ((2 - t) * t - 1), (t * t * (3 * t - 5) + 2) * 0.5, half * ((4 - 3 * t) * t + 1), half * t * (t - 1)
+        )
     }
 }

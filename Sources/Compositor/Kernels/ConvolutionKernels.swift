@@ -48,11 +48,6 @@ public protocol ConvolutionKernelSet: Sendable {
         _ span: UnsafePointer<Float>, _ secondSpan: UnsafePointer<Float>, first: UnsafePointer<Int>,
         weights: UnsafePointer<Float>, taps: Int, count: Int, into output: UnsafeMutablePointer<Float>,
         _ secondOutput: UnsafeMutablePointer<Float>)
-
-    /// `output[i] = first[i] + t · (second[i] − first[i])` for i in 0..<count.
-    static func interpolate(
-        _ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, t: Float, count: Int,
-        into output: UnsafeMutablePointer<Float>)
 }
 
 public enum ScalarKernels: ConvolutionKernelSet {
@@ -102,15 +97,6 @@ public enum ScalarKernels: ConvolutionKernelSet {
                 sum = sum + weights[k] * Float(rows[k][i])
             }
             output[i] = sum
-        }
-    }
-
-    public static func interpolate(
-        _ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, t: Float,
-        count: Int, into output: UnsafeMutablePointer<Float>
-    ) {
-        for i in 0..<count {
-            output[i] = first[i] + t * (second[i] - first[i])
         }
     }
 }
@@ -291,22 +277,6 @@ public enum SIMDKernels: ConvolutionKernelSet {
                 sum = sum + weights[k] * Float(rows[k][j])
             }
             output[j] = sum
-        }
-    }
-
-    public static func interpolate(
-        _ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, t: Float,
-        count: Int, into output: UnsafeMutablePointer<Float>
-    ) {
-        let weight = Vector(repeating: t)
-        var i = 0
-        while i + lanes <= count {
-            let a = load(first + i)
-            store(a + weight * (load(second + i) - a), output + i)
-            i += lanes
-        }
-        if i < count {
-            ScalarKernels.interpolate(first + i, second + i, t: t, count: count - i, into: output + i)
         }
     }
 }

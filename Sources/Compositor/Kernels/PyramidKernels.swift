@@ -18,8 +18,8 @@ protocol PyramidKernelSet: Sendable {
         _ line: UnsafePointer<Float>, weights: UnsafeBufferPointer<Float>, count: Int,
         into output: UnsafeMutablePointer<Float>)
 
-    /// Pixel x in 0..<columns.count, channel c: `left + w · (right − left)` with left = cells[i·4 + c],
-    /// right = cells[(i + 1)·4 + c], and (i, w) = `columns.taps[x]`.
+    /// Pixel x in 0..<columns.count, channel c: `(((0 + w₀·s₋₁) + w₁·s₀) + w₂·s₁) + w₃·s₂` with
+    /// sₖ = cells[(i + k)·4 + c] and (i, w) = `columns.taps[x]`.
     static func upsample(
         _ cells: UnsafePointer<Float>, columns: UpsampleColumns, into output: UnsafeMutablePointer<Float>)
 }
@@ -31,16 +31,19 @@ extension Kernels {
     }
 }
 
-/// Where each pixel of an upsampled row reads its two cells, in the forms the two kernels want. The memory
-/// belongs to a workspace (see `PyramidGaussianBlur`).
+/// Where each pixel of an upsampled row reads its four cells (`InterpolationTap`), in the forms the two kernels
+/// want. The memory belongs to a workspace (see `PyramidGaussianBlur`).
 struct UpsampleColumns {
     let count: Int
     let taps: UnsafeMutablePointer<InterpolationTap>
-    /// Each tap's weight repeated for the four channels, so four pixels' weights load as one SIMD16.
-    let weights: UnsafeMutablePointer<Float>
+    /// Each tap's fraction t repeated for the four channels, so four pixels' fractions load as one SIMD16 (the
+    /// SIMD kernel computes the weights from them: loading four weights per pixel, 256 KB for a 12 MP row, for
+    /// every small row cost more than the arithmetic).
+    let fractions: UnsafeMutablePointer<Float>
     /// For each whole group of four pixels 4g..<4g + 4: (i << 4) | m, where i is the first pixel's cell and bit k
     /// of m is set when pixel 4g + k reads cells i + 1 and i + 2 instead; −1 when the group spans more cells.
     let groups: UnsafeMutablePointer<Int32>
+    let interpolation: PyramidGaussianBlur.Interpolation
 
     /// Fills `groups` from `taps` (both `count` long; `groups` count / 4).
     static func writeGroups(
@@ -98,9 +101,9 @@ extension ScalarKernels: PyramidKernelSet {
         for x in 0..<columns.count {
             let tap = columns.taps[x]
             for c in 0..<4 {
-                let left = cells[tap.index * 4 + c]
-                let right = cells[tap.index * 4 + 4 + c]
-                output[x * 4 + c] = left + tap.weight * (right - left)
+                var value: Float = 0
+                for k in 0..<4 { value = value + tap.weights[k] * cells[(tap.index - 1 + k) * 4 + c] }
+                output[x * 4 + c] = value
             }
         }
     }
@@ -245,11 +248,23 @@ extension SIMDKernels: PyramidKernelSet {
         return UnsafePointer(masks)
     }()
 
-    /// Four pixels per step. Where they read two neighbouring pairs of cells (every group once f ≥ 3), each side
-    /// is one cell repeated across the four pixels, its neighbour chosen per pixel with bit masks: two blends
-    /// instead of four separate loads and stores. (A `SIMDMask` from a comparison compiled to a lane loop here.)
+    /// Four pixels per step. Where their cells start at one of two neighbours (every group, as f ≥ 3), each tap
+    /// is one cell repeated across the four pixels, its neighbour chosen per pixel with a bit mask: a blend instead
+    /// of four separate loads. (A `SIMDMask` from a comparison compiled to a lane loop here.) A linear mix leaves
+    /// out the outer taps, whose weights are exact zeros: the sums are the same.
     static func upsample(
         _ cells: UnsafePointer<Float>, columns: UpsampleColumns, into output: UnsafeMutablePointer<Float>
+    ) {
+        if columns.interpolation == .cubic {
+            upsampleGroups(cells, columns: columns, cubic: true, into: output)
+        } else {
+            upsampleGroups(cells, columns: columns, cubic: false, into: output)
+        }
+    }
+
+    @inline(__always)
+    private static func upsampleGroups(
+        _ cells: UnsafePointer<Float>, columns: UpsampleColumns, cubic: Bool, into output: UnsafeMutablePointer<Float>
     ) {
         let masks = pixelMasks
         var x = 0
@@ -257,15 +272,15 @@ extension SIMDKernels: PyramidKernelSet {
             let group = columns.groups[x >> 2]
             if group >= 0 {
                 let first = cells + Int(group >> 4) * 4
-                var left = repeated(first)
-                var right = repeated(first + 4)
-                if group & 15 != 0 {
-                    let next = masks[Int(group & 15)]
-                    left = blend(left, right, next)
-                    right = blend(right, repeated(first + 8), next)
-                }
-                let weights = UnsafeRawPointer(columns.weights + x * 4).loadUnaligned(as: SIMD16<Float>.self)
-                let value = left + weights * (right - left)
+                let next = masks[Int(group & 15)]
+                let t = UnsafeRawPointer(columns.fractions + x * 4).loadUnaligned(as: SIMD16<Float>.self)
+                let (w0, w1, w2, w3) = columns.interpolation.weights(atLanes: t)
+                let (c0, c1, c2) = (repeated(first), repeated(first + 4), repeated(first + 8))
+                var value = SIMD16<Float>()
+                if cubic { value = value + w0 * blend(repeated(first - 4), c0, next) }
+                value = value + w1 * blend(c0, c1, next)
+                value = value + w2 * blend(c1, c2, next)
+                if cubic { value = value + w3 * blend(c2, repeated(first + 12), next) }
                 UnsafeMutableRawPointer(output + x * 4).storeBytes(of: value, as: SIMD16<Float>.self)
             } else {
                 for k in x..<(x + 4) { upsamplePixel(cells, tap: columns.taps[k], into: output + k * 4) }
@@ -290,9 +305,11 @@ extension SIMDKernels: PyramidKernelSet {
     private static func upsamplePixel(
         _ cells: UnsafePointer<Float>, tap: InterpolationTap, into output: UnsafeMutablePointer<Float>
     ) {
-        let left = UnsafeRawPointer(cells + tap.index * 4).loadUnaligned(as: SIMD4<Float>.self)
-        let right = UnsafeRawPointer(cells + tap.index * 4 + 4).loadUnaligned(as: SIMD4<Float>.self)
-        let value = left + SIMD4(repeating: tap.weight) * (right - left)
+        let samples = UnsafeRawPointer(cells + (tap.index - 1) * 4)
+        var value = SIMD4<Float>()
+        for k in 0..<4 {
+            value = value + SIMD4(repeating: tap.weights[k]) * samples.loadUnaligned(fromByteOffset: k * 16, as: SIMD4<Float>.self)
+        }
         UnsafeMutableRawPointer(output).storeBytes(of: value, as: SIMD4<Float>.self)
     }
 }
