@@ -145,7 +145,7 @@ public final class Image: @unchecked Sendable {
 
     /// An independent, tightly packed copy.
     public func copy() -> Image {
-        let result = Image(width: width, height: height)
+        let result = Image(uninitializedWidth: width, height: height)  // every byte is copied over: one pass
         result.copyPixels(from: self)
         return result
     }
