@@ -32,6 +32,45 @@ final class PyramidKernelTests: XCTestCase {
         }
     }
 
+    /// The 16-bit sums, up to their limit of 257 rows of 255 (65,535 exactly), against the scalar twins and the
+    /// 32-bit sums.
+    func testNarrowCellSumsMatchTheScalarTwinAndTheWideSums() {
+        var random = SeededGenerator(seed: 36)
+        let width = 203
+        let rows = (0..<7).map { _ in (0..<(width * 4)).map { _ in UInt8.random(in: 0...255, using: &random) } }
+        let full = [UInt8](repeating: 255, count: width * 4)
+        let pointers =
+            rows.map { row in row.withUnsafeBufferPointer { UnsafePointer($0.baseAddress!) } }
+            + [UnsafePointer<UInt8>](
+                repeating: full.withUnsafeBufferPointer { UnsafePointer($0.baseAddress!) }, count: maximumNarrowRows - 7)
+        for rowCount in Array(0...7) + [maximumNarrowRows] {
+            for count in [0, 15, 16, 127, 128, 300, width * 4] {
+                var fast = [UInt16](repeating: 1, count: count)
+                var scalar = [UInt16](repeating: 2, count: count)
+                var wide = [UInt32](repeating: 3, count: count)
+                SIMDKernels.sumNarrowRows(pointers, rowCount: rowCount, count: count, into: &fast)
+                ScalarKernels.sumNarrowRows(pointers, rowCount: rowCount, count: count, into: &scalar)
+                ScalarKernels.sumRows(pointers, rowCount: rowCount, count: count, into: &wide)
+                XCTAssertEqual(fast, scalar, "\(rowCount) rows, \(count) values")
+                XCTAssertEqual(fast.map(UInt32.init), wide, "\(rowCount) rows, \(count) values")
+            }
+        }
+        let sums = (0..<(width * 4)).map { _ in UInt16.random(in: 0...65_535, using: &random) }
+        for factor in [1, 2, 3, 7, 50] {
+            for cells in [0, 3, 4, 9, width / factor] where cells <= width / factor {
+                var fast = [Float](repeating: 1, count: cells * 4)
+                var scalar = [Float](repeating: 2, count: cells * 4)
+                var wide = [Float](repeating: 3, count: cells * 4)
+                let scale = 1 / Float(factor * factor)
+                SIMDKernels.sumNarrowCells(sums, factor: factor, count: cells, scale: scale, into: &fast)
+                ScalarKernels.sumNarrowCells(sums, factor: factor, count: cells, scale: scale, into: &scalar)
+                ScalarKernels.sumCells(sums.map(UInt32.init), factor: factor, count: cells, scale: scale, into: &wide)
+                XCTAssertEqual(fast, scalar, "factor \(factor), \(cells) cells")
+                XCTAssertEqual(fast, wide, "factor \(factor), \(cells) cells")
+            }
+        }
+    }
+
     func testConvolvingAcrossMatchesTheScalarTwin() {
         var random = SeededGenerator(seed: 35)
         let line = (0..<(300 * 4)).map { _ in Float.random(in: 0...255, using: &random) }
@@ -155,7 +194,7 @@ final class PyramidKernelTests: XCTestCase {
 
     func testPyramidWithEitherKernelSetGivesTheSamePixels() {
         let image = TestImages.photoLike(width: 83, height: 61, seed: 33)
-        for sigma in [7.0, 10, 16, 25, 40] {
+        for sigma in [7.0, 10, 16, 25, 40, 900] {  // σ 900: f = 272, past 16-bit row sums
             for edge in [EdgeMode.mirror, .transparent] {
                 var blur = GaussianBlur(sigma: sigma, edgeMode: edge, precision: .fast, threads: 1)
                 blur.kernels = SIMDKernels.self

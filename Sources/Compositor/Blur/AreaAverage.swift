@@ -84,24 +84,37 @@ struct AreaAverage: CellRows, @unchecked Sendable {
             rows[rowCount] = UnsafePointer(source.row(sourceY))
             rowCount += 1
         }
-        kernels.sumRows(rows, rowCount: rowCount, count: source.width * 4, into: sums)
         let scale = 1 / Float(factor * factor)
-        kernels.sumCells(
-            sums + interiorColumn * 4, factor: factor, count: interior.count, scale: scale,
-            into: output + interior.lowerBound * 4)
-        func edgeCells(_ cells: Range<Int>) {
-            for i in cells {
-                var sum = SIMD4<UInt32>()
-                for k in (i * factor)..<((i + 1) * factor) where columnMap[k] >= 0 {
-                    let p = sums + columnMap[k] * 4
-                    sum &+= SIMD4(p[0], p[1], p[2], p[3])
-                }
-                for c in 0..<4 { output[i * 4 + c] = Float(sum[c]) * scale }
-            }
+        let interiorSums = interiorColumn * 4
+        if factor <= maximumNarrowRows {
+            let narrow = UnsafeMutableRawPointer(sums).bindMemory(to: UInt16.self, capacity: source.width * 4)
+            kernels.sumNarrowRows(rows, rowCount: rowCount, count: source.width * 4, into: narrow)
+            kernels.sumNarrowCells(
+                narrow + interiorSums, factor: factor, count: interior.count, scale: scale,
+                into: output + interior.lowerBound * 4)
+            edgeCells(of: narrow, scale: scale, into: output)
+        } else {
+            kernels.sumRows(rows, rowCount: rowCount, count: source.width * 4, into: sums)
+            kernels.sumCells(
+                sums + interiorSums, factor: factor, count: interior.count, scale: scale,
+                into: output + interior.lowerBound * 4)
+            edgeCells(of: sums, scale: scale, into: output)
         }
-        edgeCells(0..<interior.lowerBound)
-        edgeCells(interior.upperBound..<width)
         return UnsafePointer(output)
+    }
+
+    /// The cells outside `interior`, whose columns come through the edge mode's map.
+    private func edgeCells<Sum: FixedWidthInteger>(
+        of sums: UnsafePointer<Sum>, scale: Float, into output: UnsafeMutablePointer<Float>
+    ) {
+        for i in 0..<width where !interior.contains(i) {
+            var sum = SIMD4<UInt32>()
+            for k in (i * factor)..<((i + 1) * factor) where columnMap[k] >= 0 {
+                let p = sums + columnMap[k] * 4
+                sum &+= SIMD4(UInt32(p[0]), UInt32(p[1]), UInt32(p[2]), UInt32(p[3]))
+            }
+            for c in 0..<4 { output[i * 4 + c] = Float(sum[c]) * scale }
+        }
     }
 }
 

@@ -7,10 +7,19 @@ protocol PyramidKernelSet: Sendable {
     static func sumRows(
         _ rows: UnsafePointer<UnsafePointer<UInt8>>, rowCount: Int, count: Int, into sums: UnsafeMutablePointer<UInt32>)
 
+    /// `sumRows` into 16-bit sums, for at most `maximumNarrowRows` rows (255 · 257 = 65,535): half the widening
+    /// and half the memory of 32-bit sums.
+    static func sumNarrowRows(
+        _ rows: UnsafePointer<UnsafePointer<UInt8>>, rowCount: Int, count: Int, into sums: UnsafeMutablePointer<UInt16>)
+
     /// For cell i in 0..<count and channel c, `output[i·4 + c] = Float(Σₖ sums[(i·factor + k)·4 + c]) · scale` with
     /// k in 0..<factor: each run of `factor` RGBA pixels summed and scaled.
     static func sumCells(
         _ sums: UnsafePointer<UInt32>, factor: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>)
+
+    /// `sumCells` of 16-bit row sums (the cell sums are 32-bit).
+    static func sumNarrowCells(
+        _ sums: UnsafePointer<UInt16>, factor: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>)
 
     /// `output[i] = Σₖ weights[k] · line[i + 4k]` for i in 0..<count, k in order: `ConvolutionKernelSet.convolve`
     /// along interleaved RGBA, for the small grid's horizontal pass.
@@ -23,6 +32,9 @@ protocol PyramidKernelSet: Sendable {
     static func upsample(
         _ cells: UnsafePointer<Float>, columns: UpsampleColumns, into output: UnsafeMutablePointer<Float>)
 }
+
+/// The most rows whose byte sums fit 16 bits.
+let maximumNarrowRows = Int(UInt16.max) / Int(UInt8.max)
 
 extension Kernels {
     /// The pyramid loops that go with `kernels`: the scalar twins with `ScalarKernels`, else SIMD.
@@ -80,6 +92,29 @@ extension ScalarKernels: PyramidKernelSet {
             var sum: UInt32 = 0
             for r in 0..<rowCount { sum &+= UInt32(rows[r][i]) }
             sums[i] = sum
+        }
+    }
+
+    static func sumNarrowRows(
+        _ rows: UnsafePointer<UnsafePointer<UInt8>>, rowCount: Int, count: Int, into sums: UnsafeMutablePointer<UInt16>
+    ) {
+        precondition(rowCount <= maximumNarrowRows)
+        for i in 0..<count {
+            var sum: UInt16 = 0
+            for r in 0..<rowCount { sum &+= UInt16(rows[r][i]) }
+            sums[i] = sum
+        }
+    }
+
+    static func sumNarrowCells(
+        _ sums: UnsafePointer<UInt16>, factor: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>
+    ) {
+        for i in 0..<count {
+            for c in 0..<4 {
+                var sum: UInt32 = 0
+                for k in 0..<factor { sum &+= UInt32(sums[(i * factor + k) * 4 + c]) }
+                output[i * 4 + c] = Float(sum) * scale
+            }
         }
     }
 
@@ -161,6 +196,59 @@ extension SIMDKernels: PyramidKernelSet {
         }
     }
 
+    /// 32 bytes widened to 16-bit lanes: one vpmovzxbw, when the bytes are loaded as one vector first (a lane
+    /// loop reading memory, as `words` does, stayed 32 byte loads here).
+    @inline(__always)
+    private static func halfWords(_ bytes: UnsafePointer<UInt8>) -> SIMD32<UInt16> {
+        let loaded = UnsafeRawPointer(bytes).loadUnaligned(as: SIMD32<UInt8>.self)
+        var result = SIMD32<UInt16>()
+        for lane in 0..<32 { result[lane] = UInt16(loaded[lane]) }
+        return result
+    }
+
+    /// `sumRows` in 16-bit lanes: 32 columns per widening instead of 16, the sums half as large (σ 30 on 12 MP,
+    /// one thread: 8.65 → 8.0 ms in all).
+    static func sumNarrowRows(
+        _ rows: UnsafePointer<UnsafePointer<UInt8>>, rowCount: Int, count: Int, into sums: UnsafeMutablePointer<UInt16>
+    ) {
+        precondition(rowCount <= maximumNarrowRows)
+        var i = 0
+        while i + 128 <= count {
+            var a0 = SIMD32<UInt16>(repeating: 0)
+            var a1 = a0
+            var a2 = a0
+            var a3 = a0
+            var r = 0
+            while r + 2 <= rowCount {
+                let p = rows[r] + i
+                let q = rows[r + 1] + i
+                a0 &+= halfWords(p) &+ halfWords(q)
+                a1 &+= halfWords(p + 32) &+ halfWords(q + 32)
+                a2 &+= halfWords(p + 64) &+ halfWords(q + 64)
+                a3 &+= halfWords(p + 96) &+ halfWords(q + 96)
+                r += 2
+            }
+            if r < rowCount {
+                let p = rows[r] + i
+                a0 &+= halfWords(p)
+                a1 &+= halfWords(p + 32)
+                a2 &+= halfWords(p + 64)
+                a3 &+= halfWords(p + 96)
+            }
+            let out = UnsafeMutableRawPointer(sums + i)
+            out.storeBytes(of: a0, as: SIMD32<UInt16>.self)
+            out.storeBytes(of: a1, toByteOffset: 64, as: SIMD32<UInt16>.self)
+            out.storeBytes(of: a2, toByteOffset: 128, as: SIMD32<UInt16>.self)
+            out.storeBytes(of: a3, toByteOffset: 192, as: SIMD32<UInt16>.self)
+            i += 128
+        }
+        for j in i..<count {
+            var sum: UInt16 = 0
+            for r in 0..<rowCount { sum &+= UInt16(rows[r][j]) }
+            sums[j] = sum
+        }
+    }
+
     /// Four vectors per step: each sum waits only on its own previous add, so four chains of adds overlap (with
     /// two, as in `convolve`, the adds' latency set the pace at small-grid kernel lengths).
     static func convolveAcross(
@@ -198,6 +286,43 @@ extension SIMDKernels: PyramidKernelSet {
     @inline(__always)
     private static func pixel(_ sums: UnsafePointer<UInt32>) -> SIMD4<UInt32> {
         UnsafeRawPointer(sums).loadUnaligned(as: SIMD4<UInt32>.self)
+    }
+
+    @inline(__always)
+    private static func narrowPixel(_ sums: UnsafePointer<UInt16>) -> SIMD4<UInt32> {
+        let value = UnsafeRawPointer(sums).loadUnaligned(as: SIMD4<UInt16>.self)
+        return SIMD4(UInt32(value[0]), UInt32(value[1]), UInt32(value[2]), UInt32(value[3]))
+    }
+
+    /// `sumCells` of 16-bit sums, the same way.
+    static func sumNarrowCells(
+        _ sums: UnsafePointer<UInt16>, factor: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>
+    ) {
+        @inline(__always)
+        func cell(_ i: Int) -> SIMD4<UInt32> {
+            var p = sums + i * factor * 4
+            var sum = narrowPixel(p)
+            for _ in 1..<factor {
+                p += 4
+                sum &+= narrowPixel(p)
+            }
+            return sum
+        }
+        let scales = SIMD16<Float>(repeating: scale)
+        var i = 0
+        while i + 4 <= count {
+            let words = SIMD16(
+                lowHalf: SIMD8(lowHalf: cell(i), highHalf: cell(i + 1)),
+                highHalf: SIMD8(lowHalf: cell(i + 2), highHalf: cell(i + 3)))
+            var values = SIMD16<Float>()
+            for lane in 0..<16 { values[lane] = Float(words[lane]) }
+            UnsafeMutableRawPointer(output + i * 4).storeBytes(of: values * scales, as: SIMD16<Float>.self)
+            i += 4
+        }
+        if i < count {
+            ScalarKernels.sumNarrowCells(
+                sums + i * factor * 4, factor: factor, count: count - i, scale: scale, into: output + i * 4)
+        }
     }
 
     /// One cell per SIMD4 sum; four cells converted and scaled as one SIMD16.
