@@ -120,7 +120,7 @@ func blurBenchmarks(kernels: any ConvolutionKernelSet.Type, suffix: String) -> [
     // A renderer's steady state: the same destination and workspace every call.
     let destination = Image(width: image.width, height: image.height)
     let workspace = BlurWorkspace()
-    let reuse = [2.0, 30, 100].map { sigma in
+    let reuse = [2.0, 10, 30, 100].map { sigma in
         Benchmark(name: "blur-auto-sigma\(Int(sigma))-reuse" + suffix, megapixels: megapixels) {
             blur(sigma, .auto).apply(to: image, into: destination, workspace: workspace)
             return checksum(destination)

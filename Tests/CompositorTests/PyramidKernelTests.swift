@@ -192,6 +192,48 @@ final class PyramidKernelTests: XCTestCase {
         }
     }
 
+    /// A group of rows quantised together, column run by column run, gives each row's bytes as quantising it
+    /// alone does: cubic and linear mixes, with and without dither, widths that end inside a noise run.
+    func testQuantizingAGroupEqualsQuantizingEachRow() {
+        var random = SeededGenerator(seed: 37)
+        let count = 301
+        let rows = (0..<4).map { _ in (0..<(count * 4)).map { _ in Float.random(in: -20...280, using: &random) } }
+        let cubic = (0..<5).map { PyramidGaussianBlur.Interpolation.cubic.weights(at: Float($0) / 5) }
+        let linear = (0..<5).map { PyramidGaussianBlur.Interpolation.linear.weights(at: Float($0) / 5) }
+        for quantizer in [Quantizer(), Quantizer(dither: true)] {
+            for (weights, firstX) in [(cubic, 0), (cubic, 77), (linear, 5)] {
+                let bytesPerRow = count * 4 + 12
+                var grouped = [UInt8](repeating: 0, count: bytesPerRow * weights.count)
+                var single = grouped
+                var scratch = [Float](repeating: 0, count: count * 4)
+                var grainScratch = scratch
+                rows[0].withUnsafeBufferPointer { r0 in
+                    rows[1].withUnsafeBufferPointer { r1 in
+                        rows[2].withUnsafeBufferPointer { r2 in
+                            rows[3].withUnsafeBufferPointer { r3 in
+                                weights.withUnsafeBufferPointer { weights in
+                                    let sources = (r0.baseAddress!, r1.baseAddress!, r2.baseAddress!, r3.baseAddress!)
+                                    let group = MixedRowGroup(sources, weights: weights)
+                                    quantizer.quantize(
+                                        group, count: count, into: &grouped, bytesPerRow: bytesPerRow, y: 9,
+                                        firstX: firstX)
+                                    single.withUnsafeMutableBufferPointer { single in
+                                        for r in 0..<group.count {
+                                            quantizer.quantize(
+                                                group[r], count: count, into: single.baseAddress! + r * bytesPerRow,
+                                                y: 9 + r, firstX: firstX, rowScratch: &scratch, grainScratch: &grainScratch)
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                XCTAssertEqual(grouped, single, "dither \(quantizer.dither) first x \(firstX) weights \(weights[1])")
+            }
+        }
+    }
+
     func testPyramidWithEitherKernelSetGivesTheSamePixels() {
         let image = TestImages.photoLike(width: 83, height: 61, seed: 33)
         for sigma in [7.0, 10, 16, 25, 40, 900] {  // σ 900: f = 272, past 16-bit row sums

@@ -9,7 +9,7 @@ public final class BlurWorkspace: @unchecked Sendable {
     enum Use: Int, CaseIterable {
         case ring, line, rowOutput, rowPointers, weights, columnMap, smallAverage, smallWeights, columnTaps,
             columnFractions,
-            columnGroups, rowTaps, renderRow, renderScratch, grain, sourceCopy,
+            columnGroups, rowTaps, rowWeights, renderRow, renderScratch, grain, sourceCopy,
             resizeRows, resizeRowPointers, resizeOutput, resizeFirst, resizeWeights,
             sharedRowTable, sharedRowList, sharedRows, sharedRowStates
         /// Tables of per-worker pointers, one table per use (stored under the use's raw value as "worker").

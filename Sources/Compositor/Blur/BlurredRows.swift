@@ -13,6 +13,11 @@ public protocol BlurredRows: Sendable {
     func fillRows(
         _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
         _ body: (Int, MixedRow) -> Void)
+    /// `fillRows`, handing on at once each run of rows that mix the same rows (`MixedRowGroup`, with the y of its
+    /// first row), so that they can be finished together column by column.
+    func fillRowGroups(
+        _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
+        _ body: (Int, MixedRowGroup) -> Void)
     /// Rows `band(i, of: bands)` for i in 0..<bands cover every row once, in order: the bands `render` gives
     /// its threads, cut so that they take about the same time.
     func band(_ index: Int, of bands: Int) -> Range<Int>
@@ -40,6 +45,18 @@ extension BlurredRows {
         for y in rows {
             fillRow(y, into: destination, scratch: scratch)
             body(y, MixedRow(destination))
+        }
+    }
+
+    /// Groups of one row.
+    public func fillRowGroups(
+        _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
+        _ body: (Int, MixedRowGroup) -> Void
+    ) {
+        fillRows(rows, into: destination, scratch: scratch) { y, row in
+            withUnsafePointer(to: row.weights) { weights in
+                body(y, MixedRowGroup(row.rows, weights: UnsafeBufferPointer(start: weights, count: 1)))
+            }
         }
     }
 }

@@ -150,6 +150,14 @@ extension BlurredRows {
         let quantizer = Quantizer(dither: dither, grain: grain)
         Parallel.forEach(workers, threads: threads) { band, worker in
             let row = rows[worker]
+            if finish == nil && grain == 0 {
+                blur.fillRowGroups(blur.band(band, of: workers), into: row, scratch: scratch[worker]) { y, group in
+                    quantizer.quantize(
+                        group, count: width, into: destination.row(y), bytesPerRow: destination.bytesPerRow,
+                        y: y + noiseOrigin.y, firstX: noiseOrigin.x)
+                }
+                return
+            }
             blur.fillRows(blur.band(band, of: workers), into: row, scratch: scratch[worker]) {
                 y, mixed in
                 guard let finish else {

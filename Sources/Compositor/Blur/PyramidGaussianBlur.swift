@@ -29,6 +29,8 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     private var small: SmallImageBlur
     private let columns: UpsampleColumns
     private let rowTaps: UnsafeMutablePointer<InterpolationTap>
+    /// Each row's interpolation weights, contiguous for `MixedRowGroup`.
+    private let rowWeights: UnsafeMutablePointer<SIMD4<Float>>
 
     /// How small samples are interpolated back up to pixels.
     public enum Interpolation: Sendable {
@@ -137,6 +139,8 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
         InterpolationTap.write(
             first: regionY, count: height, factor: factor, firstCell: firstRow, interpolation: interpolation,
             into: rowTaps)
+        rowWeights = workspace.buffer(.rowWeights, count: height, of: SIMD4<Float>.self)
+        for y in 0..<height { rowWeights[y] = rowTaps[y].weights }
     }
 
     static func floorDivide(_ a: Int, _ b: Int) -> Int {
@@ -172,6 +176,17 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
         _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
         _ body: (Int, MixedRow) -> Void
     ) {
+        fillRowGroups(rows, into: destination, scratch: scratch) { first, group in
+            for r in 0..<group.count { body(first + r, group[r]) }
+        }
+    }
+
+    /// `fillRows` a group at a time: the rows between the same two small rows (f of them, or fewer at a run's
+    /// ends) mix the same upsampled rows.
+    public func fillRowGroups(
+        _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
+        _ body: (Int, MixedRowGroup) -> Void
+    ) {
         guard !rows.isEmpty else { return }
         var carver = ScratchCarver(UnsafeMutableRawPointer(scratch))
         let upsampled = carver.take(4 * width * 4, of: Float.self)
@@ -180,19 +195,21 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
         var stream = small.stream(smallRows(mixedBy: rows), scratch: carver.rest)
         let reach = smallRows(mixedBy: 0)
         var held = Int.min..<Int.min
-        for y in rows {
-            let tap = rowTaps[y]
-            let wanted = (tap.index + reach.lowerBound)...(tap.index + reach.upperBound)
-            if wanted.lowerBound != held.lowerBound {
-                // Rows increase, so the rows already held are the first ones wanted, if any.
-                for k in max(wanted.lowerBound, held.upperBound)...wanted.upperBound {
-                    upsample(stream.row(k), into: upsampled + (k & 3) * width * 4)
-                }
-                held = wanted.lowerBound..<(wanted.upperBound + 1)
+        var y = rows.lowerBound
+        while y < rows.upperBound {
+            let index = rowTaps[y].index
+            var end = y + 1
+            while end < rows.upperBound && rowTaps[end].index == index { end += 1 }
+            let wanted = (index + reach.lowerBound)...(index + reach.upperBound)
+            // Rows increase, so the rows already held are the first ones wanted, if any.
+            for k in max(wanted.lowerBound, held.upperBound)...wanted.upperBound {
+                upsample(stream.row(k), into: upsampled + (k & 3) * width * 4)
             }
+            held = wanted.lowerBound..<(wanted.upperBound + 1)
             // Linear weights are (0, 1 − t, t, 0): rows i and i + 1 in the middle.
-            let first = tap.index - 1
-            body(y, MixedRow(slot(first), slot(first + 1), slot(first + 2), slot(first + 3), weights: tap.weights))
+            let sources = (slot(index - 1), slot(index), slot(index + 1), slot(index + 2))
+            body(y, MixedRowGroup(sources, weights: UnsafeBufferPointer(start: rowWeights + y, count: end - y)))
+            y = end
         }
     }
 
