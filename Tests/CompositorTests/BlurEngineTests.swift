@@ -157,7 +157,9 @@ final class BlurEngineTests: XCTestCase {
                 let ranges = (0..<bands).map { blur.band($0, of: bands) }
                 XCTAssertEqual(ranges.first?.lowerBound, 0)
                 XCTAssertEqual(ranges.last?.upperBound, height)
-                for (range, next) in zip(ranges, ranges.dropFirst()) { XCTAssertEqual(range.upperBound, next.lowerBound) }
+                for (range, next) in zip(ranges, ranges.dropFirst()) {
+                    XCTAssertEqual(range.upperBound, next.lowerBound)
+                }
                 XCTAssertFalse(ranges.contains { $0.isEmpty }, "height \(height) σ \(sigma) bands \(bands)")
             }
         }

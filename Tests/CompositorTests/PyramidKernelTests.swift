@@ -42,7 +42,8 @@ final class PyramidKernelTests: XCTestCase {
         let pointers =
             rows.map { row in row.withUnsafeBufferPointer { UnsafePointer($0.baseAddress!) } }
             + [UnsafePointer<UInt8>](
-                repeating: full.withUnsafeBufferPointer { UnsafePointer($0.baseAddress!) }, count: maximumNarrowRows - 7)
+                repeating: full.withUnsafeBufferPointer { UnsafePointer($0.baseAddress!) }, count: maximumNarrowRows - 7
+            )
         for rowCount in Array(0...7) + [maximumNarrowRows] {
             for count in [0, 15, 16, 127, 128, 300, width * 4] {
                 var fast = [UInt16](repeating: 1, count: count)
@@ -145,7 +146,8 @@ final class PyramidKernelTests: XCTestCase {
                 for lane in 0..<16 {
                     let w = interpolation.weights(at: lanes[lane])
                     XCTAssertEqual(
-                        [w0[lane], w1[lane], w2[lane], w3[lane]].map(\.bitPattern), [w[0], w[1], w[2], w[3]].map(\.bitPattern))
+                        [w0[lane], w1[lane], w2[lane], w3[lane]].map(\.bitPattern),
+                        [w[0], w[1], w[2], w[3]].map(\.bitPattern))
                 }
             }
         }
@@ -221,7 +223,8 @@ final class PyramidKernelTests: XCTestCase {
                                         for r in 0..<group.count {
                                             quantizer.quantize(
                                                 group[r], count: count, into: single.baseAddress! + r * bytesPerRow,
-                                                y: 9 + r, firstX: firstX, rowScratch: &scratch, grainScratch: &grainScratch)
+                                                y: 9 + r, firstX: firstX, rowScratch: &scratch,
+                                                grainScratch: &grainScratch)
                                         }
                                     }
                                 }

@@ -12,9 +12,10 @@
 /// apples photo before rounding, σ 10/30/100/200: 0.70/0.45/0.54/0.56 LSB against 0.70/0.71/1.45/1.23 for
 /// linear at σ' 3.3). Cost decides between them: σ' 2 lets f grow by 1.65, so the small image has 2.7× fewer
 /// pixels and its kernel 40% fewer taps, but each output row mixes four upsampled rows instead of two. Where the
-/// small blur is dear (σ 10: 15.8 → 12.1 ms on 12 MP) cubics win; at σ 30 and up the small image is already
-/// cheap and the mix costs more (σ 30: 8.6 → 9.9, σ 100: 7.6 → 9.8). Measured against the exact blur: PSNR
-/// 54–60 dB, max error 2 (see PyramidBlurTests).
+/// small blur is dear (σ 10: 15.8 → 12.1 ms on 12 MP, then 10.2 with rows rounded in groups, `MixedRowGroup`)
+/// cubics win; at σ 30 and up the small image is already cheap and the mix costs more (σ 30: 8.6 → 9.9, σ 100:
+/// 7.6 → 9.8). Measured against the exact blur: PSNR 50–63 dB (transparent edges lowest), max error 2 (see
+/// PyramidBlurTests).
 public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     public let width: Int
     public let height: Int
@@ -160,8 +161,9 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     }
 
     /// Row y mixes four small rows (two, linearly), each first upsampled across: the per-pixel work of the
-    /// horizontal step is then done once per small row (f times less), and the vertical step is a plain mix. A row alone
-    /// costs the small rows it needs, each made from 2r + 1 grid rows: fill runs of rows with `fillRows`.
+    /// horizontal step is then done once per small row (f times less), and the vertical step is a plain mix. A
+    /// row alone costs the small rows it needs, each made from 2r + 1 grid rows: fill runs of rows with
+    /// `fillRows`.
     public func fillRow(
         _ y: Int, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
     ) {
@@ -220,8 +222,8 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
 
     /// The small rows that output rows `rows` (not empty) mix.
     private func smallRows(mixedBy rows: Range<Int>) -> ClosedRange<Int> {
-        smallRows(mixedBy: rowTaps[rows.lowerBound].index).lowerBound
-            ... smallRows(mixedBy: rowTaps[rows.upperBound - 1].index).upperBound
+        smallRows(mixedBy: rowTaps[rows.lowerBound].index)
+            .lowerBound...smallRows(mixedBy: rowTaps[rows.upperBound - 1].index).upperBound
     }
 
     /// The grid rows that neighbouring bands would both bring in (2r + 2 around each boundary: at σ 100 on 12 MP,

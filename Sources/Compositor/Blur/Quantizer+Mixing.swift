@@ -140,7 +140,9 @@ extension Quantizer {
         case (true, false):
             for i in 0..<count { output[i] = Quantizer.byte(w1 * r1[i] + w2 * r2[i]) }
         case (false, true):
-            for i in 0..<count { output[i] = Quantizer.byte(w0 * r0[i] + w1 * r1[i] + w2 * r2[i] + w3 * r3[i] + tile[i]) }
+            for i in 0..<count {
+                output[i] = Quantizer.byte(w0 * r0[i] + w1 * r1[i] + w2 * r2[i] + w3 * r3[i] + tile[i])
+            }
         case (false, false):
             for i in 0..<count { output[i] = Quantizer.byte(w0 * r0[i] + w1 * r1[i] + w2 * r2[i] + w3 * r3[i]) }
         }

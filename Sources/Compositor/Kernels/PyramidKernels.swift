@@ -433,7 +433,9 @@ extension SIMDKernels: PyramidKernelSet {
         let samples = UnsafeRawPointer(cells + (tap.index - 1) * 4)
         var value = SIMD4<Float>()
         for k in 0..<4 {
-            value = value + SIMD4(repeating: tap.weights[k]) * samples.loadUnaligned(fromByteOffset: k * 16, as: SIMD4<Float>.self)
+            value =
+                value + SIMD4(repeating: tap.weights[k])
+                * samples.loadUnaligned(fromByteOffset: k * 16, as: SIMD4<Float>.self)
         }
         UnsafeMutableRawPointer(output).storeBytes(of: value, as: SIMD4<Float>.self)
     }
