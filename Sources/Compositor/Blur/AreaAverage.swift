@@ -92,22 +92,24 @@ struct AreaAverage: CellRows, @unchecked Sendable {
             kernels.sumNarrowCells(
                 narrow + interiorSums, factor: factor, count: interior.count, scale: scale,
                 into: output + interior.lowerBound * 4)
-            edgeCells(of: narrow, scale: scale, into: output)
+            edgeCells(0..<interior.lowerBound, of: narrow, scale: scale, into: output)
+            edgeCells(interior.upperBound..<width, of: narrow, scale: scale, into: output)
         } else {
             kernels.sumRows(rows, rowCount: rowCount, count: source.width * 4, into: sums)
             kernels.sumCells(
                 sums + interiorSums, factor: factor, count: interior.count, scale: scale,
                 into: output + interior.lowerBound * 4)
-            edgeCells(of: sums, scale: scale, into: output)
+            edgeCells(0..<interior.lowerBound, of: sums, scale: scale, into: output)
+            edgeCells(interior.upperBound..<width, of: sums, scale: scale, into: output)
         }
         return UnsafePointer(output)
     }
 
-    /// The cells outside `interior`, whose columns come through the edge mode's map.
+    /// Cells outside `interior`, whose columns come through the edge mode's map.
     private func edgeCells<Sum: FixedWidthInteger>(
-        of sums: UnsafePointer<Sum>, scale: Float, into output: UnsafeMutablePointer<Float>
+        _ cells: Range<Int>, of sums: UnsafePointer<Sum>, scale: Float, into output: UnsafeMutablePointer<Float>
     ) {
-        for i in 0..<width where !interior.contains(i) {
+        for i in cells {
             var sum = SIMD4<UInt32>()
             for k in (i * factor)..<((i + 1) * factor) where columnMap[k] >= 0 {
                 let p = sums + columnMap[k] * 4
