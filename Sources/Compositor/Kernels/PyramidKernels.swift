@@ -160,12 +160,52 @@ extension SIMDKernels: PyramidKernelSet {
     }
 
     /// `sumRows` in 16-bit lanes: 32 columns per widening instead of 16, the sums half as large (σ 30 on 12 MP,
-    /// one thread: 8.65 → 8.0 ms in all).
+    /// one thread: 8.65 → 8.0 ms in all). 256 columns per step where they fit: each row is then read in runs of
+    /// four cache lines, which the many rows of a large factor need (σ 100, 30 rows: 7.4 → 6.8 ms in all).
     static func sumNarrowRows(
         _ rows: UnsafePointer<UnsafePointer<UInt8>>, rowCount: Int, count: Int, into sums: UnsafeMutablePointer<UInt16>
     ) {
         precondition(rowCount <= maximumNarrowRows)
         var i = 0
+        while i + 256 <= count {
+            var a = (SIMD32<UInt16>(), SIMD32<UInt16>(), SIMD32<UInt16>(), SIMD32<UInt16>())
+            var b = a
+            var r = 0
+            while r + 2 <= rowCount {
+                let p = rows[r] + i
+                let q = rows[r + 1] + i
+                a.0 &+= halfWords(p) &+ halfWords(q)
+                a.1 &+= halfWords(p + 32) &+ halfWords(q + 32)
+                a.2 &+= halfWords(p + 64) &+ halfWords(q + 64)
+                a.3 &+= halfWords(p + 96) &+ halfWords(q + 96)
+                b.0 &+= halfWords(p + 128) &+ halfWords(q + 128)
+                b.1 &+= halfWords(p + 160) &+ halfWords(q + 160)
+                b.2 &+= halfWords(p + 192) &+ halfWords(q + 192)
+                b.3 &+= halfWords(p + 224) &+ halfWords(q + 224)
+                r += 2
+            }
+            if r < rowCount {
+                let p = rows[r] + i
+                a.0 &+= halfWords(p)
+                a.1 &+= halfWords(p + 32)
+                a.2 &+= halfWords(p + 64)
+                a.3 &+= halfWords(p + 96)
+                b.0 &+= halfWords(p + 128)
+                b.1 &+= halfWords(p + 160)
+                b.2 &+= halfWords(p + 192)
+                b.3 &+= halfWords(p + 224)
+            }
+            let out = UnsafeMutableRawPointer(sums + i)
+            out.storeBytes(of: a.0, as: SIMD32<UInt16>.self)
+            out.storeBytes(of: a.1, toByteOffset: 64, as: SIMD32<UInt16>.self)
+            out.storeBytes(of: a.2, toByteOffset: 128, as: SIMD32<UInt16>.self)
+            out.storeBytes(of: a.3, toByteOffset: 192, as: SIMD32<UInt16>.self)
+            out.storeBytes(of: b.0, toByteOffset: 256, as: SIMD32<UInt16>.self)
+            out.storeBytes(of: b.1, toByteOffset: 320, as: SIMD32<UInt16>.self)
+            out.storeBytes(of: b.2, toByteOffset: 384, as: SIMD32<UInt16>.self)
+            out.storeBytes(of: b.3, toByteOffset: 448, as: SIMD32<UInt16>.self)
+            i += 256
+        }
         while i + 128 <= count {
             var a0 = SIMD32<UInt16>(repeating: 0)
             var a1 = a0
