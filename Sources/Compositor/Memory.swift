@@ -11,8 +11,8 @@
 /// advised with MADV_HUGEPAGE (its default THP mode is "madvise"); elsewhere the advice is ignored.
 ///
 /// Even on huge pages, the kernel zeroes every fresh page before a program may see it: 48 MB of extra writes
-/// per 12 MP image, 1.5 ms here whether one thread or two touch it (a blur at σ 30 into fresh pages scales
-/// 1.67-1.70× on two threads, into reused ones 1.81-2.05×). So blocks from 128 KiB up (glibc's own
+/// per 12 MP image, 1.2-1.5 ms here whether one thread or two touch it (a blur at σ 30 into fresh pages scales
+/// 1.6-1.7× on two threads, into reused ones 1.8-2.0×). So blocks from 128 KiB up (glibc's own
 /// threshold for giving memory back to the kernel) are kept when released, up to `reuseLimit` bytes in all,
 /// and handed to the next request of about their size: a renderer that makes a new image every frame, or a
 /// script that blurs photo after photo, then writes into warm memory.
