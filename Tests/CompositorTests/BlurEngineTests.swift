@@ -115,8 +115,8 @@ final class BlurEngineTests: XCTestCase {
     }
 
     /// Bands filled one after another (as under a nested concurrentPerform, where they cannot run at once), in
-    /// either order, make every shared grid row exactly once and give the same rows as one band: no band waits
-    /// for another.
+    /// either order, give the same rows as one band: shared grid rows made by whichever band came first serve the
+    /// others, and no band waits for another (one that did would hang here).
     func testSharedGridRowsAreTheSameWhenBandsRunOneAfterAnother() {
         let image = TestImages.photoLike(width: 90, height: 140, seed: 8)
         for sigma in [15.0, 60] {
