@@ -206,34 +206,11 @@ extension SIMDKernels: PyramidKernelSet {
             out.storeBytes(of: b.3, toByteOffset: 448, as: SIMD32<UInt16>.self)
             i += 256
         }
-        while i + 128 <= count {
-            var a0 = SIMD32<UInt16>(repeating: 0)
-            var a1 = a0
-            var a2 = a0
-            var a3 = a0
-            var r = 0
-            while r + 2 <= rowCount {
-                let p = rows[r] + i
-                let q = rows[r + 1] + i
-                a0 &+= halfWords(p) &+ halfWords(q)
-                a1 &+= halfWords(p + 32) &+ halfWords(q + 32)
-                a2 &+= halfWords(p + 64) &+ halfWords(q + 64)
-                a3 &+= halfWords(p + 96) &+ halfWords(q + 96)
-                r += 2
-            }
-            if r < rowCount {
-                let p = rows[r] + i
-                a0 &+= halfWords(p)
-                a1 &+= halfWords(p + 32)
-                a2 &+= halfWords(p + 64)
-                a3 &+= halfWords(p + 96)
-            }
-            let out = UnsafeMutableRawPointer(sums + i)
-            out.storeBytes(of: a0, as: SIMD32<UInt16>.self)
-            out.storeBytes(of: a1, toByteOffset: 64, as: SIMD32<UInt16>.self)
-            out.storeBytes(of: a2, toByteOffset: 128, as: SIMD32<UInt16>.self)
-            out.storeBytes(of: a3, toByteOffset: 192, as: SIMD32<UInt16>.self)
-            i += 128
+        while i + 32 <= count {  // the rest of the row, a vector at a time
+            var sum = SIMD32<UInt16>(repeating: 0)
+            for r in 0..<rowCount { sum &+= halfWords(rows[r] + i) }
+            UnsafeMutableRawPointer(sums + i).storeBytes(of: sum, as: SIMD32<UInt16>.self)
+            i += 32
         }
         for j in i..<count {
             var sum: UInt16 = 0
