@@ -268,37 +268,30 @@ extension SIMDKernels: PyramidKernelSet {
     static func sumNarrowCells(
         _ sums: UnsafePointer<UInt16>, factor: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>
     ) {
-        @inline(__always)
-        func cell(_ i: Int) -> SIMD4<UInt32> {
-            var p = sums + i * factor * 4
-            var sum = narrowPixel(p)
-            for _ in 1..<factor {
-                p += 4
-                sum &+= narrowPixel(p)
-            }
-            return sum
-        }
-        let scales = SIMD16<Float>(repeating: scale)
-        var i = 0
-        while i + 4 <= count {
-            let words = SIMD16(
-                lowHalf: SIMD8(lowHalf: cell(i), highHalf: cell(i + 1)),
-                highHalf: SIMD8(lowHalf: cell(i + 2), highHalf: cell(i + 3)))
-            var values = SIMD16<Float>()
-            for lane in 0..<16 { values[lane] = Float(words[lane]) }
-            UnsafeMutableRawPointer(output + i * 4).storeBytes(of: values * scales, as: SIMD16<Float>.self)
-            i += 4
-        }
-        if i < count {
+        let done = sumCellsByFour(sums, factor: factor, count: count, scale: scale, into: output, pixel: narrowPixel)
+        if done < count {
             ScalarKernels.sumNarrowCells(
-                sums + i * factor * 4, factor: factor, count: count - i, scale: scale, into: output + i * 4)
+                sums + done * factor * 4, factor: factor, count: count - done, scale: scale, into: output + done * 4)
         }
     }
 
-    /// One cell per SIMD4 sum; four cells converted and scaled as one SIMD16.
     static func sumCells(
         _ sums: UnsafePointer<UInt32>, factor: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>
     ) {
+        let done = sumCellsByFour(sums, factor: factor, count: count, scale: scale, into: output, pixel: pixel)
+        if done < count {
+            ScalarKernels.sumCells(
+                sums + done * factor * 4, factor: factor, count: count - done, scale: scale, into: output + done * 4)
+        }
+    }
+
+    /// One cell per SIMD4 sum; four cells converted and scaled as one SIMD16. Returns the cells done, a multiple
+    /// of four; the caller's scalar twin does the rest.
+    @inline(__always)
+    private static func sumCellsByFour<Sum>(
+        _ sums: UnsafePointer<Sum>, factor: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>,
+        pixel: (UnsafePointer<Sum>) -> SIMD4<UInt32>
+    ) -> Int {
         @inline(__always)
         func cell(_ i: Int) -> SIMD4<UInt32> {
             var p = sums + i * factor * 4
@@ -320,9 +313,6 @@ extension SIMDKernels: PyramidKernelSet {
             UnsafeMutableRawPointer(output + i * 4).storeBytes(of: values * scales, as: SIMD16<Float>.self)
             i += 4
         }
-        if i < count {
-            ScalarKernels.sumCells(
-                sums + i * factor * 4, factor: factor, count: count - i, scale: scale, into: output + i * 4)
-        }
+        return i
     }
 }
