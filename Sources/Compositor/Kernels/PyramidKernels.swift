@@ -54,43 +54,48 @@ extension ScalarKernels: PyramidKernelSet {
     static func sumRows(
         _ rows: UnsafePointer<UnsafePointer<UInt8>>, rowCount: Int, count: Int, into sums: UnsafeMutablePointer<UInt32>
     ) {
-        for i in 0..<count {
-            var sum: UInt32 = 0
-            for r in 0..<rowCount { sum &+= UInt32(rows[r][i]) }
-            sums[i] = sum
-        }
+        rowSums(rows, rowCount: rowCount, columns: 0..<count, into: sums)
     }
 
     static func sumNarrowRows(
         _ rows: UnsafePointer<UnsafePointer<UInt8>>, rowCount: Int, count: Int, into sums: UnsafeMutablePointer<UInt16>
     ) {
         precondition(rowCount <= maximumNarrowRows)
-        for i in 0..<count {
-            var sum: UInt16 = 0
-            for r in 0..<rowCount { sum &+= UInt16(rows[r][i]) }
-            sums[i] = sum
-        }
+        rowSums(rows, rowCount: rowCount, columns: 0..<count, into: sums)
     }
 
     static func sumNarrowCells(
         _ sums: UnsafePointer<UInt16>, factor: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>
     ) {
-        for i in 0..<count {
-            for c in 0..<4 {
-                var sum: UInt32 = 0
-                for k in 0..<factor { sum &+= UInt32(sums[(i * factor + k) * 4 + c]) }
-                output[i * 4 + c] = Float(sum) * scale
-            }
-        }
+        cellSums(sums, factor: factor, count: count, scale: scale, into: output)
     }
 
     static func sumCells(
         _ sums: UnsafePointer<UInt32>, factor: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>
     ) {
+        cellSums(sums, factor: factor, count: count, scale: scale, into: output)
+    }
+
+    /// `sums[j] = Σᵣ rows[r][j]` for j in `columns`, in the width of `Sum` (the SIMD loops' tails call it too).
+    static func rowSums<Sum: FixedWidthInteger>(
+        _ rows: UnsafePointer<UnsafePointer<UInt8>>, rowCount: Int, columns: Range<Int>,
+        into sums: UnsafeMutablePointer<Sum>
+    ) {
+        for j in columns {
+            var sum: Sum = 0
+            for r in 0..<rowCount { sum &+= Sum(rows[r][j]) }
+            sums[j] = sum
+        }
+    }
+
+    /// Each cell's `factor` pixels summed per channel in 32 bits and scaled.
+    private static func cellSums<Sum: FixedWidthInteger>(
+        _ sums: UnsafePointer<Sum>, factor: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>
+    ) {
         for i in 0..<count {
             for c in 0..<4 {
                 var sum: UInt32 = 0
-                for k in 0..<factor { sum &+= sums[(i * factor + k) * 4 + c] }
+                for k in 0..<factor { sum &+= UInt32(sums[(i * factor + k) * 4 + c]) }
                 output[i * 4 + c] = Float(sum) * scale
             }
         }
@@ -142,11 +147,7 @@ extension SIMDKernels: PyramidKernelSet {
             out.storeBytes(of: a3, toByteOffset: 192, as: SIMD16<UInt32>.self)
             i += 64
         }
-        for j in i..<count {
-            var sum: UInt32 = 0
-            for r in 0..<rowCount { sum &+= UInt32(rows[r][j]) }
-            sums[j] = sum
-        }
+        ScalarKernels.rowSums(rows, rowCount: rowCount, columns: i..<count, into: sums)
     }
 
     /// 32 bytes widened to 16-bit lanes: one vpmovzxbw, when the bytes are loaded as one vector first (a lane
@@ -212,11 +213,7 @@ extension SIMDKernels: PyramidKernelSet {
             UnsafeMutableRawPointer(sums + i).storeBytes(of: sum, as: SIMD32<UInt16>.self)
             i += 32
         }
-        for j in i..<count {
-            var sum: UInt16 = 0
-            for r in 0..<rowCount { sum &+= UInt16(rows[r][j]) }
-            sums[j] = sum
-        }
+        ScalarKernels.rowSums(rows, rowCount: rowCount, columns: i..<count, into: sums)
     }
 
     /// Four vectors per step: each sum waits only on its own previous add, so four chains of adds overlap (with
