@@ -34,7 +34,12 @@ struct Composer {
             throw ToolFailure(.dataError, subject, error.description)
         }
         let loaded = clock.now
-        let image = SceneRenderer(threads: request.threads, precision: request.precision).render(scene)
+        let image: Image
+        do {
+            image = try SceneRenderer(threads: request.threads, precision: request.precision).render(scene)
+        } catch {
+            throw ToolFailure(.dataError, subject, error.description)
+        }
         let rendered = clock.now
         let encoded: [UInt8]
         do {

@@ -90,7 +90,8 @@ public struct SceneFile {
 
     private mutating func layers(_ json: JSONValue, path: String) throws(SceneFileError) -> [Layer] {
         guard case .array(let elements) = json else {
-            throw SceneFileError.invalid(path: path, message: "expected an array of layers, found \(json.kindDescription)")
+            throw SceneFileError.invalid(
+                path: path, message: "expected an array of layers, found \(json.kindDescription)")
         }
         var result: [Layer] = []
         for (index, element) in elements.enumerated() { result.append(try layer(element, path: "\(path)[\(index)]")) }
@@ -260,7 +261,9 @@ private struct JSONObject {
         guard let text = try optionalString(key) else { return nil }
         guard let color = RGBAColor(css: text) else {
             throw SceneFileError.invalid(
-                path: at(key), message: "expected a colour (#rgb, #rrggbb, #rrggbbaa or a name), found \(text.quotedForMessage(limit: 40))")
+                path: at(key),
+                message:
+                    "expected a colour (#rgb, #rrggbb, #rrggbbaa or a name), found \(text.quotedForMessage(limit: 40))")
         }
         return color
     }

@@ -8,7 +8,7 @@ final class SceneRendererTests: XCTestCase {
     private let thin = MaterialCatalog.material(named: "thin")!.light
 
     private func render(_ layers: [Layer], width: Double = 96, height: Double = 64, threads: Int = 2) -> Image {
-        SceneRenderer(threads: threads).render(Scene(width: width, height: height, layers: layers))
+        try! SceneRenderer(threads: threads).render(Scene(width: width, height: height, layers: layers))
     }
 
     private func photoLayer() -> Layer {
@@ -162,5 +162,68 @@ final class SceneRendererTests: XCTestCase {
                 transform: AffineTransform2D(rotationAngle: 0.4)),
         ]
         XCTAssertTrue(render(layers, threads: 1).hasSamePixels(as: render(layers, threads: 3)))
+    }
+}
+
+/// Scenes are costed before drawing, and refused at once when over the renderer's limits.
+final class SceneCostTests: XCTestCase {
+    private func nestedGroups(_ depth: Int) -> Layer {
+        var layer = Layer(.shape(.rectangle(cornerRadius: 0), color: .white))
+        for _ in 0..<depth { layer = Layer(.group([layer]), opacity: 0.5) }
+        return layer
+    }
+
+    func testCostCountsTheCanvasTheLayersAndTheIsolationPictures() {
+        let renderer = SceneRenderer()
+        let fill = Layer(.shape(.rectangle(cornerRadius: 0), color: .white))
+        XCTAssertEqual(
+            renderer.cost(of: Scene(width: 100, height: 50, layers: [fill])),
+            SceneRenderer.Cost(peakBytes: 100 * 50 * 4, work: 2 * 5000))
+        // A half-opaque group isolates a picture just the size of its child (a 20×10 shape at scale 2).
+        let small = Layer(
+            .shape(.rectangle(cornerRadius: 0), color: .white), frame: Rect(x: 5, y: 5, width: 20, height: 10))
+        let group = Layer(.group([small]), opacity: 0.5)
+        XCTAssertEqual(
+            renderer.cost(of: Scene(width: 100, height: 50, scale: 2, layers: [group])),
+            SceneRenderer.Cost(peakBytes: (200 * 100 + 40 * 20) * 4, work: 20_000 + 1_600 + 800))
+        // Nested isolated groups hold one picture each at once; siblings do not add up.
+        let cost = renderer.cost(of: Scene(width: 100, height: 50, layers: [nestedGroups(3), nestedGroups(2)]))
+        XCTAssertEqual(cost.peakBytes, 5000 * 4 * 4)
+        let expectedWork: Double = 5000 + (5000 * 2 * 3 + 5000) + (5000 * 2 * 2 + 5000)
+        XCTAssertEqual(cost.work, expectedWork)
+        // Invisible and empty layers cost nothing.
+        let hidden = Layer(
+            .backdrop(BackdropMaterial(recipe: MaterialCatalog.material(named: "thin")!.dark)), opacity: 0)
+        XCTAssertEqual(renderer.cost(of: Scene(width: 100, height: 50, layers: [hidden])).work, 5000)
+    }
+
+    /// 29 nested half-opaque groups on a 390×844 canvas at scale 16 would hold 30 pictures of 84 MP (9.8 GB):
+    /// refused before anything is allocated, as is a scene of 9,999 full-screen dims (82 s to draw before).
+    func testOverLimitScenesAreRefusedBeforeDrawing() {
+        let renderer = SceneRenderer()
+        let deep = Scene(width: 390, height: 844, scale: 16, layers: [nestedGroups(29)])
+        let clock = ContinuousClock()
+        let start = clock.now
+        XCTAssertThrowsError(try renderer.render(deep)) { error in
+            guard case .tooMuchMemory(let needed, let limit) = error as? SceneRenderError else {
+                return XCTFail("\(error)")
+            }
+            let pictures = 30 * 6240 * 13504
+            XCTAssertEqual(needed, pictures * 4)
+            XCTAssertEqual(limit, 4 << 30)
+        }
+        let dims = Scene(
+            width: 390, height: 844, scale: 3,
+            layers: Array(
+                repeating: Layer(.shape(.rectangle(cornerRadius: 0), color: .black), opacity: 0.01), count: 9_999))
+        XCTAssertThrowsError(try renderer.render(dims)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("the scene would take 29624 million pixel operations"), "\(error)")
+        }
+        XCTAssertLessThan(clock.now - start, .seconds(2), "refused from the geometry, not drawn")
+        // Within raised limits the same deep scene (at scale 1) draws.
+        var generous = SceneRenderer(limits: .unlimited)
+        generous.threads = 1
+        let small = Scene(width: 39, height: 84, layers: [nestedGroups(29)])
+        XCTAssertEqual(try generous.render(small)[5, 5].alpha, UInt8((255 * pow(0.5, 29.0)).rounded()))
     }
 }

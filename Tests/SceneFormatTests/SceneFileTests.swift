@@ -86,7 +86,10 @@ final class SceneFileTests: XCTestCase {
                 #"{\#(canvas), "layers": [{"type": "backdrop", "material": "a\nb\u001b[31m"}]}"#,
                 #"layers[0].material: unknown material "a\nb\u{1B}[31m"; "#
             ),
-            (#"{\#(canvas), "layers": [], "layers": []}"#, #"not valid JSON: line 1, column 55: key "layers" appears twice"#),
+            (
+                #"{\#(canvas), "layers": [], "layers": []}"#,
+                #"not valid JSON: line 1, column 55: key "layers" appears twice"#
+            ),
             (
                 #"{"canvas": {"width": 5000, "height": 5000, "scale": 3}, "layers": []}"#,
                 "canvas: 15000x15000 pixels is outside 1 to 1000000 pixels"
@@ -157,7 +160,7 @@ final class SceneFileTests: XCTestCase {
         XCTAssertEqual(scene.pixelWidth, 1170)
         XCTAssertEqual(scene.pixelHeight, 2532)
         scene.scale = 1
-        let screen = SceneRenderer().render(scene)
+        let screen = try SceneRenderer().render(scene)
         XCTAssertTrue(screen.isOpaque)
         // The close button's cross, and the "Rate it" button.
         XCTAssertEqual(screen[40, 80], Pixel(red: 255, green: 255, blue: 255))
@@ -185,7 +188,7 @@ final class SceneFileTests: XCTestCase {
         XCTAssertEqual(scene.layers.filter(isCard).count, 1)
         var withoutCard = scene
         withoutCard.layers.removeAll(where: isCard)
-        let beneath = SceneRenderer().render(withoutCard)
+        let beneath = try SceneRenderer().render(withoutCard)
         XCTAssertEqual(screen[21, 501], beneath[21, 501], "outside the rounded corner")
         XCTAssertNotEqual(screen[28, 508], beneath[28, 508], "inside the corner's curve")
         let inside = screen[100, 640]

@@ -12,12 +12,20 @@ public struct SceneRenderer: Sendable {
     /// The widest backdrop blur σ, in pixels (as `blurtool --sigma` allows).
     public static let maximumBlurPixels = 10_000.0
 
-    public init(threads: Int = Parallel.processorCount, precision: BlurPrecision = .auto) {
+    /// What a scene may cost before it is drawn (see `SceneRenderer.Limits`).
+    public var limits: Limits
+
+    public init(threads: Int = Parallel.processorCount, precision: BlurPrecision = .auto, limits: Limits = Limits()) {
         self.threads = threads
         self.precision = precision
+        self.limits = limits
     }
 
-    public func render(_ scene: Scene, workspace: BlurWorkspace = BlurWorkspace()) -> Image {
+    /// Draws `scene` into a new image, once its cost is known to be within `limits` (checked before any pixel
+    /// is allocated).
+    /// - Throws: `SceneRenderError` when the scene would need more memory or work than `limits` allow.
+    public func render(_ scene: Scene, workspace: BlurWorkspace = BlurWorkspace()) throws(SceneRenderError) -> Image {
+        try limits.check(cost(of: scene))
         let canvas = Image(
             width: scene.pixelWidth, height: scene.pixelHeight, fill: scene.background.premultipliedPixel)
         let context = Context(
@@ -37,23 +45,22 @@ public struct SceneRenderer: Sendable {
         var space: WorkingSpace
         var workspace: BlurWorkspace
 
-        /// The context for a group's layers: coordinates start at the group frame's top left (when it has
-        /// one), and a layer without a frame fills the group's.
+        var placement: Placement {
+            Placement(transform: transform, bounds: bounds, width: target.width, height: target.height)
+        }
+
+        /// The context for a group's layers (see `Placement.inside`).
         func inside(_ group: Layer, transform: AffineTransform2D) -> Context {
             var inner = self
-            inner.transform = transform
-            if let frame = group.frame {
-                inner.transform = AffineTransform2D(translationX: frame.x, y: frame.y).concatenating(transform)
-                inner.bounds = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
-            }
+            let placement = placement.inside(group, transform: transform)
+            (inner.transform, inner.bounds) = (placement.transform, placement.bounds)
             return inner
         }
     }
 
     private func draw(_ layer: Layer, in context: Context) {
-        let invisible = layer.opacity <= 0 && (layer.blend == .sourceOver || layer.blend.isBlendMode)
         let frame = layer.frame ?? context.bounds
-        guard !invisible, let transform = placement(of: layer, in: context) else { return }
+        guard !layer.drawsNothing, let transform = placement(of: layer, in: context.placement) else { return }
         let target = context.target
         switch layer.content {
         case .image(let image, let fit, let filter, let cornerRadius):
@@ -87,52 +94,14 @@ public struct SceneRenderer: Sendable {
             }
             // An isolated group: its layers drawn alone on a transparent picture just large enough to hold
             // them, then composited as one.
-            let box = layers.reduce(nil) { union($0, pixelBox(of: $1, in: inner)) }
-            guard let box, !box.isEmpty else { return }
+            guard let box = pixelBox(ofLayers: layers, in: inner.placement) else { return }
+            inner.transform = inner.placement.picture(box).transform
             inner.target = Image(width: box.width, height: box.height)
-            inner.transform = inner.transform.concatenating(
-                AffineTransform2D(translationX: -Double(box.x), y: -Double(box.y)))
             for child in layers { draw(child, in: inner) }
             target.draw(
                 inner.target, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
                 space: context.space, threads: threads)
         }
-    }
-
-    /// Local coordinates to the target's pixels for this layer: its transform acts about its frame's centre,
-    /// then the parent's. Nil when there is nothing to draw (an empty frame, a transform that squashes it).
-    private func placement(of layer: Layer, in context: Context) -> AffineTransform2D? {
-        let frame = layer.frame ?? context.bounds
-        guard frame.width > 0, frame.height > 0 else { return nil }
-        let centre = frame.center
-        let transform = AffineTransform2D(translationX: -centre.x, y: -centre.y)
-            .concatenating(layer.transform)
-            .concatenating(AffineTransform2D(translationX: centre.x, y: centre.y))
-            .concatenating(context.transform)
-        return transform.inverted() == nil ? nil : transform
-    }
-
-    /// The target pixels a layer may touch (for a group, what its layers may touch).
-    private func pixelBox(of layer: Layer, in context: Context) -> PixelBox? {
-        guard let transform = placement(of: layer, in: context) else { return nil }
-        if case .group(let layers) = layer.content {
-            let inner = context.inside(layer, transform: transform)
-            return layers.reduce(nil) { union($0, pixelBox(of: $1, in: inner)) }
-        }
-        let box = PixelBox(
-            covering: layer.frame ?? context.bounds, through: transform, within: context.target.width,
-            context.target.height)
-        return box.isEmpty ? nil : box
-    }
-
-    private func union(_ a: PixelBox?, _ b: PixelBox?) -> PixelBox? {
-        guard let a else { return b }
-        guard let b else { return a }
-        let left = min(a.x, b.x)
-        let top = min(a.y, b.y)
-        return PixelBox(
-            x: left, y: top, width: max(a.x + a.width, b.x + b.width) - left,
-            height: max(a.y + a.height, b.y + b.height) - top)
     }
 
     private func drawImage(

@@ -1,0 +1,76 @@
+/// Where a layer lands on the image it is drawn into: the transform from the current coordinates to that
+/// image's pixels, the bounds a layer without a frame fills, and the image's size. Drawing and costing a
+/// scene walk it the same way, so the cost counts exactly the pixels drawing will touch.
+struct Placement {
+    var transform: AffineTransform2D
+    var bounds: Rect
+    var width: Int
+    var height: Int
+
+    /// The placement for a group's layers: coordinates start at the group frame's top left (when it has
+    /// one), and a layer without a frame fills the group's.
+    func inside(_ group: Layer, transform: AffineTransform2D) -> Placement {
+        var inner = self
+        inner.transform = transform
+        if let frame = group.frame {
+            inner.transform = AffineTransform2D(translationX: frame.x, y: frame.y).concatenating(transform)
+            inner.bounds = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
+        }
+        return inner
+    }
+
+    /// The same layers drawn into a picture covering `box` of this placement's image (an isolated group's).
+    func picture(_ box: PixelBox) -> Placement {
+        var inner = self
+        inner.transform = transform.concatenating(
+            AffineTransform2D(translationX: -Double(box.x), y: -Double(box.y)))
+        (inner.width, inner.height) = (box.width, box.height)
+        return inner
+    }
+}
+
+extension Layer {
+    /// Fully transparent under an operator that then leaves the destination as it was.
+    var drawsNothing: Bool { opacity <= 0 && (blend == .sourceOver || blend.isBlendMode) }
+}
+
+extension SceneRenderer {
+    /// Local coordinates to the target's pixels for this layer: its transform acts about its frame's centre,
+    /// then the parent's. Nil when there is nothing to draw (an empty frame, a transform that squashes it).
+    func placement(of layer: Layer, in placement: Placement) -> AffineTransform2D? {
+        let frame = layer.frame ?? placement.bounds
+        guard frame.width > 0, frame.height > 0 else { return nil }
+        let centre = frame.center
+        let transform = AffineTransform2D(translationX: -centre.x, y: -centre.y)
+            .concatenating(layer.transform)
+            .concatenating(AffineTransform2D(translationX: centre.x, y: centre.y))
+            .concatenating(placement.transform)
+        return transform.inverted() == nil ? nil : transform
+    }
+
+    /// The target pixels a layer may touch (for a group, what its layers may touch).
+    func pixelBox(of layer: Layer, in placement: Placement) -> PixelBox? {
+        guard let transform = self.placement(of: layer, in: placement) else { return nil }
+        if case .group(let layers) = layer.content {
+            return pixelBox(ofLayers: layers, in: placement.inside(layer, transform: transform))
+        }
+        let box = PixelBox(
+            covering: layer.frame ?? placement.bounds, through: transform, within: placement.width, placement.height)
+        return box.isEmpty ? nil : box
+    }
+
+    /// The smallest box holding every pixel the layers may touch; nil when they touch none.
+    func pixelBox(ofLayers layers: [Layer], in placement: Placement) -> PixelBox? {
+        layers.reduce(nil) { union($0, pixelBox(of: $1, in: placement)) }
+    }
+
+    private func union(_ a: PixelBox?, _ b: PixelBox?) -> PixelBox? {
+        guard let a else { return b }
+        guard let b else { return a }
+        let left = min(a.x, b.x)
+        let top = min(a.y, b.y)
+        return PixelBox(
+            x: left, y: top, width: max(a.x + a.width, b.x + b.width) - left,
+            height: max(a.y + a.height, b.y + b.height) - top)
+    }
+}

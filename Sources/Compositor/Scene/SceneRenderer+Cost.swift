@@ -1,0 +1,112 @@
+/// Why a scene was not drawn.
+public enum SceneRenderError: Error, Equatable, CustomStringConvertible {
+    /// The pixels it would hold at once (canvas, nested isolation pictures, a layer's intermediate) exceed
+    /// the limit, in bytes.
+    case tooMuchMemory(needed: Int, limit: Int)
+    /// The pixel work it would take exceeds the limit (see `SceneRenderer.Cost.work`).
+    case tooMuchWork(needed: Double, limit: Double)
+
+    public var description: String {
+        func mebibytes(_ bytes: Int) -> String { "\(bytes >> 20) MiB" }
+        switch self {
+        case .tooMuchMemory(let needed, let limit):
+            return "the scene needs \(mebibytes(needed)) of pixels at once (canvas, nested isolated groups and "
+                + "layer pictures); the limit is \(mebibytes(limit))"
+        case .tooMuchWork(let needed, let limit):
+            return "the scene would take \(Int(needed / 1e6)) million pixel operations to draw (its layers' "
+                + "areas, weighted by what each costs); the limit is \(Int(limit / 1e6)) million"
+        }
+    }
+}
+
+extension SceneRenderer {
+    /// What drawing a scene takes, worked out from its geometry before any pixel is allocated.
+    public struct Cost: Equatable, Sendable {
+        /// The most bytes of pixels held at once: the canvas, every isolation picture along the deepest chain of
+        /// nested isolated groups, and the largest intermediate one layer makes inside them (a resampled image,
+        /// a backdrop's material and its blur's scratch).
+        public var peakBytes = 0
+        /// Pixel operations, each layer's drawn area weighted by its kind: 1 for a fill (2 with an
+        /// anti-aliased mask), 4 for a resampled image plus the source pixels behind it, 24 for a backdrop
+        /// (blur, tint and the margin it reads), 2 more for each isolated group's composite. About 1 ns each
+        /// on one core of the project's machines, so the default limit is a few seconds of drawing.
+        public var work = 0.0
+    }
+
+    /// Bounds on what a scene may cost, checked before drawing: a hostile or mistaken scene (9,999
+    /// full-screen layers, 30 nested groups that each isolate a 16× canvas) is refused at once, not drawn for
+    /// minutes or until memory runs out.
+    public struct Limits: Equatable, Sendable {
+        /// Bytes of pixels held at once (default 4 GiB: 30 canvases of 1170×2532 pixels, or a 100 MP canvas
+        /// with two nested isolated groups).
+        public var peakBytes: Int
+        /// Weighted pixel operations (default 2·10¹⁰: 2,000 full-screen dims or 800 full-screen backdrops on a
+        /// 3× phone canvas).
+        public var work: Double
+
+        public init(peakBytes: Int = 4 << 30, work: Double = 2e10) {
+            self.peakBytes = peakBytes
+            self.work = work
+        }
+
+        /// No limits: for callers that bound their scenes themselves.
+        public static let unlimited = Limits(peakBytes: .max, work: .infinity)
+
+        func check(_ cost: Cost) throws(SceneRenderError) {
+            guard cost.peakBytes <= peakBytes else {
+                throw .tooMuchMemory(needed: cost.peakBytes, limit: peakBytes)
+            }
+            guard cost.work <= work else { throw .tooMuchWork(needed: cost.work, limit: work) }
+        }
+    }
+
+    /// What drawing `scene` would take (the renderer's `limits` are not applied).
+    public func cost(of scene: Scene) -> Cost {
+        let width = scene.pixelWidth
+        let height = scene.pixelHeight
+        let placement = Placement(
+            transform: AffineTransform2D(scaleX: scene.scale, y: scene.scale),
+            bounds: Rect(x: 0, y: 0, width: scene.width, height: scene.height), width: width, height: height)
+        let canvas = Double(width) * Double(height)
+        var cost = Cost()
+        let inside = scene.layers.reduce(0) { max($0, self.cost(of: $1, in: placement, adding: &cost.work)) }
+        cost.peakBytes = Int(saturating: (canvas + inside) * Double(Image.bytesPerPixel), within: 0...Int.max)
+        cost.work += canvas
+        return cost
+    }
+
+    /// Adds the layer's work to `work`; returns the most pixels it holds at once beyond its target (in Double:
+    /// 64 nested pictures of 2⁶² pixels each would overflow an Int).
+    private func cost(of layer: Layer, in placement: Placement, adding work: inout Double) -> Double {
+        guard !layer.drawsNothing, let transform = self.placement(of: layer, in: placement) else { return 0 }
+        let frame = layer.frame ?? placement.bounds
+        let box = PixelBox(covering: frame, through: transform, within: placement.width, placement.height)
+        let area = Double(box.width) * Double(box.height)
+        switch layer.content {
+        case .shape(let shape, _):
+            guard !box.isEmpty else { return 0 }
+            let masked = shape != .rectangle(cornerRadius: 0) || transform.b != 0 || transform.c != 0
+            work += area * (masked ? 2 : 1)
+            return masked ? area / 4 : 0  // a mask is a byte a pixel
+        case .image(let image, _, _, _):
+            guard !box.isEmpty else { return 0 }
+            work += area * 4 + Double(image.width) * Double(image.height)
+            return area
+        case .backdrop:
+            guard !box.isEmpty else { return 0 }
+            work += area * 24
+            // The material's picture, the blur's rows of floats (16 bytes a pixel) over a band of threads.
+            return area * 2
+        case .group(let layers):
+            let inner = placement.inside(layer, transform: transform)
+            guard layer.opacity < 1 || layer.blend != .sourceOver else {
+                return layers.reduce(0) { max($0, cost(of: $1, in: inner, adding: &work)) }
+            }
+            guard let picture = pixelBox(ofLayers: layers, in: inner) else { return 0 }
+            let pictured = inner.picture(picture)
+            work += Double(picture.width) * Double(picture.height) * 2
+            let children = layers.reduce(0) { max($0, cost(of: $1, in: pictured, adding: &work)) }
+            return Double(picture.width) * Double(picture.height) + children
+        }
+    }
+}
