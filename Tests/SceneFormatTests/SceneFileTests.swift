@@ -159,6 +159,10 @@ final class SceneFileTests: XCTestCase {
         var scene = try file.scene(fromJSON: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
         XCTAssertEqual(scene.pixelWidth, 1170)
         XCTAssertEqual(scene.pixelHeight, 2532)
+        // A real screen is far inside the default limits (36 MB, 4·10⁷ operations when this was written).
+        let cost = SceneRenderer().cost(of: scene)
+        XCTAssertLessThan(cost.peakBytes, SceneRenderer.Limits().peakBytes / 100)
+        XCTAssertLessThan(cost.work, SceneRenderer.Limits().work / 100)
         scene.scale = 1
         let screen = try SceneRenderer().render(scene)
         XCTAssertTrue(screen.isOpaque)

@@ -59,6 +59,38 @@ extension SceneRenderer {
         return box.isEmpty ? nil : box
     }
 
+    /// Where an image layer's pixels land: the part of the frame the picture covers (`fit` lays it out: fill
+    /// overflows the frame and is clipped, fit leaves bands), the target pixels that part touches, and the map
+    /// from the picture's pixels to the target's. Nil when nothing would be drawn.
+    func imageLayout(
+        _ image: Image, fit: FitMode, frame: Rect, transform: AffineTransform2D, in placement: Placement
+    ) -> (visible: Rect, box: PixelBox, pixelsFromImage: AffineTransform2D)? {
+        guard image.width > 0, image.height > 0 else { return nil }
+        var scaleX = frame.width / Double(image.width)
+        var scaleY = frame.height / Double(image.height)
+        switch fit {
+        case .fill: (scaleX, scaleY) = (max(scaleX, scaleY), max(scaleX, scaleY))
+        case .fit: (scaleX, scaleY) = (min(scaleX, scaleY), min(scaleX, scaleY))
+        case .stretch: break
+        }
+        let placed = Rect(
+            x: frame.x + (frame.width - Double(image.width) * scaleX) / 2,
+            y: frame.y + (frame.height - Double(image.height) * scaleY) / 2,
+            width: Double(image.width) * scaleX, height: Double(image.height) * scaleY)
+        let visible = frame.intersection(placed)
+        let box = PixelBox(covering: visible, through: transform, within: placement.width, placement.height)
+        guard !box.isEmpty, visible.width > 0, visible.height > 0 else { return nil }
+        let t = AffineTransform2D(scaleX: scaleX, y: scaleY)
+            .concatenating(AffineTransform2D(translationX: placed.x, y: placed.y))
+            .concatenating(transform)
+        // A picture shrunk more than 10⁴ times along an axis covers less than a pixel there; resampling it would
+        // take filters as wide as the picture for every pixel (a hostile scene could ask for 10⁻³⁰⁰).
+        guard (t.a * t.a + t.b * t.b).squareRoot() >= 1e-4, (t.c * t.c + t.d * t.d).squareRoot() >= 1e-4 else {
+            return nil
+        }
+        return (visible, box, t)
+    }
+
     /// The smallest box holding every pixel the layers may touch; nil when they touch none.
     func pixelBox(ofLayers layers: [Layer], in placement: Placement) -> PixelBox? {
         layers.reduce(nil) { union($0, pixelBox(of: $1, in: placement)) }

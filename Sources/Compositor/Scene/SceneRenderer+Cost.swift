@@ -27,9 +27,10 @@ extension SceneRenderer {
         /// a backdrop's material and its blur's scratch).
         public var peakBytes = 0
         /// Pixel operations, each layer's drawn area weighted by its kind: 1 for a fill (2 with an
-        /// anti-aliased mask), 4 for a resampled image plus the source pixels behind it, 24 for a backdrop
-        /// (blur, tint and the margin it reads), 2 more for each isolated group's composite. About 1 ns each
-        /// on one core of the project's machines, so the default limit is a few seconds of drawing.
+        /// anti-aliased mask), 4 to 400 for an image (by how it is resampled, see `operationsPerPixel`) plus
+        /// the picture's own pixels, 6 for a backdrop (blur, tint and the margin it reads), 2 more for each
+        /// isolated group's composite. One is about 1.5 ns on one core of the project's machines (300 full-screen
+        /// dims at 1170×2532: 1.29 s), so the default limit is about 15 s of drawing on one core.
         public var work = 0.0
     }
 
@@ -40,11 +41,11 @@ extension SceneRenderer {
         /// Bytes of pixels held at once (default 4 GiB: 30 canvases of 1170×2532 pixels, or a 100 MP canvas
         /// with two nested isolated groups).
         public var peakBytes: Int
-        /// Weighted pixel operations (default 2·10¹⁰: 2,000 full-screen dims or 800 full-screen backdrops on a
-        /// 3× phone canvas).
+        /// Weighted pixel operations (default 10¹⁰: 250 times the review screen at 1170×2532, or 3,300
+        /// full-screen dims or 560 full-screen backdrops there).
         public var work: Double
 
-        public init(peakBytes: Int = 4 << 30, work: Double = 2e10) {
+        public init(peakBytes: Int = 4 << 30, work: Double = 1e10) {
             self.peakBytes = peakBytes
             self.work = work
         }
@@ -75,6 +76,20 @@ extension SceneRenderer {
         return cost
     }
 
+    /// Pixel operations per drawn pixel of an image layer, as measured on one core: a separable resize about 4;
+    /// an affine warp through the fixed-point bilinear kernel about 6; through the general Float kernel about
+    /// 5 per filter tap (a magnified 10° rotation with Lanczos-3 spans up to 8 × 8 taps: ~480 ns a pixel). A minifying
+    /// warp shrinks the picture first, so its filter spans at most about two source pixels an axis.
+    static func operationsPerPixel(resampling t: AffineTransform2D, filter: ResampleFilter) -> Double {
+        if t.b == 0, t.c == 0, t.a > 0, t.d > 0 { return 4 }
+        guard let inverse = t.inverted() else { return 0 }
+        let stretch = AffineWarp.stretch(inverse)
+        if filter == .bilinear, stretch == (1, 1) { return 6 }
+        let tapsX = (2 * filter.support * min(stretch.x, 2)).rounded(.down) + 2
+        let tapsY = (2 * filter.support * min(stretch.y, 2)).rounded(.down) + 2
+        return tapsX * tapsY * 5
+    }
+
     /// Adds the layer's work to `work`; returns the most pixels it holds at once beyond its target (in Double:
     /// 64 nested pictures of 2⁶² pixels each would overflow an Int).
     private func cost(of layer: Layer, in placement: Placement, adding work: inout Double) -> Double {
@@ -88,13 +103,17 @@ extension SceneRenderer {
             let masked = shape != .rectangle(cornerRadius: 0) || transform.b != 0 || transform.c != 0
             work += area * (masked ? 2 : 1)
             return masked ? area / 4 : 0  // a mask is a byte a pixel
-        case .image(let image, _, _, _):
-            guard !box.isEmpty else { return 0 }
-            work += area * 4 + Double(image.width) * Double(image.height)
-            return area
+        case .image(let image, let fit, let filter, _):
+            guard let layout = imageLayout(image, fit: fit, frame: frame, transform: transform, in: placement)
+            else { return 0 }
+            let drawn = Double(layout.box.width) * Double(layout.box.height)
+            work +=
+                drawn * SceneRenderer.operationsPerPixel(resampling: layout.pixelsFromImage, filter: filter)
+                + Double(image.width) * Double(image.height)
+            return drawn
         case .backdrop:
             guard !box.isEmpty else { return 0 }
-            work += area * 24
+            work += area * 6
             // The material's picture, the blur's rows of floats (16 bytes a pixel) over a band of threads.
             return area * 2
         case .group(let layers):

@@ -108,32 +108,10 @@ public struct SceneRenderer: Sendable {
         _ image: Image, fit: FitMode, filter: ResampleFilter, cornerRadius: Double, layer: Layer, frame: Rect,
         transform: AffineTransform2D, context: Context
     ) {
-        guard image.width > 0, image.height > 0 else { return }
-        // The picture's pixels laid out in the frame (fill overflows it and is clipped; fit leaves bands).
-        var scaleX = frame.width / Double(image.width)
-        var scaleY = frame.height / Double(image.height)
-        switch fit {
-        case .fill: (scaleX, scaleY) = (max(scaleX, scaleY), max(scaleX, scaleY))
-        case .fit: (scaleX, scaleY) = (min(scaleX, scaleY), min(scaleX, scaleY))
-        case .stretch: break
-        }
-        let placed = Rect(
-            x: frame.x + (frame.width - Double(image.width) * scaleX) / 2,
-            y: frame.y + (frame.height - Double(image.height) * scaleY) / 2,
-            width: Double(image.width) * scaleX, height: Double(image.height) * scaleY)
-        let visible = frame.intersection(placed)
         let target = context.target
-        let box = PixelBox(covering: visible, through: transform, within: target.width, target.height)
-        guard !box.isEmpty, visible.width > 0, visible.height > 0 else { return }
-        let pixelsFromImage = AffineTransform2D(scaleX: scaleX, y: scaleY)
-            .concatenating(AffineTransform2D(translationX: placed.x, y: placed.y))
-            .concatenating(transform)
-        // A picture shrunk more than 10⁴ times along an axis covers less than a pixel there; resampling it would
-        // take filters as wide as the picture for every pixel (a hostile scene could ask for 10⁻³⁰⁰).
-        let t = pixelsFromImage
-        guard (t.a * t.a + t.b * t.b).squareRoot() >= 1e-4, (t.c * t.c + t.d * t.d).squareRoot() >= 1e-4 else {
-            return
-        }
+        guard let layout = imageLayout(image, fit: fit, frame: frame, transform: transform, in: context.placement)
+        else { return }
+        let (visible, box, t) = (layout.visible, layout.box, layout.pixelsFromImage)
         let pixels: Image
         if t.b == 0, t.c == 0, t.a > 0, t.d > 0 {
             // Axes kept: a separable resize of the part of the picture behind the box.
