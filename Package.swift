@@ -38,6 +38,8 @@ let package = Package(
         .testTarget(name: "CompositorTests", dependencies: ["Compositor", "TestSupport"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Compositor", "TestSupport"]),
         .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "ImageCodecs", "Compositor", "TestSupport"]),
+        // The README's code blocks, compiled and run.
+        .testTarget(name: "ExamplesTests", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "TestSupport"]),
         .testTarget(
             name: "BlurToolCLITests", dependencies: ["BlurToolCLI", "ImageCodecs", "Compositor", "TestSupport"]),
     ]

@@ -87,7 +87,7 @@ let megapixels = Double(image.pixelCount) / 1e6
 let copyTarget = Image(width: image.width, height: image.height)
 let threads = options.threads
 let materialEffect = MaterialEffect(
-    recipe: MaterialCatalog.material(named: "thin")!.light,
+    recipe: Material.thin.recipe(for: .light),
     pixelsPerPoint: MaterialEffect.pixelsPerPoint(fillingScreenWith: image.width, image.height), threads: threads)
 
 /// The blur suites: exact σ 2, fast σ 10/30/100, and the automatic choice at each σ of the peer script.

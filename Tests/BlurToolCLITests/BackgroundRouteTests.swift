@@ -36,7 +36,7 @@ final class BackgroundRouteTests: XCTestCase {
             height: Int(rect.height.rounded()))
         let shrink = rect.height / 400
         let effect = MaterialEffect(
-            recipe: MaterialCatalog.material(named: "thin")!.light,
+            recipe: Material.thin.recipe(for: .light),
             pixelsPerPoint: 300 / MaterialEffect.screenPoints * shrink)
         let reference = Resampler().resize(effect.apply(to: shown), width: 300, height: 400)
         let difference = ImageDifference(fast.image, reference)

@@ -6,7 +6,7 @@ import XCTest
 
 /// The shortcuts a material takes on a large photo, each against the route without it.
 final class ReducedRouteTests: XCTestCase {
-    private let recipe = MaterialCatalog.material(named: "thin")!.light
+    private let recipe = Material.thin.recipe(for: .light)
 
     /// Shading the pyramid's small image instead of every output pixel.
     func testShadingTheSmallImageMatchesShadingEveryPixel() {

@@ -94,7 +94,7 @@ final class BlurEngineTests: XCTestCase {
     /// small row as it is made.
     func testSharedGridRowsLeaveThePyramidBitIdenticalForEveryThreadCount() {
         let image = TestImages.photoLike(width: 150, height: 97, seed: 5)
-        let shader = MaterialShader(recipe: MaterialCatalog.material(named: "thin")!.light, dim: 0.2)
+        let shader = MaterialShader(recipe: Material.thin.recipe(for: .light), dim: 0.2)
         for sigma in [12.0, 40, 100] {
             for shaded in [false, true] {
                 func render(threads: Int) -> Image {

@@ -41,8 +41,8 @@ final class MaterialTests: XCTestCase {
     func testEveryMaterialCitesItsSources() {
         for material in MaterialCatalog.all {
             XCTAssertFalse(material.sources.isEmpty, material.name)
-            XCTAssertFalse(material.light.tints.isEmpty, material.name)
-            XCTAssertGreaterThan(material.light.blurPoints, 0, material.name)
+            XCTAssertFalse(material.recipe(for: .light).tints.isEmpty, material.name)
+            XCTAssertGreaterThan(material.recipe(for: .light).blurPoints, 0, material.name)
         }
     }
 
@@ -68,7 +68,7 @@ final class MaterialTests: XCTestCase {
         // White under the ultra-thin light material: saturation leaves grey alone; colour-dodge with
         // #0D0D0D on white is white; then #BFBFBF at 0.44 over white.
         let image = Image(width: 16, height: 16, fill: Pixel(red: 255, green: 255, blue: 255))
-        let recipe = MaterialCatalog.material(named: "ultraThin")!.light
+        let recipe = Material.ultraThin.recipe(for: .light)
         let result = MaterialEffect(recipe: recipe, pixelsPerPoint: 0.5).apply(to: image)
         let expected = 0.44 * 191 + 0.56 * 255.0
         // Dithered rounding: each pixel is within one LSB, and the mean keeps the fraction.

@@ -5,7 +5,7 @@ import XCTest
 
 final class SceneRendererTests: XCTestCase {
     private let photo = TestImages.photoLike(width: 96, height: 64, seed: 9)
-    private let thin = MaterialCatalog.material(named: "thin")!.light
+    private let thin = Material.thin.recipe(for: .light)
 
     private func render(_ layers: [Layer], width: Double = 96, height: Double = 64, threads: Int = 2) -> Image {
         try! SceneRenderer(threads: threads).render(Scene(width: width, height: height, layers: layers))
@@ -193,7 +193,7 @@ final class SceneCostTests: XCTestCase {
         XCTAssertEqual(cost.work, expectedWork)
         // Invisible and empty layers cost nothing.
         let hidden = Layer(
-            .backdrop(BackdropMaterial(recipe: MaterialCatalog.material(named: "thin")!.dark)), opacity: 0)
+            .backdrop(BackdropMaterial(recipe: Material.thin.recipe(for: .dark))), opacity: 0)
         XCTAssertEqual(renderer.cost(of: Scene(width: 100, height: 50, layers: [hidden])).work, 5000)
     }
 

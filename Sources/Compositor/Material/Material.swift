@@ -39,13 +39,15 @@ public struct MaterialRecipe: Equatable, Sendable {
     }
 }
 
-/// A named material: a recipe for each appearance, and where its numbers come from.
+/// A named material: a recipe for each appearance, and where its numbers come from. The catalogue's are
+/// `Material.thin`, `.ultraThick`, `.chrome`, … (see `MaterialCatalog`); a recipe needs an appearance:
+/// `Material.thin.recipe(for: .dark)`.
 public struct Material: Sendable {
     /// The canonical name, as SwiftUI or UIKit spells it (`ultraThin`, `extraLight`).
     public let name: String
     public let summary: String
-    public let light: MaterialRecipe
-    public let dark: MaterialRecipe
+    let lightRecipe: MaterialRecipe
+    let darkRecipe: MaterialRecipe
     /// Set when the material exists in one appearance only (UIKit's `…Light`/`…Dark` and legacy styles).
     public let fixedAppearance: Appearance?
     /// Where each number comes from.
@@ -57,16 +59,17 @@ public struct Material: Sendable {
     ) {
         self.name = name
         self.summary = summary
-        self.light = light
-        self.dark = dark
+        self.lightRecipe = light
+        self.darkRecipe = dark
         self.fixedAppearance = fixedAppearance
         self.sources = sources
     }
 
+    /// The recipe in `appearance`, or in the material's fixed appearance when it has one.
     public func recipe(for appearance: Appearance) -> MaterialRecipe {
         switch fixedAppearance ?? appearance {
-        case .light: return light
-        case .dark: return dark
+        case .light: return lightRecipe
+        case .dark: return darkRecipe
         }
     }
 }

@@ -117,7 +117,7 @@ public struct BackdropMaterial: Sendable {
 }
 
 /// Layers as a renderer writes them in code, with the scene file's defaults: `.image(photo)`,
-/// `.color(.black, opacity: 0.6)`, `.backdrop(thin, cornerRadius: 24, frame: card)`.
+/// `.color(.black, opacity: 0.6)`, `.backdrop(.thin, .dark, cornerRadius: 24, frame: card)`.
 extension Layer {
     public static func image(
         _ image: Image, frame: Rect? = nil, fit: FitMode = .fill, filter: ResampleFilter = .lanczos3,
@@ -150,6 +150,16 @@ extension Layer {
         Layer(
             .backdrop(BackdropMaterial(recipe: recipe, dim: dim, cornerRadius: cornerRadius)), frame: frame,
             opacity: opacity, transform: transform)
+    }
+
+    /// A catalogue material in an appearance, as `.background(.thinMaterial)` draws it in that colour scheme.
+    public static func backdrop(
+        _ material: Material, _ appearance: Appearance, dim: Double = 0, cornerRadius: Double = 0,
+        frame: Rect? = nil, opacity: Double = 1, transform: AffineTransform2D = .identity
+    ) -> Layer {
+        backdrop(
+            material.recipe(for: appearance), dim: dim, cornerRadius: cornerRadius, frame: frame, opacity: opacity,
+            transform: transform)
     }
 
     public static func group(
