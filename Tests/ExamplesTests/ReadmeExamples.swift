@@ -1,3 +1,4 @@
+// swift-format-ignore-file: the blocks below are the README's, verbatim.
 import Compositor
 import Foundation
 import ImageCodecs
