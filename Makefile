@@ -17,7 +17,7 @@ BLURTOOL := .build/release/blurtool
 APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test test-release bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite
+.PHONY: deps build release demo test test-release bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite fuzz-scenes
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -77,9 +77,16 @@ robustness: release
 	../shared/tools/robustness.sh -q -x ../shared/corpus/EXPECTED.tsv \
 		"$(abspath $(BLURTOOL)) {in} --material thin -o {out}" ../shared/corpus
 
+# The seeded scene-file fuzzer (Tools/scenefuzz): generated and damaged scenes read and drawn in process; any
+# trap leaves the case in .build/scenefuzz/current.json. The same SEED gives the same cases.
+SEED ?= 1
+COUNT ?= 2000
+fuzz-scenes: release
+	.build/release/scenefuzz --seed $(SEED) --count $(COUNT) --state .build/scenefuzz --images fixtures
+
 # Sources follow .swift-format (4 spaces, 120 columns), with the toolchain's own formatter.
 format:
-	$(SWIFT) format --in-place --configuration .swift-format --recursive Sources Tests Benchmarks Package.swift
+	$(SWIFT) format --in-place --configuration .swift-format --recursive Sources Tests Benchmarks Tools Package.swift
 
 clean:
 	rm -rf .build out

@@ -34,6 +34,10 @@ let package = Package(
         .executableTarget(
             name: "blurbench", dependencies: ["Compositor", "ImageCodecs", "TestSupport"],
             path: "Benchmarks/blurbench"),
+        // A seeded fuzzer for scene files (`make fuzz-scenes`), run in process.
+        .executableTarget(
+            name: "scenefuzz", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "TestSupport"],
+            path: "Tools/scenefuzz"),
         .target(name: "TestSupport", dependencies: ["Compositor"], path: "Tests/TestSupport"),
         .testTarget(name: "CompositorTests", dependencies: ["Compositor", "TestSupport"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Compositor", "TestSupport"]),

@@ -1,0 +1,242 @@
+// A seeded, structure-aware fuzzer for scene files: it writes scenes as JSON text (every layer type, hostile
+// numbers, strings, transforms and nesting), mutates some of them byte by byte, and reads and draws each one
+// in this process through SceneFile and SceneRenderer, as `blurtool compose` would. Every case must end in a
+// scene drawn or a SceneFileError / SceneRenderError: a trap kills the process, and the case is then left in
+// the state folder (`current.json`) to reproduce. A case that runs past the time cap is reported and the run
+// stops with status 1, the case kept the same way.
+//
+//     scenefuzz [--seed N] [--count N] [--state DIR] [--images DIR]
+import Compositor
+import Dispatch
+import Foundation
+import ImageCodecs
+import SceneFormat
+import TestSupport
+
+struct Options {
+    var seed: UInt64 = 1
+    var count = 500
+    var state = ".build/scenefuzz"
+    var images = "fixtures"
+    var secondsPerCase = 20.0
+
+    init(_ arguments: [String]) {
+        var rest = arguments.dropFirst()
+        while let flag = rest.popFirst() {
+            guard let value = rest.popFirst() else { fatalError("\(flag) needs a value") }
+            switch flag {
+            case "--seed": seed = UInt64(value) ?? seed
+            case "--count": count = Int(value) ?? count
+            case "--state": state = value
+            case "--images": images = value
+            case "--seconds-per-case": secondsPerCase = Double(value) ?? secondsPerCase
+            default: fatalError("unknown option \(flag)")
+            }
+        }
+    }
+}
+
+/// SplitMix64: small, fast, and the same sequence from the same seed on every machine.
+struct Random {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
+    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
+    mutating func pick<T>(_ choices: [T]) -> T { choices[below(choices.count)] }
+}
+
+/// Scene text from the generator: plausible structure, hostile values.
+struct SceneWriter {
+    var random: Random
+    /// Layers this scene may still get: wide groups inside wide groups would otherwise grow without bound.
+    private var layersLeft = 0
+
+    init(random: Random) { self.random = random }
+
+    static let numbers = [
+        "0", "-0", "1", "0.5", "-1", "2", "3", "16", "16.0001", "390", "844", "1e-300", "5e-324", "1e300", "-1e300",
+        "1e308", "2147483647", "2147483648", "9007199254740993", "1e16", "0.0000001", "100000", "1e400", "-1e-7",
+    ]
+    static let strings = [
+        "", "thin", "dark", "light", "fill", "fit", "stretch", "#fff", "#ＦＦＦ", "#ffffff3c", "#12345", "red",
+        "capsule", "rectangle", "lanczos3", "bilinear", "nearest", "color-burn", "plus-lighter", "copy", "clear",
+        "\\u0000", "\\u001b[31m", "\\n", "\\ud800", "\\u202e", "ultraThin", "systemThinMaterialDark", "xor", "linear",
+    ]
+    static let transforms = [
+        "rotate(30deg)", "rotate(1e300deg)", "scale(1e-300)", "scale(1e300)", "scale(0)", "skewX(89.9999999deg)",
+        "skewY(-89.99999deg)", "translate(1e308,0)", "translate(600,0) scale(5)", "matrix(1,2,2,4,0,0)",
+        "matrix(1e-300,0,0,1e300,0,0)", "scale(-1,1)", "rotate(90deg) scale(0.05)", "scaleX(1e-7)", "spin(3)", "",
+        "translate(10px, 20px)", "rotate(nan)", "scale(１)",
+    ]
+
+    mutating func number() -> String { random.pick(SceneWriter.numbers) }
+
+    mutating func string() -> String {
+        if random.chance(0.02) { return String(repeating: "x", count: 100_000 + random.below(10)) }
+        return random.pick(SceneWriter.strings)
+    }
+
+    mutating func frame() -> String {
+        let values = (0..<4).map { _ in random.chance(0.6) ? String(random.below(900) - 100) : number() }
+        return #"{"x": \#(values[0]), "y": \#(values[1]), "width": \#(values[2]), "height": \#(values[3])}"#
+    }
+
+    mutating func value(for key: String) -> String {
+        switch key {
+        case "frame": return frame()
+        case "opacity", "dim": return random.chance(0.7) ? String(Double(random.below(11)) / 10) : number()
+        case "cornerRadius", "blur": return random.chance(0.7) ? String(random.below(60)) : number()
+        case "transform": return "\"" + random.pick(SceneWriter.transforms) + "\""
+        case "blend": return "\"" + random.pick(CompositeOperator.allCases.map(\.rawValue) + ["burn"]) + "\""
+        case "material": return "\"" + random.pick(MaterialCatalog.knownNames + ["frosted", ""]) + "\""
+        case "path":
+            return "\"" + random.pick(["photo.jpg", "photo.png", "tiny.png", "missing.jpg", "/dev/zero"]) + "\""
+        case "color": return "\"" + random.pick(["#000", "#ffffff80", "red", "#ＦＦＦ", "transparent", "#0000"]) + "\""
+        default: return "\"" + string() + "\""
+        }
+    }
+
+    static let keys = [
+        "image": ["path", "fit", "filter", "cornerRadius"], "color": ["color"],
+        "shape": ["shape", "color", "cornerRadius"],
+        "backdrop": ["material", "appearance", "dim", "cornerRadius", "blur"],
+        "group": [],
+    ]
+
+    mutating func layer(depth: Int) -> String {
+        let type = depth > 40 ? "color" : random.pick(["image", "color", "shape", "backdrop", "group", "group"])
+        var members = [#""type": "\#(type)""#]
+        for key in SceneWriter.keys[type]! + ["frame", "opacity", "blend", "transform", "name"]
+        where random.chance(key == "path" || key == "color" || key == "material" ? 0.95 : 0.35) {
+            members.append("\"\(key)\": \(value(for: key))")
+        }
+        if type == "group" { members.append(#""layers": \#(layers(depth: depth + 1))"#) }
+        if random.chance(0.02) { members.append(#""unknownKey": 1"#) }
+        return "{" + members.joined(separator: ", ") + "}"
+    }
+
+    mutating func layers(depth: Int) -> String {
+        // Mostly short stacks; sometimes one child deep (long chains of nested groups) or many siblings.
+        let count = min(layersLeft, random.chance(0.1) ? 1 + random.below(300) : random.below(depth > 3 ? 2 : 5))
+        layersLeft -= count
+        return "[" + (0..<count).map { _ in layer(depth: depth) }.joined(separator: ", ") + "]"
+    }
+
+    mutating func scene() -> String {
+        layersLeft = 2_000
+        let width = random.chance(0.8) ? String(1 + random.below(400)) : number()
+        let height = random.chance(0.8) ? String(1 + random.below(400)) : number()
+        let scale = random.chance(0.8) ? String(1 + random.below(3)) : number()
+        let space = random.pick(["srgb", "linear"])
+        return ##"{"canvas": {"width": \##(width), "height": \##(height), "scale": \##(scale), "background": "#123", "##
+            + #""space": "\#(space)"}, "layers": \#(layers(depth: 0))}"#
+    }
+
+    /// Byte-level damage to a scene's text: flips, cuts, repeats and hostile insertions.
+    mutating func mutate(_ text: String) -> [UInt8] {
+        var bytes = Array(text.utf8)
+        for _ in 0..<(1 + random.below(4)) where !bytes.isEmpty {
+            let at = random.below(bytes.count)
+            switch random.below(5) {
+            case 0: bytes[at] ^= UInt8(1 << random.below(8))
+            case 1: bytes.removeSubrange(at..<min(bytes.count, at + random.below(20)))
+            case 2: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + random.below(40))], at: at)
+            case 3:
+                bytes.insert(
+                    contentsOf: random.pick([
+                        [0xFF], [0xC3], [0xED, 0xA0, 0x80], Array("[[[[".utf8), Array("\\u+041".utf8),
+                    ]), at: at)
+            default: bytes = Array(bytes[..<at])
+            }
+        }
+        return bytes
+    }
+}
+
+/// Kills the run when one case takes longer than the cap, leaving it in the state folder.
+final class Watchdog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var started = DispatchTime.now()
+    private var caseNumber = -1
+
+    func start(_ number: Int) { lock.withLock { (started, caseNumber) = (.now(), number) } }
+
+    func watch(cap seconds: Double) {
+        Thread.detachNewThread {
+            while true {
+                Thread.sleep(forTimeInterval: 1)
+                let (since, number) = self.lock.withLock { (self.started, self.caseNumber) }
+                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - since.uptimeNanoseconds) / 1e9
+                if number >= 0, elapsed > seconds {
+                    FileHandle.standardError.write(Data("scenefuzz: HANG: case \(number) ran \(Int(elapsed)) s\n".utf8))
+                    exit(1)
+                }
+            }
+        }
+    }
+}
+
+let options = Options(CommandLine.arguments)
+try FileManager.default.createDirectory(atPath: options.state, withIntermediateDirectories: true)
+func decodeFile(_ path: String) throws -> Image {
+    try ImageDecoder.decode(
+        Array(try Data(contentsOf: URL(fileURLWithPath: path))), options: DecodeOptions(maxPixels: 4_000_000)
+    ).image
+}
+// The images scenes may name, decoded once (a loader that reads a file per layer would time the disk).
+let images: [String: Image] = [
+    "photo.jpg": try decodeFile(options.images + "/coffee.jpg"),
+    "photo.png": TestImages.photoLike(width: 37, height: 23),
+    "tiny.png": TestImages.photoLike(width: 1, height: 1),
+]
+struct MissingImage: Error {}
+let renderer = SceneRenderer(threads: 2, limits: SceneRenderer.Limits(peakBytes: 1 << 30, work: 3e8))
+var writer = SceneWriter(random: Random(state: options.seed))
+let watchdog = Watchdog()
+watchdog.watch(cap: options.secondsPerCase)
+var outcomes: [String: Int] = [:]
+let clock = ContinuousClock()
+let began = clock.now
+for number in 0..<options.count {
+    watchdog.start(number)
+    let text = writer.scene()
+    let bytes = writer.random.chance(0.3) ? writer.mutate(text) : Array(text.utf8)
+    FileManager.default.createFile(atPath: options.state + "/current.json", contents: Data(bytes))
+    var file = SceneFile(directory: "", maxPixels: 4_000_000) { path in
+        guard let image = images[path] else { throw MissingImage() }
+        return image
+    }
+    var outcome: String
+    do {
+        let scene = try file.scene(fromJSON: bytes)
+        let image = try renderer.render(scene)
+        outcome = image.width == scene.pixelWidth && image.height == scene.pixelHeight ? "drawn" : "WRONG SIZE"
+    } catch let error as SceneFileError {
+        switch error {
+        case .syntax: outcome = "refused: JSON syntax"
+        case .invalid: outcome = "refused: invalid value"
+        case .image: outcome = "refused: image"
+        }
+        // A message is one line of reasonable length, whatever the scene said.
+        if error.description.contains(where: { $0.isNewline }) || error.description.utf8.count > 2_000 {
+            print("scenefuzz: MESSY MESSAGE in case \(number): \(error.description.prefix(200).debugDescription)")
+            FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
+        }
+    } catch let error as SceneRenderError {
+        outcome = error.description.hasPrefix("the scene needs") ? "refused: memory limit" : "refused: work limit"
+    }
+    if outcome == "WRONG SIZE" {
+        print("scenefuzz: WRONG SIZE in case \(number); kept in \(options.state)/case-\(number).json")
+        FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
+    }
+    outcomes[outcome, default: 0] += 1
+}
+try? FileManager.default.removeItem(atPath: options.state + "/current.json")
+print("scenefuzz: seed \(options.seed), \(options.count) cases in \(clock.now - began):")
+for (outcome, count) in outcomes.sorted(by: { $0.key < $1.key }) { print("  \(count)\t\(outcome)") }
