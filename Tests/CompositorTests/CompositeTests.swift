@@ -120,6 +120,38 @@ final class CompositeTests: XCTestCase {
         }
     }
 
+    /// Colour above alpha (a borrowed buffer that is not validly premultiplied): source-over's fast path, the
+    /// general loop (taken with a mask) and the twin all clamp; the fast path wrapped 255 + 200 to 199.
+    func testSourceOverClampsInvalidPremultipliedInputOnEveryPath() {
+        let count = 32
+        let source = Image(width: count, height: 1)
+        let backdrop = Image(width: count, height: 1)
+        for x in 0..<count {
+            let a = UInt8(x * 8)
+            source[x, 0] = Pixel(red: 255, green: 255 - a, blue: a | 1, alpha: a / 4)
+            backdrop[x, 0] = Pixel(red: 200, green: 250, blue: 100, alpha: 255 - a / 2)
+        }
+        let opaque = Plane(width: count, height: 1)
+        for x in 0..<count { opaque[x, 0] = 255 }
+        let none = UnitPixel(red: 0, green: 0, blue: 0, alpha: 0)
+        let fast = backdrop.copy()
+        let general = backdrop.copy()
+        let reference = backdrop.copy()
+        CompositeKernel(.sourceOver).compositeRow(
+            source: source.row(0), solid: none, mask: nil, destination: fast.row(0), count: count, opacity: 1,
+            space: .srgb)
+        CompositeKernel(.sourceOver).compositeRow(
+            source: source.row(0), solid: none, mask: opaque.row(0), destination: general.row(0), count: count,
+            opacity: 1, space: .srgb)
+        ReferenceCompositing.compositeRow(
+            .sourceOver, source: source.row(0), solid: none, mask: nil, destination: reference.row(0), count: count,
+            opacity: 1, space: .srgb)
+        XCTAssertEqual(fast[0, 0], Pixel(red: 255, green: 255, blue: 101))
+        XCTAssertLessThanOrEqual(ImageDifference(fast, general).maxError, 1, "fast against general")
+        XCTAssertLessThanOrEqual(ImageDifference(fast, reference).maxError, 1, "fast against twin")
+        XCTAssertTrue(isPremultiplied(fast))
+    }
+
     private func isPremultiplied(_ image: Image) -> Bool {
         for y in 0..<image.height {
             for x in 0..<image.width {
