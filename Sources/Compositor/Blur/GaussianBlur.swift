@@ -18,6 +18,8 @@ public enum BlurPrecision: String, CaseIterable, Sendable {
 
 /// A Gaussian blur with σ (standard deviation, in pixels) as its one unit, on premultiplied images.
 public struct GaussianBlur: Sendable {
+    /// Any value is accepted and none traps: NaN and σ ≤ 0 give no blur (a copy), σ above
+    /// `GaussianKernel.maximumSigma` (+∞ too) blurs as that σ (`GaussianKernel.usableSigma`).
     public var sigma: Double
     public var edgeMode: EdgeMode
     public var precision: BlurPrecision
