@@ -45,13 +45,16 @@ public struct GaussianBlur: Sendable {
     /// `BLURTOOL_KERNELS=reference`).
     public var kernels: any ConvolutionKernelSet.Type = Kernels.active
 
-    /// The blurred rows of `source` as Floats, for stages that work before quantising (materials).
+    /// The blurred rows of `source` as Floats, for stages that work before quantising (materials): the pyramid's,
+    /// or the exact engine's Float route (`SeparableBlurRows`), both made as they are filled by the threads that
+    /// render, neither holding the image in Float. `source` must not change while the rows are in use, and
+    /// `workspace` is in use for as long as they live.
     public func rows(of source: Image, workspace: BlurWorkspace = BlurWorkspace()) -> any BlurredRows {
         if usesPyramid {
             return PyramidGaussianBlur(
                 source: source, sigma: sigma, edgeMode: edgeMode, kernels: kernels, workspace: workspace)
         }
-        return ReferenceGaussianBlur(source: source, sigma: sigma, edgeMode: edgeMode)
+        return SeparableBlurRows(source: source, engine: engine, workspace: workspace)
     }
 
     /// A new blurred image of the same size.
