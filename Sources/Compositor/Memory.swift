@@ -173,23 +173,29 @@ private struct ReusableBlocks {
 }
 
 /// A value behind a pthread mutex (Synchronization's Mutex needs macOS 15; this builds everywhere).
+///
+/// The value lives in an allocation of its own, not in a stored property: an empty value (`Locked(())`) would
+/// share its address with the `mutex` property, and the thread sanitizer took each unlocked read of `mutex` for
+/// a race with the locked access to the value (32 reports from the pyramid's shared rows).
 final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
+    private let value = UnsafeMutablePointer<Value>.allocate(capacity: 1)
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
     init(_ value: Value) {
-        self.value = value
+        self.value.initialize(to: value)
         pthread_mutex_init(mutex, nil)
     }
 
     deinit {
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
+        value.deinitialize(count: 1)
+        value.deallocate()
     }
 
     func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return body(&value)
+        return body(&value.pointee)
     }
 }

@@ -179,7 +179,8 @@ final class ResamplerTests: XCTestCase {
             let layout = FitLayout(sourceWidth: 240, sourceHeight: 160, frameWidth: 50, frameHeight: 70, mode: mode)
             let resampler = Resampler(filter: .lanczos3)
             let expected = resampler.place(full, layout: layout, width: 50, height: 70, mode: mode)
-            let placed = resampler.place(reduced, layout: layout, width: 50, height: 70, mode: mode, sourceScale: (2, 2))
+            let placed = resampler.place(
+                reduced, layout: layout, width: 50, height: 70, mode: mode, sourceScale: (2, 2))
             let difference = ImageDifference(placed, expected)
             XCTAssertLessThanOrEqual(difference.maxError, 1, "\(mode): \(difference)")
             // Reading the full image at scale 1 is `fit`.

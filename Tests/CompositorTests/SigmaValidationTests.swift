@@ -77,7 +77,7 @@ final class SigmaValidationTests: XCTestCase {
     }
 
     /// `.exact` is the direct convolution only up to `maximumExactSigma`: above it the pyramid, whose cost does
-    /// not grow with σ (σ 2000 exact on a 600×400 photo took 20 s). Planes, which have no pyramid of their own,
+    /// not grow with σ (σ 2000 exact on a 600×400 photo took over 40 s). Planes, which have no pyramid of their own,
     /// go through an image's.
     func testExactPrecisionTakesThePyramidAboveTheLargestExactSigma() {
         let limit = GaussianBlur.maximumExactSigma

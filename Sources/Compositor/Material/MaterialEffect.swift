@@ -51,7 +51,9 @@ public struct MaterialEffect: Sendable {
     /// then only replaces averaging the blur would do anyway. Tests bound both routes against full size.
     public func decodeScale(fullWidth: Int, fullHeight: Int, shrink: Double = 1) -> Int {
         var allowed = shrink
-        if GaussianBlur(sigma: sigmaPixels, precision: precision).usesPyramid {
+        // Exact precision keeps the full decode even where σ is past `GaussianBlur.maximumExactSigma` and the blur
+        // takes the pyramid route: that route bounds the work, the full decode costs no more than it does below.
+        if precision != .exact && GaussianBlur(sigma: sigmaPixels, precision: precision).usesPyramid {
             allowed = max(shrink, shrink * Double(PyramidGaussianBlur.factor(forSigma: sigmaPixels)) / 4)
         }
         return [8, 4, 2].first { Double($0) <= allowed && min(fullWidth, fullHeight) >= 16 * $0 } ?? 1
