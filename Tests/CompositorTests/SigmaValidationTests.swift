@@ -25,6 +25,14 @@ final class SigmaValidationTests: XCTestCase {
             XCTAssertEqual(PyramidGaussianBlur.factor(forSigma: sigma), 3030, "\(sigma)")
             XCTAssertEqual(PyramidGaussianBlur.interpolation(forSigma: sigma), .linear, "\(sigma)")
             XCTAssertEqual(PyramidGaussianBlur(source: image, sigma: sigma).factor, 3030, "\(sigma)")
+            for precision in BlurPrecision.allCases {
+                let rows = GaussianBlur(sigma: sigma, precision: precision).rows(of: image)
+                XCTAssertEqual((rows as? PyramidGaussianBlur)?.factor, 3030, "\(sigma) \(precision)")
+            }
+            let dot = Image(width: 1, height: 1, fill: Pixel(red: 9, green: 8, blue: 7, alpha: 200))
+            let reference = Image(width: 1, height: 1)
+            ReferenceGaussianBlur(source: dot, sigma: sigma).render(into: reference)
+            XCTAssertEqual(reference[0, 0], dot[0, 0], "\(sigma): a uniform (one-pixel) image stays")
         }
         // 255·f² must fit the cells' 32-bit sums.
         let factor = PyramidGaussianBlur.factor(forSigma: GaussianKernel.maximumSigma)
