@@ -120,6 +120,19 @@ final class CompositeTests: XCTestCase {
         }
     }
 
+    /// The material shader's tints un-premultiply the same way: a black color-burn tint leaves translucent white
+    /// white (Cb = 1 ⇒ B = 1) at every alpha.
+    func testMaterialColorBurnTintKeepsAWhiteBackdropAtEveryAlpha() {
+        let tint = TintLayer(RGBAColor(red: 0, green: 0, blue: 0), blendMode: .colorBurn)
+        let shader = MaterialShader(recipe: MaterialRecipe(blurPoints: 1, tints: [tint]), dim: 0)
+        for alpha in 1...255 {
+            var pixel = [Float](repeating: Float(alpha), count: 4)
+            pixel.withUnsafeMutableBufferPointer { shader.shade($0.baseAddress!, count: 1) }
+            XCTAssertEqual(pixel[0], Float(alpha), accuracy: 1e-3, "alpha \(alpha)")
+            XCTAssertEqual(pixel[3], 255, accuracy: 1e-3, "alpha \(alpha)")
+        }
+    }
+
     /// Colour above alpha (a borrowed buffer that is not validly premultiplied): source-over's fast path, the
     /// general loop (taken with a mask) and the twin all clamp; the fast path wrapped 255 + 200 to 199.
     func testSourceOverClampsInvalidPremultipliedInputOnEveryPath() {
