@@ -17,7 +17,7 @@ BLURTOOL := .build/release/blurtool
 APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test test-release bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite fuzz-scenes
+.PHONY: deps build release demo test test-release test-asan test-tsan bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite fuzz-scenes
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -46,6 +46,19 @@ test: deps
 
 test-release: deps
 	$(SWIFT) test --disable-swift-testing -c release -Xswiftc -enable-testing $(CPU_FLAGS)
+
+# The suites under the address and thread sanitizers, each in a build directory of its own (switching flags in
+# .build would rebuild everything each time). A refused allocation must come back as nil under ASan as it does
+# without it (CheckedAllocationTests asks for 4 TiB), not abort the run; leak checking is off because XCTest
+# keeps every test case object (and the images in its properties) alive to the end. TSan runs the tests that
+# start threads (the whole suite under it takes many minutes on two cores).
+TSAN_TESTS ?= BlurEngineTests|SeparableBlurRowsTests|PyramidBlurTests|PyramidKernelTests|FixedPointBlurTests|CompositeTests.testThreadCounts|AffineWarpTests|ResamplerTests.testBitIdentical|PixelMemoryTests|SceneRendererTests
+test-asan: deps
+	ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=0 $(SWIFT) test --disable-swift-testing --sanitize=address \
+		--scratch-path .build/asan
+
+test-tsan: deps
+	$(SWIFT) test --disable-swift-testing --sanitize=thread --scratch-path .build/tsan --filter '$(TSAN_TESTS)'
 
 bench: release
 	.build/release/blurbench $(BENCH_ARGS)

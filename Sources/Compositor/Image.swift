@@ -45,7 +45,22 @@ public final class Image: @unchecked Sendable {
 
     public static let bytesPerPixel = 4
 
-    /// Makes a transparent image (every byte zero) of the given size.
+    /// Makes a transparent image (every byte zero) of the given size, or throws where `init(width:height:)`
+    /// would trap: for sizes that come from input (a file, a scene, a flag) and memory that may run out.
+    /// - Throws: `PixelMemory.Failure.invalidSize` for a negative size or one whose bytes overflow an Int,
+    ///   `.outOfMemory` when the system refuses the memory.
+    public init(checkedWidth width: Int, height: Int) throws(PixelMemory.Failure) {
+        let storage = try PixelStorage(checkedWidth: width, height: height, bytesPerPixel: Image.bytesPerPixel)
+        self.width = width
+        self.height = height
+        bytesPerRow = width * Image.bytesPerPixel
+        baseAddress = storage.pointer
+        self.storage = storage
+        baseAddress.initialize(repeating: 0, count: bytesPerRow * height)
+    }
+
+    /// Makes a transparent image (every byte zero) of the given size. Traps on a negative size or when memory
+    /// is exhausted, as Swift's own allocation does (`init(checkedWidth:height:)` throws instead).
     public convenience init(width: Int, height: Int) {
         self.init(width: width, height: height, fill: .transparent)
     }
@@ -208,6 +223,15 @@ final class PixelStorage: @unchecked Sendable {
 
     init(byteCount: Int) {
         pointer = PixelMemory.allocate(byteCount: byteCount).bindMemory(to: UInt8.self, capacity: max(byteCount, 1))
+    }
+
+    /// Memory for `width` × `height` pixels of `bytesPerPixel`, or the reason there is none.
+    init(checkedWidth width: Int, height: Int, bytesPerPixel: Int) throws(PixelMemory.Failure) {
+        let byteCount = try PixelMemory.byteCount(width: width, height: height, bytesPerPixel: bytesPerPixel)
+        guard let memory = PixelMemory.allocateIfPossible(byteCount: byteCount) else {
+            throw .outOfMemory(byteCount: byteCount)
+        }
+        pointer = memory.bindMemory(to: UInt8.self, capacity: max(byteCount, 1))
     }
 
     /// Takes memory allocated with `malloc` (by a C decoder); freed the same way as PixelMemory's.

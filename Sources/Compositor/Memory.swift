@@ -19,6 +19,30 @@
 ///
 /// Thread safety: every function may be called from any thread.
 public enum PixelMemory {
+    /// Why pixel memory could not be had (`Image(checkedWidth:height:)`, `Plane(checkedWidth:height:)`).
+    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        /// A dimension is negative, or width × height × bytes per pixel does not fit an Int.
+        case invalidSize(width: Int, height: Int)
+        /// The system refused this many bytes.
+        case outOfMemory(byteCount: Int)
+
+        public var description: String {
+            switch self {
+            case .invalidSize(let width, let height): return "no image can be \(width)x\(height) pixels"
+            case .outOfMemory(let bytes): return "out of memory allocating \(bytes) bytes of pixels"
+            }
+        }
+    }
+
+    /// Bytes for `width` × `height` pixels of `bytesPerPixel`, or `invalidSize`.
+    static func byteCount(width: Int, height: Int, bytesPerPixel: Int) throws(Failure) -> Int {
+        guard width >= 0, height >= 0 else { throw .invalidSize(width: width, height: height) }
+        let (row, rowOverflow) = width.multipliedReportingOverflow(by: bytesPerPixel)
+        let (total, overflow) = row.multipliedReportingOverflow(by: height)
+        guard !rowOverflow, !overflow else { throw .invalidSize(width: width, height: height) }
+        return total
+    }
+
     /// From this size on, blocks are kept for reuse when released (in whole pages).
     static let reuseThreshold = 128 << 10
     static let pageSize = 4 << 10
@@ -56,18 +80,28 @@ public enum PixelMemory {
     }
 
     /// At least `byteCount` bytes, 64-byte aligned (2 MiB for large requests). Traps if memory is exhausted,
-    /// as Swift's own allocation does.
+    /// as Swift's own allocation does: for sizes that come from input, use `allocateIfPossible`.
     static func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
+        guard let memory = allocateIfPossible(byteCount: byteCount) else {
+            fatalError("out of memory allocating \(byteCount) bytes")
+        }
+        return memory
+    }
+
+    /// What `allocate` gives, or nil when the system refuses the memory (or `byteCount` is negative or too
+    /// large to round up to whole pages). Release it with `release`.
+    public static func allocateIfPossible(byteCount: Int) -> UnsafeMutableRawPointer? {
         guard byteCount >= reuseThreshold else {
-            return aligned(max(byteCount, 1), alignment: 64)
+            return byteCount < 0 ? nil : aligned(max(byteCount, 1), alignment: 64)
         }
         let large = byteCount >= largeThreshold
         let unit = large ? hugePageSize : pageSize
+        guard byteCount <= Int.max - unit else { return nil }
         let size = (byteCount + unit - 1) / unit * unit
         if let reused = blocks.withLock({ $0.takeKept(atLeast: size) }) {
             return reused
         }
-        let memory = aligned(size, alignment: large ? hugePageSize : 64)
+        guard let memory = aligned(size, alignment: large ? hugePageSize : 64) else { return nil }
         #if os(Linux)
             if large { _ = madvise(memory, size, MADV_HUGEPAGE) }
         #endif
@@ -75,8 +109,9 @@ public enum PixelMemory {
         return memory
     }
 
-    /// Releases memory from `allocate`, or from `malloc` (a C decoder's, which is simply freed).
-    static func release(_ pointer: UnsafeMutableRawPointer) {
+    /// Releases memory from `allocate` or `allocateIfPossible`, or from `malloc` (a C decoder's, which is simply
+    /// freed).
+    public static func release(_ pointer: UnsafeMutableRawPointer) {
         let unwanted = blocks.withLock { blocks in blocks.keep(pointer) ? blocks.trim() : nil }
         guard let unwanted else {
             free(pointer)
@@ -85,11 +120,9 @@ public enum PixelMemory {
         for block in unwanted { free(block) }
     }
 
-    private static func aligned(_ size: Int, alignment: Int) -> UnsafeMutableRawPointer {
+    private static func aligned(_ size: Int, alignment: Int) -> UnsafeMutableRawPointer? {
         var memory: UnsafeMutableRawPointer?
-        guard posix_memalign(&memory, alignment, size) == 0, let memory else {
-            fatalError("out of memory allocating \(size) bytes")
-        }
+        guard posix_memalign(&memory, alignment, size) == 0 else { return nil }
         return memory
     }
 
@@ -140,23 +173,29 @@ private struct ReusableBlocks {
 }
 
 /// A value behind a pthread mutex (Synchronization's Mutex needs macOS 15; this builds everywhere).
+///
+/// The value lives in an allocation of its own, not in a stored property: an empty value (`Locked(())`) would
+/// share its address with the `mutex` property, and the thread sanitizer took each unlocked read of `mutex` for
+/// a race with the locked access to the value (32 reports from the pyramid's shared rows).
 final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
+    private let value = UnsafeMutablePointer<Value>.allocate(capacity: 1)
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
     init(_ value: Value) {
-        self.value = value
+        self.value.initialize(to: value)
         pthread_mutex_init(mutex, nil)
     }
 
     deinit {
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
+        value.deinitialize(count: 1)
+        value.deallocate()
     }
 
     func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return body(&value)
+        return body(&value.pointee)
     }
 }

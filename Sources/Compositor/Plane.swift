@@ -7,10 +7,23 @@ public final class Plane: @unchecked Sendable {
     public let baseAddress: UnsafeMutablePointer<UInt8>
     private let storage: PixelStorage?
 
-    /// A plane of `fill` (zeros by default).
+    /// A plane of `fill` (zeros by default). Traps on a negative size or when memory is exhausted
+    /// (`init(checkedWidth:height:fill:)` throws instead).
     public init(width: Int, height: Int, fill: UInt8 = 0) {
         precondition(width >= 0 && height >= 0, "plane dimensions must not be negative")
         let storage = PixelStorage(byteCount: width * height)
+        storage.pointer.initialize(repeating: fill, count: max(width * height, 1))
+        self.width = width
+        self.height = height
+        bytesPerRow = width
+        baseAddress = storage.pointer
+        self.storage = storage
+    }
+
+    /// A plane of `fill`, or the reason there is none, where `init(width:height:fill:)` would trap.
+    /// - Throws: `PixelMemory.Failure`, as `Image(checkedWidth:height:)`.
+    public init(checkedWidth width: Int, height: Int, fill: UInt8 = 0) throws(PixelMemory.Failure) {
+        let storage = try PixelStorage(checkedWidth: width, height: height, bytesPerPixel: 1)
         storage.pointer.initialize(repeating: fill, count: max(width * height, 1))
         self.width = width
         self.height = height

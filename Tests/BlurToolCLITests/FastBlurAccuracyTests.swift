@@ -52,7 +52,7 @@ final class FastBlurAccuracyTests: XCTestCase {
         }
     }
 
-    func testPyramidIsWithin45dBOfAFloat64GaussianOnARealPhoto() throws {
+    func testPyramidIsWithin58dBOfAFloat64GaussianOnARealPhoto() throws {
         let image = try photo()
         let columns = (0..<32).map { $0 * (image.width - 1) / 31 }  // edges included
         let rows = (0..<32).map { $0 * (image.height - 1) / 31 }
@@ -73,9 +73,10 @@ final class FastBlurAccuracyTests: XCTestCase {
                     }
                 }
                 let psnr = 10 * log10(255 * 255 / max(squared / Double(rows.count * columns.count * 4), 1e-12))
-                // Measured (48×48 samples): PSNR 58.8–59.3 dB, max error 1.34 LSB. The issue asks for 45 dB.
-                XCTAssertGreaterThanOrEqual(psnr, 55, "σ \(sigma) \(edge)")
-                XCTAssertLessThan(maxError, 2, "σ \(sigma) \(edge)")
+                // Measured on these 32×32 samples: PSNR 58.9–59.8 dB, max error 0.94–1.09 LSB (the issue asked for
+                // 45 dB); the bounds leave under 1 dB and 0.4 LSB of room, so a real loss of accuracy fails.
+                XCTAssertGreaterThanOrEqual(psnr, 58, "σ \(sigma) \(edge)")
+                XCTAssertLessThan(maxError, 1.5, "σ \(sigma) \(edge)")
             }
         }
     }

@@ -292,4 +292,19 @@ final class AffineWarpShrinkTests: XCTestCase {
             }
         }
     }
+
+    /// A nearly singular skew: after the shrink to one column, x still stretches by 10⁵; the filter stops at
+    /// two source pixels there, not at the picture's height (3024: 18,000 taps per canvas pixel).
+    func testNearlySingularSkewKeepsTheFilterWithinTwoPixelsPerAxis() {
+        let transform = try! AffineTransform2D(parsing: "skewX(89.9999999deg)")
+        let inverse = AffineTransform2D(scaleX: 4032, y: 1).concatenating(transform).inverted()!
+        let stretch = AffineWarp.filterStretch(inverse, sourceWidth: 1, sourceHeight: 3024)
+        XCTAssertEqual(stretch.x, 2)
+        XCTAssertEqual(stretch.y, 1)
+        // End to end, on a smaller picture: it finishes (in a debug build, well under a second) and stays grey.
+        let grey = Image(width: 300, height: 200, fill: Pixel(red: 90, green: 90, blue: 90))
+        let result = AffineWarp(transform: transform, filter: .lanczos3, edgeMode: .clamp)
+            .apply(to: grey, width: 120, height: 80)!
+        XCTAssertEqual(result[60, 40], Pixel(red: 90, green: 90, blue: 90))
+    }
 }

@@ -96,3 +96,41 @@ final class PixelMemoryTests: XCTestCase {
         XCTAssertGreaterThan(PixelMemory.reusableBytes, 0)
     }
 }
+
+/// Sizes from input must not trap: a refused allocation is an error the CLI and the scene renderer can report.
+final class CheckedAllocationTests: XCTestCase {
+    func testImpossibleSizesThrowInsteadOfTrapping() {
+        XCTAssertThrowsError(try Image(checkedWidth: -1, height: 5)) { error in
+            XCTAssertEqual(error as? PixelMemory.Failure, .invalidSize(width: -1, height: 5))
+        }
+        XCTAssertThrowsError(try Image(checkedWidth: Int.max / 2, height: 3)) { error in
+            XCTAssertEqual(error as? PixelMemory.Failure, .invalidSize(width: Int.max / 2, height: 3))
+        }
+        // 4 TiB: more than this machine (or any the tests run on) can commit, so the system refuses it.
+        XCTAssertThrowsError(try Image(checkedWidth: 1 << 20, height: 1 << 20)) { error in
+            XCTAssertEqual(error as? PixelMemory.Failure, .outOfMemory(byteCount: 1 << 42))
+            XCTAssertEqual("\(error)", "out of memory allocating 4398046511104 bytes of pixels")
+        }
+        XCTAssertThrowsError(try Plane(checkedWidth: 1 << 21, height: 1 << 21)) { error in
+            XCTAssertEqual(error as? PixelMemory.Failure, .outOfMemory(byteCount: 1 << 42))
+        }
+        XCTAssertNil(PixelMemory.allocateIfPossible(byteCount: Int.max))
+        XCTAssertNil(PixelMemory.allocateIfPossible(byteCount: -1))
+    }
+
+    func testCheckedImagesAreTransparentAndUsable() throws {
+        let image = try Image(checkedWidth: 300, height: 200)
+        XCTAssertEqual(image.bytesPerRow, 1200)
+        XCTAssertTrue(image.hasSamePixels(as: Image(width: 300, height: 200)))
+        image.fill(RGBAColor(red: 1, green: 0, blue: 0), width: 300, height: 200)
+        XCTAssertEqual(image[299, 199], Pixel(red: 255, green: 0, blue: 0))
+        let plane = try Plane(checkedWidth: 3, height: 2, fill: 7)
+        XCTAssertEqual(plane[2, 1], 7)
+        let empty = try Image(checkedWidth: 0, height: 0)
+        XCTAssertEqual(empty.pixelCount, 0)
+        // Released into the reuse pool like any image's memory, and handed out again.
+        let block = PixelMemory.allocateIfPossible(byteCount: 8 << 20)
+        XCTAssertNotNil(block)
+        block.map(PixelMemory.release)
+    }
+}

@@ -5,11 +5,22 @@ import XCTest
 
 /// The pyramid's loops against their scalar twins, to the bit, and the whole route with either set.
 final class PyramidKernelTests: XCTestCase {
+    /// The rows in memory of their own, freed after the test: a pointer taken inside `withUnsafeBufferPointer`
+    /// must not be used after it returns (the array may move or be freed; ASan reports it).
+    private func byteRows(_ rows: [[UInt8]]) -> [UnsafePointer<UInt8>] {
+        rows.map { row in
+            let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: max(row.count, 1))
+            memory.initialize(from: row, count: row.count)
+            addTeardownBlock { memory.deallocate() }
+            return UnsafePointer(memory)
+        }
+    }
+
     func testCellSumsMatchTheScalarTwin() {
         var random = SeededGenerator(seed: 31)
         let width = 203
         let rows = (0..<7).map { _ in (0..<(width * 4)).map { _ in UInt8.random(in: 0...255, using: &random) } }
-        let pointers = rows.map { row in row.withUnsafeBufferPointer { UnsafePointer($0.baseAddress!) } }
+        let pointers = byteRows(rows)
         for rowCount in 0...7 {
             for count in [0, 15, 16, 64, 100, width * 4] {
                 var fast = [UInt32](repeating: 1, count: count)
@@ -40,10 +51,7 @@ final class PyramidKernelTests: XCTestCase {
         let rows = (0..<7).map { _ in (0..<(width * 4)).map { _ in UInt8.random(in: 0...255, using: &random) } }
         let full = [UInt8](repeating: 255, count: width * 4)
         let pointers =
-            rows.map { row in row.withUnsafeBufferPointer { UnsafePointer($0.baseAddress!) } }
-            + [UnsafePointer<UInt8>](
-                repeating: full.withUnsafeBufferPointer { UnsafePointer($0.baseAddress!) }, count: maximumNarrowRows - 7
-            )
+            byteRows(rows) + [UnsafePointer<UInt8>](repeating: byteRows([full])[0], count: maximumNarrowRows - 7)
         for rowCount in Array(0...7) + [maximumNarrowRows] {
             for count in [0, 15, 16, 127, 128, 300, width * 4] {
                 var fast = [UInt16](repeating: 1, count: count)

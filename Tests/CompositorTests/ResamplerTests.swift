@@ -165,4 +165,48 @@ final class ResamplerTests: XCTestCase {
             for x in 0..<4 { XCTAssertEqual(half[x, y], image[2 * x + 1, 2 * y + 1]) }
         }
     }
+
+    /// `place` with the layout made for the full-size image and a source reduced twice (a JPEG decoded at 1/2):
+    /// the crop is scaled down to match, so the result matches placing the full image. On gradients, which
+    /// halving keeps (to rounding), within one level (measured); a crop left unscaled errs by dozens.
+    func testPlaceReadsAReducedSourceThroughTheFullSizeLayout() {
+        let full = Image(width: 240, height: 160)
+        for y in 0..<160 {
+            for x in 0..<240 { full[x, y] = Pixel(red: UInt8(x), green: UInt8(y + y / 2), blue: UInt8(200 - y)) }
+        }
+        let reduced = Resampler(filter: .bilinear).resize(full, width: 120, height: 80)
+        for mode in FitMode.allCases {
+            let layout = FitLayout(sourceWidth: 240, sourceHeight: 160, frameWidth: 50, frameHeight: 70, mode: mode)
+            let resampler = Resampler(filter: .lanczos3)
+            let expected = resampler.place(full, layout: layout, width: 50, height: 70, mode: mode)
+            let placed = resampler.place(
+                reduced, layout: layout, width: 50, height: 70, mode: mode, sourceScale: (2, 2))
+            let difference = ImageDifference(placed, expected)
+            XCTAssertLessThanOrEqual(difference.maxError, 1, "\(mode): \(difference)")
+            // Reading the full image at scale 1 is `fit`.
+            let fitted = resampler.fit(full, width: 50, height: 70, mode: mode)
+            XCTAssertTrue(expected.hasSamePixels(as: fitted), "\(mode)")
+        }
+    }
+
+    /// For `fit` the frame rectangle holds the whole source resized to it and the rest is the background; each
+    /// axis of `sourceScale` scales its own side of the crop.
+    func testPlaceFillsOnlyTheFrameRectangle() {
+        let source = TestImages.photoLike(width: 90, height: 30, seed: 9)
+        let layout = FitLayout(sourceWidth: 180, sourceHeight: 120, frameWidth: 40, frameHeight: 40, mode: .fit)
+        XCTAssertEqual(layout.frameRect.height, 27)
+        let background = Pixel(red: 1, green: 2, blue: 3)
+        let resampler = Resampler(filter: .catmullRom)
+        let placed = resampler.place(
+            source, layout: layout, width: 40, height: 40, mode: .fit, background: background, sourceScale: (2, 4))
+        let frame = layout.frameRect
+        let inside = resampler.resize(source, width: frame.width, height: frame.height)
+        for y in 0..<40 {
+            for x in 0..<40 {
+                let inFrame = x >= frame.x && x < frame.x + frame.width && y >= frame.y && y < frame.y + frame.height
+                let expected = inFrame ? inside[x - frame.x, y - frame.y] : background
+                XCTAssertEqual(placed[x, y], expected, "(\(x), \(y))")
+            }
+        }
+    }
 }

@@ -7,7 +7,8 @@ import Dispatch
 /// buffers, at f = 2 as large as the image) and was not faster: σ 3.5-6.5 took 1.5-5× longer than the exact
 /// engine on 12 MP.
 public enum BlurPrecision: String, CaseIterable, Sendable {
-    /// The direct convolution at every σ: cost grows with σ.
+    /// The direct convolution up to σ `GaussianBlur.maximumExactSigma` (cost grows with σ); above it the pyramid
+    /// route too, so that no σ can make a blur run for minutes.
     case exact
     /// The pyramid route wherever it applies (σ ≥ 6.6 px): cost independent of σ, within the error stated by
     /// `PyramidGaussianBlur`; below that the exact route, which is then also the faster one.
@@ -18,6 +19,8 @@ public enum BlurPrecision: String, CaseIterable, Sendable {
 
 /// A Gaussian blur with σ (standard deviation, in pixels) as its one unit, on premultiplied images.
 public struct GaussianBlur: Sendable {
+    /// Any value is accepted and none traps: NaN and σ ≤ 0 give no blur (a copy), σ above
+    /// `GaussianKernel.maximumSigma` (+∞ too) blurs as that σ (`GaussianKernel.usableSigma`).
     public var sigma: Double
     public var edgeMode: EdgeMode
     public var precision: BlurPrecision
@@ -34,22 +37,31 @@ public struct GaussianBlur: Sendable {
         self.threads = threads
     }
 
+    /// The widest σ the direct convolution takes, in pixels (radius 400): above it every precision takes the
+    /// pyramid route (PSNR 50–63 dB against the direct blur, cost independent of σ). The direct blur's cost grows
+    /// with σ: σ 2000 on a 600×400 photo took over 40 s, as did σ 2500 (a material at 100 pixels per point) on 12 MP.
+    public static let maximumExactSigma = 100.0
+
     /// The route `precision` resolves to for this σ.
     public var usesPyramid: Bool {
-        precision != .exact && PyramidGaussianBlur.factor(forSigma: sigma) > 1
+        PyramidGaussianBlur.factor(forSigma: sigma) > 1
+            && (precision != .exact || GaussianKernel.usableSigma(sigma) > GaussianBlur.maximumExactSigma)
     }
 
     /// Which convolution loops to run: SIMD, or the scalar twins (`Kernels.active` honours
     /// `BLURTOOL_KERNELS=reference`).
     public var kernels: any ConvolutionKernelSet.Type = Kernels.active
 
-    /// The blurred rows of `source` as Floats, for stages that work before quantising (materials).
+    /// The blurred rows of `source` as Floats, for stages that work before quantising (materials): the pyramid's,
+    /// or the exact engine's Float route (`SeparableBlurRows`), both made as they are filled by the threads that
+    /// render, neither holding the image in Float. `source` must not change while the rows are in use, and
+    /// `workspace` is in use for as long as they live.
     public func rows(of source: Image, workspace: BlurWorkspace = BlurWorkspace()) -> any BlurredRows {
         if usesPyramid {
             return PyramidGaussianBlur(
                 source: source, sigma: sigma, edgeMode: edgeMode, kernels: kernels, workspace: workspace)
         }
-        return ReferenceGaussianBlur(source: source, sigma: sigma, edgeMode: edgeMode)
+        return SeparableBlurRows(source: source, engine: engine, workspace: workspace)
     }
 
     /// A new blurred image of the same size.
@@ -94,9 +106,14 @@ public struct GaussianBlur: Sendable {
     }
 
     /// Blurs a single-channel plane (a mask, an alpha channel) with the exact route, into `destination` of the
-    /// same size (which may be `source`).
+    /// same size (which may be `source`). Above `maximumExactSigma` the plane goes through the pyramid route as
+    /// the four channels of an image (which this call allocates).
     public func apply(to source: Plane, into destination: Plane, workspace: BlurWorkspace = BlurWorkspace()) {
         precondition(destination.width == source.width && destination.height == source.height, "sizes differ")
+        if GaussianKernel.usableSigma(sigma) > GaussianBlur.maximumExactSigma {
+            applyThroughPyramid(to: source, into: destination, workspace: workspace)
+            return
+        }
         var input = source
         if source.baseAddress == destination.baseAddress {
             // As for images: an in-place blur reads a copy kept in the workspace.
@@ -107,6 +124,25 @@ public struct GaussianBlur: Sendable {
         engine.run(
             source: PixelRows(input), outputX: 0, outputY: 0, destination: PixelRows(destination),
             workspace: workspace)
+    }
+
+    /// The plane as an image whose four channels are its values (valid premultiplied: colour = alpha), blurred
+    /// by the pyramid, and one channel read back.
+    private func applyThroughPyramid(to source: Plane, into destination: Plane, workspace: BlurWorkspace) {
+        let image = Image(uninitializedWidth: source.width, height: source.height)
+        for y in 0..<source.height {
+            let words = UnsafeMutableRawPointer(image.row(y)).assumingMemoryBound(to: UInt32.self)
+            let values = source.row(y)
+            for x in 0..<source.width { words[x] = UInt32(values[x]) &* 0x0101_0101 }
+        }
+        var blur = self
+        blur.precision = .fast
+        blur.apply(to: image, into: image, workspace: workspace)
+        for y in 0..<source.height {
+            let bytes = image.row(y)
+            let values = destination.row(y)
+            for x in 0..<source.width { values[x] = bytes[x * 4] }
+        }
     }
 
     var engine: SeparableBlurEngine {

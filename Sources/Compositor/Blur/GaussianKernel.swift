@@ -9,7 +9,11 @@
 /// The kernel is truncated at 4σ (the mass beyond is below 7·10⁻⁵) and normalised to sum to exactly 1 in
 /// Double before rounding to Float, so a uniform image stays uniform. Below σ ≈ 0.8 a sampled Gaussian's
 /// standard deviation falls short of σ (at 0.5 by 7%), as in OpenCV and libvips.
+///
+/// Every blur takes σ through `usableSigma(_:)`, so no σ can trap: NaN, zero and negative σ mean no blur, and σ
+/// above `maximumSigma` (+∞ included) is `maximumSigma`.
 public struct GaussianKernel: Sendable {
+    /// The σ used: `usableSigma` of the one asked for.
     public let sigma: Double
     public let radius: Int
     public let weights: [Float]
@@ -17,7 +21,20 @@ public struct GaussianKernel: Sendable {
     /// The number of standard deviations kept on each side.
     public static let truncation = 4.0
 
+    /// The largest σ any blur uses, in pixels. The pyramid route's factor is then 3030, so a cell's sum of f²
+    /// bytes (at most 255·f² < 2³²) cannot overflow its 32-bit lanes, which it would from σ ≈ 13,500; by then
+    /// the blur of any image smaller than σ is close to its mean anyway.
+    public static let maximumSigma = 10_000.0
+
+    /// σ as every blur uses it: 0 (no blur) for NaN, zero and negative σ (−∞ included); `maximumSigma` for σ
+    /// above it (+∞ included); otherwise σ.
+    public static func usableSigma(_ sigma: Double) -> Double {
+        guard sigma > 0 else { return 0 }  // NaN compares false too
+        return min(sigma, maximumSigma)
+    }
+
     public init(sigma: Double) {
+        let sigma = GaussianKernel.usableSigma(sigma)
         self.sigma = sigma
         guard sigma > 0 else {
             radius = 0

@@ -47,13 +47,16 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     /// Cubics below this σ, where they make the blur faster (see the error and cost notes above).
     public static let cubicBelowSigma = 20.0
 
+    /// The interpolation for σ (taken through `GaussianKernel.usableSigma`, as every σ here).
     public static func interpolation(forSigma sigma: Double) -> Interpolation {
-        sigma < cubicBelowSigma ? .cubic : .linear
+        GaussianKernel.usableSigma(sigma) < cubicBelowSigma ? .cubic : .linear
     }
 
-    /// The factor this route uses for σ; 1 means the pyramid is not used.
+    /// The factor this route uses for σ; 1 means the pyramid is not used (NaN and σ ≤ 0 too). At most 3030,
+    /// for `GaussianKernel.maximumSigma`.
     public static func factor(forSigma sigma: Double) -> Int {
-        sigma < minimumSigma ? 1 : max(1, Int(sigma / interpolation(forSigma: sigma).minimumSmallSigma))
+        let sigma = GaussianKernel.usableSigma(sigma)
+        return sigma < minimumSigma ? 1 : max(1, Int(sigma / interpolation(forSigma: sigma).minimumSmallSigma))
     }
 
     public let interpolation: Interpolation
@@ -104,6 +107,7 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
         sigma: Double, factor: Int, kernels: any ConvolutionKernelSet.Type, regionX: Int, y regionY: Int,
         width: Int, height: Int, workspace: BlurWorkspace, cells: (Grid) -> some CellRows
     ) {
+        let sigma = GaussianKernel.usableSigma(sigma)
         let smallSigma = (max(sigma * sigma - Double(factor * factor - 1) / 12, 0)).squareRoot() / Double(factor)
         let kernel = GaussianKernel(sigma: smallSigma)
         interpolation = PyramidGaussianBlur.interpolation(forSigma: sigma)

@@ -71,13 +71,31 @@ struct SeparableBlurEngine {
             let x1 = min(width, x0 + tile)
             let y0 = height * band / bandsPerTile
             let y1 = height * (band + 1) / bandsPerTile
+            let buffers = TileBuffers(
+                ring: scratch.ring[worker], line: scratch.line[worker], output: scratch.output[worker],
+                rowPointers: scratch.rowPointers[worker])
             runTile(
-                source: source, destination: destination, columns: x0..<x1, rows: y0..<y1, outputY: outputY,
-                outputX: outputX, sourceWidth: source.width,
+                source: source, columns: x0..<x1, rows: y0..<y1, outputY: outputY, outputX: outputX,
                 columnMap: UnsafeBufferPointer(start: shared.value.0, count: lineCount),
-                paddedWeights: UnsafeBufferPointer(start: shared.value.1, count: taps + 6),
-                scratch: scratch, worker: worker)
+                paddedWeights: UnsafeBufferPointer(start: shared.value.1, count: taps + 6), buffers: buffers
+            ) { values, y in
+                let target = destination.row(y) + x0 * channels
+                if channels == 4 {
+                    Quantizer().quantize(values, count: x1 - x0, into: target, y: y)
+                } else {
+                    Quantizer.quantizePlane(values, count: (x1 - x0) * channels, into: target)
+                }
+            }
         }
+    }
+
+    /// One worker's buffers for `runTile`: a ring of `ringRows` rows of `paddedRowCount(tile values)` Floats, a
+    /// line of (tile + 2r) pixels, four output rows and `taps + rowsPerStep + 4` row pointers.
+    struct TileBuffers {
+        let ring: UnsafeMutablePointer<Float>
+        let line: UnsafeMutablePointer<Float>
+        let output: UnsafeMutablePointer<Float>
+        let rowPointers: UnsafeMutablePointer<UnsafePointer<Float>>
     }
 
     /// Per-worker buffers for `runTile`.
@@ -97,11 +115,12 @@ struct SeparableBlurEngine {
         (values + 15) / 16 * 16
     }
 
-    private func runTile(
-        source: PixelRows, destination: PixelRows, columns: Range<Int>, rows: Range<Int>,
-        outputY: Int, outputX: Int, sourceWidth: Int, columnMap: UnsafeBufferPointer<Int>,
-        paddedWeights: UnsafeBufferPointer<Float>,
-        scratch: TileScratch, worker: Int
+    /// Blurs the tile `columns` × `rows` of the output, which starts at (outputX, outputY) of the source, and hands
+    /// each output row's Floats (0...255 scale, the tile's columns only) to `emit` with the row's y, in order.
+    func runTile(
+        source: PixelRows, columns: Range<Int>, rows: Range<Int>, outputY: Int, outputX: Int,
+        columnMap: UnsafeBufferPointer<Int>, paddedWeights: UnsafeBufferPointer<Float>, buffers: TileBuffers,
+        emit: (UnsafePointer<Float>, Int) -> Void
     ) {
         let radius = kernel.radius
         let taps = 2 * radius + 1
@@ -109,10 +128,11 @@ struct SeparableBlurEngine {
         let weights = UnsafeBufferPointer(rebasing: paddedWeights[3..<(taps + 3)])
         let ringRows = taps + Self.rowsPerStep - 1
         let tileValues = columns.count * channels
-        let ring = scratch.ring[worker]
-        let line = scratch.line[worker]
-        let output = scratch.output[worker]
-        let rowPointers = scratch.rowPointers[worker]
+        let sourceWidth = source.width
+        let ring = buffers.ring
+        let line = buffers.line
+        let output = buffers.output
+        let rowPointers = buffers.rowPointers
         // Four output row pointers live after the ring's row pointers.
         let outputPointers = UnsafeMutableRawPointer(rowPointers + ringRows)
             .bindMemory(to: UnsafeMutablePointer<Float>.self, capacity: 4)
@@ -160,14 +180,6 @@ struct SeparableBlurEngine {
             }
             kernels.convolve(line, step: channels, weights: weights, count: tileValues, into: target)
         }
-        func emit(_ values: UnsafePointer<Float>, row y: Int) {
-            let target = destination.row(y) + columns.lowerBound * channels
-            if channels == 4 {
-                Quantizer().quantize(values, count: columns.count, into: target, y: y)
-            } else {
-                Quantizer.quantizePlane(values, count: tileValues, into: target)
-            }
-        }
         for v in (rows.lowerBound - radius)..<(rows.lowerBound + radius) {
             blurRowHorizontally(v)
         }
@@ -183,7 +195,7 @@ struct SeparableBlurEngine {
                     kernels.combine(rowPointers + r, weights: weights, count: tileValues, into: outputPointers[r])
                 }
             }
-            for r in 0..<step { emit(outputPointers[r], row: y + r) }
+            for r in 0..<step { emit(outputPointers[r], y + r) }
             y += step
         }
     }

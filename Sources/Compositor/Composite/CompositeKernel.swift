@@ -67,9 +67,12 @@ extension SIMD16 where Scalar == Float {
     @inline(__always) func minimum(_ other: Self) -> Self { replacing(with: other, where: other .< self) }
     @inline(__always) func maximum(_ other: Self) -> Self { replacing(with: other, where: other .> self) }
     @inline(__always) func clampedToUnit() -> Self { maximum(.zero).minimum(Self(repeating: 1)) }
-    /// 1/self, and 0 where self is 0 (a transparent pixel's straight colour is taken as black, as the spec does).
-    @inline(__always) func reciprocalOrZero() -> Self {
-        (1 / self).replacing(with: 0, where: self .== 0)
+    /// self/divisor, and 0 where the divisor is 0 (a transparent pixel's straight colour is taken as black, as
+    /// the spec does). A true division, not `self * (1 / divisor)`: that rounds twice, so a colour equal to its
+    /// alpha came out 0.99999994 for 30 alphas (15, 30, 59, …) and missed the spec's Cb = 1 cases (color-burn
+    /// burnt such a backdrop to black); a correctly rounded c/c is exactly 1, as in the scalar twin.
+    @inline(__always) func dividedOrZero(by divisor: Self) -> Self {
+        (self / divisor).replacing(with: 0, where: divisor .== 0)
     }
 }
 
@@ -130,11 +133,13 @@ protocol BlendOperator: PlanarOperator {
 extension BlendOperator {
     @inline(__always)
     func composite(source s: Planar16, backdrop b: Planar16) -> Planar16 {
-        let sInverse = s.alpha.reciprocalOrZero()
-        let bInverse = b.alpha.reciprocalOrZero()
         let mixed = blend(
-            backdrop: RGB16(red: b.red * bInverse, green: b.green * bInverse, blue: b.blue * bInverse),
-            source: RGB16(red: s.red * sInverse, green: s.green * sInverse, blue: s.blue * sInverse))
+            backdrop: RGB16(
+                red: b.red.dividedOrZero(by: b.alpha), green: b.green.dividedOrZero(by: b.alpha),
+                blue: b.blue.dividedOrZero(by: b.alpha)),
+            source: RGB16(
+                red: s.red.dividedOrZero(by: s.alpha), green: s.green.dividedOrZero(by: s.alpha),
+                blue: s.blue.dividedOrZero(by: s.alpha)))
         let keepSource = 1 - b.alpha
         let keepBackdrop = 1 - s.alpha
         let both = s.alpha * b.alpha

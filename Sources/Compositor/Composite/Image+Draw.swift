@@ -207,7 +207,10 @@ extension CompositeKernel {
             @inline(__always) func channel(_ shift: UInt32) -> SIMD16<UInt32> {
                 var v = float(s, shift) * o + float(d, shift) * keep
                 v.replace(with: 0, where: .!(v .> 0))
-                // Adding 1.5·2²³ rounds to nearest, ties to even; the sum never exceeds 255 by more than rounding.
+                // A valid premultiplied pair sums to at most 255 (plus rounding), but a borrowed buffer may hold
+                // colour > alpha: clamped as the general path does, not wrapped by the mask below.
+                v.replace(with: 255, where: v .> 255)
+                // Adding 1.5·2²³ rounds to nearest, ties to even.
                 return unsafeBitCast(v + 12_582_912, to: SIMD16<UInt32>.self) & 0xFF
             }
             let alpha = channel(24)

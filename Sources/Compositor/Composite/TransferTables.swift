@@ -29,10 +29,9 @@ struct TransferTable: @unchecked Sendable {
     /// The straight colours of 16 premultiplied pixels mapped through the table, premultiplied again.
     @inline(__always)
     func convert(_ p: inout Planar16) {
-        let inverse = p.alpha.reciprocalOrZero()
-        var red = p.red * inverse
-        var green = p.green * inverse
-        var blue = p.blue * inverse
+        var red = p.red.dividedOrZero(by: p.alpha)
+        var green = p.green.dividedOrZero(by: p.alpha)
+        var blue = p.blue.dividedOrZero(by: p.alpha)
         for i in 0..<16 {
             red[i] = self(red[i])
             green[i] = self(green[i])

@@ -51,7 +51,9 @@ public struct MaterialEffect: Sendable {
     /// then only replaces averaging the blur would do anyway. Tests bound both routes against full size.
     public func decodeScale(fullWidth: Int, fullHeight: Int, shrink: Double = 1) -> Int {
         var allowed = shrink
-        if GaussianBlur(sigma: sigmaPixels, precision: precision).usesPyramid {
+        // Exact precision keeps the full decode even where σ is past `GaussianBlur.maximumExactSigma` and the blur
+        // takes the pyramid route: that route bounds the work, the full decode costs no more than it does below.
+        if precision != .exact && GaussianBlur(sigma: sigmaPixels, precision: precision).usesPyramid {
             allowed = max(shrink, shrink * Double(PyramidGaussianBlur.factor(forSigma: sigmaPixels)) / 4)
         }
         return [8, 4, 2].first { Double($0) <= allowed && min(fullWidth, fullHeight) >= 16 * $0 } ?? 1
@@ -213,22 +215,21 @@ struct MaterialShader: Sendable {
             for tint in tints {
                 // W3C compositing: Cs' = (1 − αb)·Cs + αb·B(Cb, Cs), then source-over with the tint's opacity.
                 let ab = a
-                let inverseAlpha: Float = ab > 0 ? 1 / ab : 0
+                // Straight colour by a true division: c · (1/α) rounds twice and gives 0.99999994 for c = α at
+                // some alphas, which color-burn's Cb = 1 case then misses (a black burn took white to black).
+                func straight(_ c: Float) -> Float { ab > 0 ? c / ab : 0 }
                 let blendR =
                     tint.mode == .normal
                     ? tint.red
-                    : (1 - ab) * tint.red
-                        + ab * tint.mode.blend(backdrop: r * inverseAlpha, source: tint.red)
+                    : (1 - ab) * tint.red + ab * tint.mode.blend(backdrop: straight(r), source: tint.red)
                 let blendG =
                     tint.mode == .normal
                     ? tint.green
-                    : (1 - ab) * tint.green
-                        + ab * tint.mode.blend(backdrop: g * inverseAlpha, source: tint.green)
+                    : (1 - ab) * tint.green + ab * tint.mode.blend(backdrop: straight(g), source: tint.green)
                 let blendB =
                     tint.mode == .normal
                     ? tint.blue
-                    : (1 - ab) * tint.blue
-                        + ab * tint.mode.blend(backdrop: b * inverseAlpha, source: tint.blue)
+                    : (1 - ab) * tint.blue + ab * tint.mode.blend(backdrop: straight(b), source: tint.blue)
                 let o = tint.opacity
                 r = o * blendR + (1 - o) * r
                 g = o * blendG + (1 - o) * g

@@ -111,13 +111,23 @@ public struct AffineWarp: Sendable {
         )
     }
 
+    /// `stretch`, limited along each axis to the picture's size on that axis (at least 2). A picture already
+    /// shrunk to one pixel across (see `apply`) may still be sub-pixel on the canvas: a filter wider than the
+    /// picture would only count more of the transparent or repeated edge, so it stops there. Per axis, not by
+    /// the larger side: `skewX(89.9999999deg)` shrinks a 4032×3024 photo to 1×3024 and still stretches x by
+    /// 10⁵, and a limit of 3024 there cost 18,000 taps per canvas pixel. With `apply`'s shrinking first, a
+    /// canvas pixel reads at most (2·support·2 + 2)² source pixels, whatever the transform.
+    static func filterStretch(
+        _ inverse: AffineTransform2D, sourceWidth: Int, sourceHeight: Int
+    ) -> (x: Double, y: Double) {
+        let natural = stretch(inverse)
+        return (min(natural.x, Double(max(sourceWidth, 2))), min(natural.y, Double(max(sourceHeight, 2))))
+    }
+
     /// The general path, in Float: every filter and scale (tests compare the fixed-point bilinear path with it).
     func filterPixels(from source: Image, into destination: Image, inverse: AffineTransform2D) {
-        // A picture already shrunk to one pixel (see `apply`) may still be sub-pixel on the canvas: a filter
-        // wider than the picture would only count more of the transparent or repeated edge, so stop there.
-        let limit = Double(max(source.width, source.height, 2))
-        let natural = AffineWarp.stretch(inverse)
-        let (stretchX, stretchY) = (min(natural.x, limit), min(natural.y, limit))
+        let (stretchX, stretchY) = AffineWarp.filterStretch(
+            inverse, sourceWidth: source.width, sourceHeight: source.height)
         let width = destination.width
         let height = destination.height
         // Tiles of the canvas: a rotated row walks across many source rows, so neighbouring canvas rows are
