@@ -29,26 +29,19 @@ struct Composer {
             // The loader's failure, under the scene's name and the layer's JSON path.
             let failure = underlying as? ToolFailure ?? ToolFailure(.dataError, file, "\(underlying)")
             throw ToolFailure(
-                failure.code, "\(subject): \(path)", (failure.subject.map { "\($0): " } ?? "") + failure.reason)
+                failure.code, shownAs: "\(ToolFailure.display(subject)): \(path)",
+                (failure.subject.map { "\($0): " } ?? "") + failure.reason)
         } catch {
             throw ToolFailure(.dataError, subject, error.description)
         }
         let loaded = clock.now
         let image = SceneRenderer(threads: request.threads, precision: request.precision).render(scene)
         let rendered = clock.now
-        let encoded: [UInt8]
-        do {
-            encoded = try ImageEncoder.encode(
-                image, as: format,
-                options: EncodeOptions(
-                    quality: request.quality, chromaSubsampling: request.chromaSubsampling,
-                    optimizesHuffmanTables: request.optimizesHuffmanTables, isProgressive: request.isProgressive,
-                    pngCompressionLevel: request.pngCompressionLevel))
-        } catch let error as CodecError {
-            throw ToolFailure(.internalError, outputPath, error.description)
-        }
-        try FileIO.writeAtomically(encoded, to: outputPath)
-        if request.output == nil || outputPath != request.output { console.out(outputPath) }
+        let output = try OutputFile(outputPath)
+        defer { output.discard() }
+        let encoded = try ImageWriting.encode(image, as: format, request: request, outputPath: outputPath)
+        try output.commit(encoded)
+        if outputPath != "-", request.output == nil || outputPath != request.output { console.out(outputPath) }
         if request.isVerbose {
             func ms(_ duration: Duration) -> String {
                 String(
@@ -87,7 +80,9 @@ private final class ImageCache {
                 options: DecodeOptions(
                     maxPixels: request.maxPixels, appliesOrientation: request.appliesOrientation,
                     isLenient: request.isLenient))
-            for warning in decoded.warnings { console.err("blurtool: warning: \(path): \(warning)") }
+            for warning in decoded.warnings {
+                console.err("blurtool: warning: \(ToolFailure.display(path)): \(warning)".escapedForMessageLine())
+            }
             images[path] = decoded.image
             return decoded.image
         } catch let error as CodecError {

@@ -18,12 +18,14 @@ enum OutputPath {
         return (directory ?? slash.map { String(input[...$0]) } ?? "") + name(stem)
     }
 
-    /// The format asked for, or the one the path's extension names; nil for standard output (the caller
-    /// decides). A path naming no format is a usage error.
+    /// The format asked for, or the one the path's extension names; nil for standard output, a character device
+    /// or a FIFO (`/dev/null`, `/dev/stdout`: the caller decides). Any other path naming no format is a usage error.
     static func format(of path: String, requested: ImageFormat?) throws -> ImageFormat? {
         if let requested { return requested }
         if path == "-" { return nil }
         if let format = ImageFormat(fileExtensionOf: path) { return format }
-        throw UsageError("cannot tell the output format from '\(path)'; name it .png or .jpg, or give --format")
+        if FileIO.isStream(path) { return nil }
+        throw UsageError(
+            "cannot tell the output format from \(ToolFailure.display(path)); name it .png or .jpg, or give --format")
     }
 }
