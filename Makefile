@@ -17,7 +17,7 @@ BLURTOOL := .build/release/blurtool
 APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test test-release bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite
+.PHONY: deps build release demo test test-release fuzz-cli bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -46,6 +46,16 @@ test: deps
 
 test-release: deps
 	$(SWIFT) test --disable-swift-testing -c release -Xswiftc -enable-testing $(CPU_FLAGS)
+
+# The seeded command-line fuzzer: hostile arguments, special files and scene files against the built binary, each
+# run capped at 20 s and 4 GiB; it lists every crash, hang, stray exit status, multi-line or raw stderr, stdout
+# garbage and leftover temporary file, with the command line that reproduces it (`ONLY=N` reruns case N).
+SEED ?= 1
+COUNT ?= 300
+FUZZ_BINARY ?= .build/debug/blurtool
+fuzz-cli: build
+	nice -n 10 python3 Tests/Fuzz/fuzz_cli.py --binary $(FUZZ_BINARY) --seed $(SEED) --count $(COUNT) \
+		$(if $(ONLY),--only $(ONLY) --keep)
 
 bench: release
 	.build/release/blurbench $(BENCH_ARGS)

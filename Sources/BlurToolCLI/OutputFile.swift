@@ -30,25 +30,40 @@ final class OutputFile {
             target = .standardOutput
             return
         }
-        let final = try OutputFile.resolvingSymbolicLinks(path)
         var status = stat()
-        let exists = lstat(final, &status) == 0
-        guard exists || errno == ENOENT else { throw ToolFailure(.cannotCreate, path, FileIO.errorText(errno)) }
-        switch exists ? status.st_mode & S_IFMT : S_IFREG {
+        guard stat(path, &status) == 0 else {
+            // Nothing there yet (a dangling link's target is created where the link points).
+            guard errno == ENOENT else { throw ToolFailure(.cannotCreate, path, FileIO.errorText(errno)) }
+            target = try OutputFile.replacing(try OutputFile.resolvingSymbolicLinks(path), keeping: nil, for: path)
+            return
+        }
+        switch status.st_mode & S_IFMT {
         case S_IFCHR, S_IFIFO:
-            let descriptor = open(final, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+            // Opened by the path itself, so /dev/stdout and /proc/self/fd/N reach what they name.
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
             guard descriptor >= 0 else { throw ToolFailure(.cannotCreate, path, FileIO.errorText(errno)) }
             target = .direct(descriptor: descriptor)
         case S_IFREG:
-            let temporary = OutputFile.temporaryPath(beside: final)
-            let descriptor = try TemporaryFileCleanup.create(temporary, subject: path)
-            if exists { _ = fchmod(descriptor, status.st_mode & 0o777) }  // replacing keeps the file's permissions
-            target = .replacing(final: final, temporary: temporary, descriptor: descriptor)
+            guard let resolved = realpath(path, nil) else {
+                throw ToolFailure(.cannotCreate, path, FileIO.errorText(errno))
+            }
+            defer { free(resolved) }
+            target = try OutputFile.replacing(String(cString: resolved), keeping: status.st_mode & 0o777, for: path)
         case S_IFDIR:
             throw ToolFailure(.cannotCreate, path, "is a directory")
         default:
             throw ToolFailure(.cannotCreate, path, "is neither a regular file, a character device nor a FIFO")
         }
+    }
+
+    /// A temporary file beside `final`, to be renamed over it; `mode` is the replaced file's permissions.
+    private static func replacing(_ final: String, keeping mode: mode_t?, for path: String) throws(ToolFailure)
+        -> Target
+    {
+        let temporary = OutputFile.temporaryPath(beside: final)
+        let descriptor = try TemporaryFileCleanup.create(temporary, subject: path)
+        if let mode { _ = fchmod(descriptor, mode) }
+        return .replacing(final: final, temporary: temporary, descriptor: descriptor)
     }
 
     deinit { discard() }
@@ -99,8 +114,8 @@ final class OutputFile {
         }
     }
 
-    /// `path` with every symbolic link of its last component followed (up to 40, as the kernel allows), so the
-    /// output replaces the link's target rather than the link. A dangling link gives its missing target.
+    /// For a path that does not exist: `path` with every symbolic link of its last component followed (up to 40,
+    /// as the kernel allows), so a dangling link's target is created and the link kept.
     private static func resolvingSymbolicLinks(_ path: String) throws(ToolFailure) -> String {
         var current = path
         for _ in 0..<40 {

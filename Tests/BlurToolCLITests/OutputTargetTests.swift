@@ -46,6 +46,10 @@ final class OutputTargetTests: XCTestCase {
         XCTAssertEqual(named.status, 0, named.err)
         XCTAssertEqual(Array(named.out.suffix(8)), [0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82], "IEND last")
 
+        let device = try ToolProcess.run([input, "-m", "thin", "-o", "/dev/stdout", "-f", "png"])
+        XCTAssertEqual(device.status, 0, device.err)
+        XCTAssertEqual(device.out, named.out, "/dev/stdout (a link to a pipe here) is written through")
+
         let scene = directory + "scene.json"
         try #"{"canvas": {"width": 8, "height": 6}, "layers": [{"type": "color", "color": "red"}]}"#
             .write(toFile: scene, atomically: true, encoding: .utf8)
