@@ -34,6 +34,8 @@ struct Composer {
         } catch {
             throw ToolFailure(.dataError, subject, error.description)
         }
+        try MemoryBudget.check(
+            width: scene.pixelWidth, height: scene.pixelHeight, what: "the canvas", subject: ToolFailure.display(subject))
         let loaded = clock.now
         let image = SceneRenderer(threads: request.threads, precision: request.precision).render(scene)
         let rendered = clock.now
@@ -75,6 +77,10 @@ private final class ImageCache {
         if let image = images[path] { return image }
         let bytes = try FileIO.read(path)
         do {
+            let header = try ImageDecoder.inspect(bytes, maxPixels: request.maxPixels)
+            try MemoryBudget.check(
+                width: header.storedWidth, height: header.storedHeight, what: "the image",
+                subject: ToolFailure.display(path))
             let decoded = try ImageDecoder.decode(
                 bytes,
                 options: DecodeOptions(

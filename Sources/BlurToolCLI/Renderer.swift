@@ -72,6 +72,7 @@ struct Renderer {
         let height = swaps ? header.storedWidth : header.storedHeight
         let isJPEG = header.format == .jpeg
         guard let size = request.size else {
+            try MemoryBudget.check(width: width, height: height, what: "the image", subject: ToolFailure.display(subject))
             let effect = materialEffect(forWidth: width, height: height)
             // A transform needs the picture at full size; otherwise decode as small as the blur allows.
             let scale =
@@ -92,6 +93,9 @@ struct Renderer {
             layout.sourceRect.width / Double(layout.frameRect.width),
             layout.sourceRect.height / Double(layout.frameRect.height))
         let scale = isJPEG ? effect.decodeScale(fullWidth: width, fullHeight: height, shrink: shrink) : 1
+        try MemoryBudget.check(width: size.width, height: size.height, what: "--size", subject: nil)
+        try MemoryBudget.check(
+            width: width / scale, height: height / scale, what: "the image", subject: ToolFailure.display(subject))
         let decoded = try decode(bytes, scale: scale, times: times)
         let image = decoded.image
         // Under a pyramid blur whose cells span 4 or more frame pixels, the reconstruction filter cannot

@@ -50,6 +50,34 @@ final class HardeningTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "o.png"))
     }
 
+    /// A frame within a raised --max-pixels but past the memory the process may use is refused before it is
+    /// allocated (the allocation would trap: exit 132), for --size, a decoded image and a scene's canvas.
+    func testFramesPastTheAddressSpaceLimitAreRefusedBeforeAllocation() throws {
+        let input = try writePhoto()
+        let scene = directory + "scene.json"
+        try #"{"canvas": {"width": 40000, "height": 40000}, "layers": []}"#
+            .write(toFile: scene, atomically: true, encoding: .utf8)
+        let cases: [([String], String)] = [
+            ([input, "--size", "45000x45000", "--max-pixels", "2100000000", "-o", directory + "o.png"], "--size 45000x45000"),
+            (["compose", scene, "--max-pixels", "2000000000", "-o", directory + "o.png"], "the canvas 40000x40000"),
+        ]
+        for (arguments, what) in cases {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            // 2 GiB of address space: the frames need 6 GiB and more.
+            process.arguments = ["-c", "ulimit -v 2097152 && exec \"$0\" \"$@\"", try ToolProcess.executable().path]
+                + arguments
+            let err = Pipe()
+            process.standardError = err
+            try process.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 73, message)
+            XCTAssertTrue(message.contains("\(what) needs at least"), message)
+            XCTAssertTrue(message.contains("more than the 2048 MiB this process may use"), message)
+        }
+    }
+
     func testAResizeAloneIsAWholeJobDecodedSmall() throws {
         let input = try writePhoto(width: 192, height: 128)
         let result = ToolRun.run([input, "--size", "48x32", "-f", "png", "-v"])

@@ -79,6 +79,9 @@ class Fixtures:
         self.truncated = self._write("cut.jpg", jpeg[: len(jpeg) // 2])
         self.garbage = self._write("garbage.png", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)
         self.empty = self._write("empty.jpg", b"")
+        # Headers that claim far more pixels than the data holds (decompression bombs).
+        self.bomb = self._write("bomb.png", png_header_only(40000, 40000))
+        self.bomb_small = self._write("bomb-small.png", png_header_only(12000, 9000))
         self.text = self._write("notes.jpg", b"not an image\n")
         self.directory = os.path.join(root, "dir")
         os.mkdir(self.directory)
@@ -95,6 +98,7 @@ class Fixtures:
         self.loop = os.path.join(root, "loop.png")
         self.null = self._device()
         self.inputs = [self.jpeg, self.png, self.opaque_png, self.truncated, self.garbage, self.empty, self.text,
+                       self.bomb, self.bomb_small,
                        self.directory, self.missing, self.fifo_in, self.link, self.dangling, self.loop, "/dev/zero",
                        "/dev/null", self.null, "-"]
 
@@ -137,6 +141,16 @@ class Fixtures:
             return "/dev/null"  # without root, /dev/null cannot be replaced either
 
 
+def png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def png_header_only(width, height):
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header) + png_chunk(b"IDAT", zlib.compress(b"\x00" * 100))
+            + png_chunk(b"IEND", b""))
+
+
 def png_bytes(width, height, alpha):
     """A small gradient PNG, written here so the fuzzer needs no image library."""
     channels = 4 if alpha else 3
@@ -145,9 +159,7 @@ def png_bytes(width, height, alpha):
                         for c in range(channels))
         for y in range(height))
 
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
+    chunk = png_chunk
     header = struct.pack(">IIBBBBB", width, height, 8, 6 if alpha else 2, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
@@ -594,6 +606,8 @@ def main():
             completed, timed_out, elapsed = run_case(binary, case, options.timeout, options.memory)
             status = "timeout" if timed_out else completed.returncode
             outcomes[status] = outcomes.get(status, 0) + 1
+            if not options.quiet and (index + 1) % 100 == 0:
+                print(f"fuzz_cli: {index + 1} cases, {len(findings)} findings, {time.time() - started:.0f} s", flush=True)
             for kind, detail in check(case, completed, timed_out, elapsed, fixtures):
                 findings.append((index, kind, detail, case))
                 if not options.quiet:
