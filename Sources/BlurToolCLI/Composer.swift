@@ -11,7 +11,7 @@ struct Composer {
         let clock = ContinuousClock()
         let start = clock.now
         let scenePath = request.input
-        let outputPath = resolvedOutputPath()
+        let outputPath = try resolvedOutputPath()
         if scenePath != "-", outputPath != "-", FileIO.isSameFile(scenePath, outputPath) {
             throw ToolFailure(.cannotCreate, outputPath, "is the scene file; refusing to overwrite it")
         }
@@ -35,7 +35,8 @@ struct Composer {
             throw ToolFailure(.dataError, subject, error.description)
         }
         try MemoryBudget.check(
-            width: scene.pixelWidth, height: scene.pixelHeight, what: "the canvas", subject: ToolFailure.display(subject))
+            width: scene.pixelWidth, height: scene.pixelHeight, what: "the canvas",
+            subject: ToolFailure.display(subject))
         let loaded = clock.now
         let image = SceneRenderer(threads: request.threads, precision: request.precision).render(scene)
         let rendered = clock.now
@@ -57,8 +58,10 @@ struct Composer {
     }
 
     /// `-o` as given; a directory or nothing gives `<scene stem>.png` there (or beside the scene).
-    private func resolvedOutputPath() -> String {
-        OutputPath.resolve(request.output, input: request.input) { $0 + "." + (request.format ?? .png).fileExtension }
+    private func resolvedOutputPath() throws(UsageError) -> String {
+        try OutputPath.resolve(request.output, input: request.input) {
+            $0 + "." + (request.format ?? .png).fileExtension
+        }
     }
 }
 

@@ -57,7 +57,9 @@ final class OutputFile {
     }
 
     /// A temporary file beside `final`, to be renamed over it; `mode` is the replaced file's permissions.
-    private static func replacing(_ final: String, keeping mode: mode_t?, for path: String) throws(ToolFailure)
+    private static func replacing(
+        _ final: String, keeping mode: mode_t?, for path: String
+    ) throws(ToolFailure)
         -> Target
     {
         let temporary = OutputFile.temporaryPath(beside: final)

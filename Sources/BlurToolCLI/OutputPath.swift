@@ -5,11 +5,18 @@ import ImageCodecs
 enum OutputPath {
     /// `output` as given; or, when it is nil or names a directory, `name(stem)` in that directory (or beside
     /// `input`, whose stem is its file name without the extension); standard output for standard input.
-    static func resolve(_ output: String?, input: String, name: (String) -> String) -> String {
+    /// - Throws: `UsageError` for a directory and standard input, which has no name to give the file (the image
+    ///   went to stdout instead, mixed with whatever else the user sent there).
+    static func resolve(_ output: String?, input: String, name: (String) -> String) throws(UsageError) -> String {
         var directory: String?
         if let output {
             guard output != "-", output.hasSuffix("/") || FileIO.isDirectory(output) else { return output }
             directory = output.hasSuffix("/") ? output : output + "/"
+        }
+        if input == "-", let directory {
+            throw UsageError(
+                "-o \(ToolFailure.display(directory)) is a directory, and standard input has no name to give the "
+                    + "file there; name the output file")
         }
         guard input != "-" else { return "-" }
         let slash = input.lastIndex(of: "/")

@@ -22,7 +22,7 @@ struct Renderer {
 
     func run() throws {
         let times = StageTimes()
-        let outputPath = resolvedOutputPath()
+        let outputPath = try resolvedOutputPath()
         let namedFormat = try OutputPath.format(of: outputPath, requested: request.format)  // nil: the input's
         if request.input != "-", outputPath != "-", FileIO.isSameFile(request.input, outputPath) {
             throw ToolFailure(.cannotCreate, outputPath, "is the input file; refusing to overwrite it")
@@ -72,7 +72,8 @@ struct Renderer {
         let height = swaps ? header.storedWidth : header.storedHeight
         let isJPEG = header.format == .jpeg
         guard let size = request.size else {
-            try MemoryBudget.check(width: width, height: height, what: "the image", subject: ToolFailure.display(subject))
+            try MemoryBudget.check(
+                width: width, height: height, what: "the image", subject: ToolFailure.display(subject))
             let effect = materialEffect(forWidth: width, height: height)
             // A transform needs the picture at full size; otherwise decode as small as the blur allows.
             let scale =
@@ -174,8 +175,8 @@ struct Renderer {
 
     /// The output as given, or `<stem>-<material>.<ext>` (`<stem>-sigma<S>`, `<stem>-<W>x<H>` for a resize alone,
     /// `<stem>-transformed` for a warp alone) beside the input or in the directory -o names; stdout for stdin.
-    private func resolvedOutputPath() -> String {
-        OutputPath.resolve(request.output, input: request.input) { stem in
+    private func resolvedOutputPath() throws(UsageError) -> String {
+        try OutputPath.resolve(request.output, input: request.input) { stem in
             let suffix =
                 request.materialName.map(kebabCase) ?? request.sigma.map { "sigma\(String(format2: $0))" }
                 ?? request.size.map { "\($0.width)x\($0.height)" } ?? "transformed"

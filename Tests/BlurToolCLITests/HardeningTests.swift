@@ -58,14 +58,18 @@ final class HardeningTests: XCTestCase {
         try #"{"canvas": {"width": 40000, "height": 40000}, "layers": []}"#
             .write(toFile: scene, atomically: true, encoding: .utf8)
         let cases: [([String], String)] = [
-            ([input, "--size", "45000x45000", "--max-pixels", "2100000000", "-o", directory + "o.png"], "--size 45000x45000"),
+            (
+                [input, "--size", "45000x45000", "--max-pixels", "2100000000", "-o", directory + "o.png"],
+                "--size 45000x45000"
+            ),
             (["compose", scene, "--max-pixels", "2000000000", "-o", directory + "o.png"], "the canvas 40000x40000"),
         ]
         for (arguments, what) in cases {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             // 2 GiB of address space: the frames need 6 GiB and more.
-            process.arguments = ["-c", "ulimit -v 2097152 && exec \"$0\" \"$@\"", try ToolProcess.executable().path]
+            process.arguments =
+                ["-c", "ulimit -v 2097152 && exec \"$0\" \"$@\"", try ToolProcess.executable().path]
                 + arguments
             let err = Pipe()
             process.standardError = err

@@ -59,6 +59,16 @@ final class OutputTargetTests: XCTestCase {
         XCTAssertEqual(try decodedSize(composed.out), [8, 6])
     }
 
+    /// Standard input has no name to give a file in an -o directory; the image used to go to stdout instead.
+    func testADirectoryOutputForStandardInputIsAUsageError() {
+        for arguments in [["-", "-m", "thin", "-o", directory], ["compose", "-", "-o", directory]] {
+            let result = ToolRun.run(arguments)
+            XCTAssertEqual(result.status, 64, result.err)
+            XCTAssertTrue(result.err.contains("standard input has no name"), result.err)
+            XCTAssertEqual(result.out, "")
+        }
+    }
+
     func testEndlessStandardInputIsRefusedAtTheByteLimit() throws {
         let result = try ToolProcess.run(["-", "-m", "thin"], input: "/dev/zero")
         XCTAssertEqual(result.status, 65)

@@ -96,7 +96,10 @@ class Fixtures:
         os.symlink("dir/link-target.png", self.output_link)
         self.dangling = os.path.join(root, "dangling.png")
         self.loop = os.path.join(root, "loop.png")
-        self.null = self._device()
+        self.stdout_link = os.path.join(root, "stdout-link")  # a private /dev/stdout
+        os.symlink("/proc/self/fd/1", self.stdout_link)
+        self.null = self._device("null", 3)
+        self.full = self._device("full", 7)
         self.inputs = [self.jpeg, self.png, self.opaque_png, self.truncated, self.garbage, self.empty, self.text,
                        self.bomb, self.bomb_small,
                        self.directory, self.missing, self.fifo_in, self.link, self.dangling, self.loop, "/dev/zero",
@@ -117,6 +120,7 @@ class Fixtures:
         checks = [(self.fifo, stat.S_ISFIFO, os.lstat), (self.fifo_in, stat.S_ISFIFO, os.lstat),
                   (self.link, stat.S_ISLNK, os.lstat), (self.output_link, stat.S_ISLNK, os.lstat),
                   (self.dangling, stat.S_ISLNK, os.lstat), (self.null, stat.S_ISCHR, os.stat),
+                  (self.full, stat.S_ISCHR, os.stat), (self.stdout_link, stat.S_ISLNK, os.lstat),
                   ("/dev/null", stat.S_ISCHR, os.stat)]
         return [path for path, test, get in checks if not test(get(path).st_mode)]
 
@@ -131,14 +135,15 @@ class Fixtures:
             file.write(data)
         return path
 
-    def _device(self):
-        """A private twin of /dev/null (root can make one), so a run that replaced it would harm nothing."""
-        path = os.path.join(self.root, "null")
+    def _device(self, name, minor):
+        """A private twin of /dev/null or /dev/full (root can make one), so a blurtool that replaced its output
+        instead of writing to it would harm nothing outside the temporary directory."""
+        path = os.path.join(self.root, name)
         try:
-            os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+            os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, minor))
             return path
         except (PermissionError, OSError):
-            return "/dev/null"  # without root, /dev/null cannot be replaced either
+            return "/dev/" + name  # without root, the real device cannot be replaced either
 
 
 def png_chunk(kind, data):
@@ -272,7 +277,7 @@ class Generator:
             os.path.join(root, "out.png"), os.path.join(root, "out.jpg"), "-", self.f.null, self.f.fifo,
             self.f.output_link, self.f.dangling, self.f.loop, self.f.directory, self.f.directory + "/",
             os.path.join(root, "no", "such", "dir.png"), os.path.join(root, "x" * 300 + ".png"),
-            os.path.join(root, "\u00e9" * 125 + ".jpg"), os.path.join(root, "a\nb\x1b.png"), "/dev/full",
+            os.path.join(root, "\u00e9" * 125 + ".jpg"), os.path.join(root, "a\nb\x1b.png"), self.f.full, self.f.stdout_link,
             os.path.join(root, "out.bmp"), self.f.link, "/proc/self/mem", os.path.join(root, "dir", "..", "o.png"),
         ])
 
@@ -309,7 +314,7 @@ class Generator:
         if "-" in inputs:
             stdin = self.r.choice([self.f.jpeg, self.f.png, "/dev/zero", b"", b"\xff\xd8\xff" + b"\x00" * 100])
         output = outputs_of(arguments)
-        image_to_stdout = output == "-" or (output is None and inputs == ["-"])
+        image_to_stdout = output in ("-", self.f.stdout_link) or (output is None and inputs == ["-"])
         return Case(arguments, stdin=stdin, image_to_stdout=image_to_stdout, pixels=max(pixels, 240_000))
 
     def size_pixels(self, value):
@@ -401,7 +406,8 @@ class Generator:
             arguments += [name] if name == "-v" else [name, self.option_value(name)]
         output = outputs_of(arguments)
         return Case(arguments, stdin=path if scene == "-" else None,
-                    image_to_stdout=output == "-" or (output is None and scene == "-"), pixels=pixels)
+                    image_to_stdout=output in ("-", self.f.stdout_link) or (output is None and scene == "-"),
+                    pixels=pixels)
 
     def other_case(self):
         choice = self.r.random()
