@@ -174,6 +174,10 @@ final class HardeningTests: XCTestCase {
         XCTAssertFalse(transform.err.contains("\u{1B}"))
         XCTAssertLessThan(transform.err.utf8.count, 1200)
 
+        // Escaping makes each control character several bytes: the cut counts what is printed.
+        let controls = ToolRun.run(["in.jpg", "--transform", String(repeating: "\u{1B}", count: 5000)])
+        XCTAssertLessThan(controls.err.utf8.count, 1200, String(controls.err.prefix(200)))
+
         let path = directory + "no\nsuch\u{1B}.jpg"
         let missing = ToolRun.run([path, "-m", "thin"])
         XCTAssertEqual(missing.status, 66)
