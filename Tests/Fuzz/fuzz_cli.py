@@ -22,6 +22,7 @@ temporary directory, removed at the end (`--keep` leaves it for reproducing a fi
 """
 
 import argparse
+import json
 import os
 import random
 import resource
@@ -381,7 +382,6 @@ class Generator:
         if r.random() < 0.5:
             canvas["background"] = color()
         document = {"canvas": canvas, "layers": [layer(0) for _ in range(r.randint(0, 4))]}
-        import json
         text = json.dumps(document, ensure_ascii=r.random() < 0.5)
         mutation = 1 if self.valid() else r.random()
         if mutation < 0.1:
