@@ -17,7 +17,7 @@ BLURTOOL := .build/release/blurtool
 APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test test-release test-asan test-tsan bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite fuzz-scenes
+.PHONY: deps build release demo test test-release test-asan test-tsan fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -60,6 +60,16 @@ test-asan: deps
 test-tsan: deps
 	$(SWIFT) test --disable-swift-testing --sanitize=thread --scratch-path .build/tsan --filter '$(TSAN_TESTS)'
 
+# The seeded command-line fuzzer: hostile arguments, special files and scene files against the built binary, each
+# run capped at 20 s and 4 GiB; it lists every crash, hang, stray exit status, multi-line or raw stderr, stdout
+# garbage and leftover temporary file, with the command line that reproduces it (`ONLY=N` reruns case N).
+SEED ?= 1
+COUNT ?= 300
+FUZZ_BINARY ?= .build/debug/blurtool
+fuzz-cli: build
+	nice -n 10 python3 Tests/Fuzz/fuzz_cli.py --binary $(FUZZ_BINARY) --seed $(SEED) --count $(COUNT) \
+		$(if $(ONLY),--only $(ONLY) --keep)
+
 bench: release
 	.build/release/blurbench $(BENCH_ARGS)
 
@@ -92,10 +102,9 @@ robustness: release
 
 # The seeded scene-file fuzzer (Tools/scenefuzz): generated and damaged scenes read and drawn in process; any
 # trap leaves the case in .build/scenefuzz/current.json. The same SEED gives the same cases.
-SEED ?= 1
-COUNT ?= 2000
+SCENE_COUNT ?= 2000
 fuzz-scenes: release
-	.build/release/scenefuzz --seed $(SEED) --count $(COUNT) --state .build/scenefuzz --images fixtures
+	.build/release/scenefuzz --seed $(SEED) --count $(SCENE_COUNT) --state .build/scenefuzz --images fixtures
 
 # Sources follow .swift-format (4 spaces, 120 columns), with the toolchain's own formatter.
 format:

@@ -31,7 +31,7 @@ public enum ArgumentParser {
                 inlineValue = String(argument.dropFirst(2))
             }
             guard let spec = OptionSpec.named(name) else {
-                throw UsageError("unknown option '\(name)'")
+                throw UsageError("unknown option \(name.quotedForMessage())")
             }
             if spec.takesValue {
                 if inlineValue == nil {
@@ -109,13 +109,13 @@ public enum ArgumentParser {
             case "--material":
                 guard MaterialCatalog.lookup(value) != nil else {
                     throw UsageError(
-                        "unknown material '\(value)'; known: "
+                        "unknown material \(value.quotedForMessage()); known: "
                             + MaterialCatalog.knownNames.joined(separator: ", "))
                 }
                 request.materialName = value
             case "--appearance":
                 guard let appearance = Appearance(rawValue: value.lowercased()) else {
-                    throw UsageError("--appearance must be light or dark, not '\(value)'")
+                    throw UsageError("--appearance must be light or dark, not \(value.quotedForMessage())")
                 }
                 request.appearance = appearance
             case "--dim": request.dim = try number(value, name, in: 0...1)
@@ -125,31 +125,33 @@ public enum ArgumentParser {
             case "--pixels-per-point": request.pixelsPerPoint = try number(value, name, in: 0.01...100)
             case "--tint":
                 guard let color = RGBAColor(css: value) else {
-                    throw UsageError("--tint expects #rgb, #rgba, #rrggbb or #rrggbbaa, not '\(value)'")
+                    throw UsageError(
+                        "--tint expects #rgb, #rgba, #rrggbb or #rrggbbaa, not \(value.quotedForMessage())")
                 }
                 request.tint = color
             case "--edge":
                 guard let edge = EdgeMode(rawValue: value.lowercased()) else {
-                    throw UsageError("--edge must be one of mirror, clamp, wrap, transparent, not '\(value)'")
+                    throw UsageError(
+                        "--edge must be one of mirror, clamp, wrap, transparent, not \(value.quotedForMessage())")
                 }
                 request.edgeMode = edge
             case "--precision":
                 guard let precision = BlurPrecision(rawValue: value.lowercased()) else {
-                    throw UsageError("--precision must be exact, fast or auto, not '\(value)'")
+                    throw UsageError("--precision must be exact, fast or auto, not \(value.quotedForMessage())")
                 }
                 request.precision = precision
             case "--format":
                 switch value.lowercased() {
                 case "jpeg", "jpg": request.format = .jpeg
                 case "png": request.format = .png
-                default: throw UsageError("--format must be png or jpeg, not '\(value)'")
+                default: throw UsageError("--format must be png or jpeg, not \(value.quotedForMessage())")
                 }
             case "--quality": request.quality = Int(try number(value, name, in: 1...100, integer: true))
             case "--chroma":
                 switch value {
                 case "420", "4:2:0": request.chromaSubsampling = .yuv420
                 case "444", "4:4:4": request.chromaSubsampling = .yuv444
-                default: throw UsageError("--chroma must be 420 or 444, not '\(value)'")
+                default: throw UsageError("--chroma must be 420 or 444, not \(value.quotedForMessage())")
                 }
             case "--progressive": request.isProgressive = true
             case "--optimize": request.optimizesHuffmanTables = true
@@ -162,64 +164,58 @@ public enum ArgumentParser {
             case "--verbose": request.isVerbose = true
             case "--dither": request.dither = true
             case "--size":
-                let parts = value.lowercased().split(separator: "x")
-                guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+                let parts = value.split(omittingEmptySubsequences: false) { $0 == "x" || $0 == "X" }
+                guard parts.count == 2, let width = wholeNumber(parts[0]), let height = wholeNumber(parts[1]),
                     (1...65_500).contains(width),
                     (1...65_500).contains(height)
                 else {
-                    throw UsageError("--size expects WIDTHxHEIGHT in pixels, 1 to 65500 each, not '\(value)'")
+                    throw UsageError(
+                        "--size expects WIDTHxHEIGHT in pixels, 1 to 65500 each, not \(value.quotedForMessage())")
                 }
                 request.size = FrameSize(width: width, height: height)
             case "--fit":
                 guard let fit = FitMode(rawValue: value.lowercased()) else {
-                    throw UsageError("--fit must be fill, fit or stretch, not '\(value)'")
+                    throw UsageError("--fit must be fill, fit or stretch, not \(value.quotedForMessage())")
                 }
                 request.fit = fit
             case "--filter":
                 guard let filter = ResampleFilter(rawValue: value.lowercased()) else {
                     throw UsageError(
                         "--filter must be one of "
-                            + ResampleFilter.allCases.map(\.rawValue).joined(separator: ", ") + ", not '\(value)'")
+                            + ResampleFilter.allCases.map(\.rawValue).joined(separator: ", ")
+                            + ", not \(value.quotedForMessage())")
                 }
                 request.filter = filter
             case "--transform":
                 do {
                     request.transform = try AffineTransform2D(parsing: value)
                 } catch {
-                    throw UsageError("--transform: \(error.description)")
+                    throw UsageError("--transform: " + error.description.escapedForMessageLine())
                 }
             case "--background":
                 guard let color = RGBAColor(css: value) else {
-                    throw UsageError("--background expects #rgb, #rgba, #rrggbb or #rrggbbaa, not '\(value)'")
+                    throw UsageError(
+                        "--background expects #rgb, #rgba, #rrggbb or #rrggbbaa, not \(value.quotedForMessage())")
                 }
                 request.background = color
             case "--threads": request.threads = Int(try number(value, name, in: 1...256, integer: true))
             default: throw UsageError("option '\(name)' does not apply to rendering")
             }
         }
-        guard !needsEffect || request.materialName != nil || request.sigma != nil else {
-            throw UsageError("give --material NAME or --sigma S (see 'blurtool materials')")
+        // A resize or a warp alone is a whole job (its blur is none); otherwise there must be an effect.
+        guard
+            !needsEffect || request.materialName != nil || request.sigma != nil || request.size != nil
+                || request.transform != nil
+        else {
+            throw UsageError("give --material NAME, --sigma S, --size WxH or --transform (see 'blurtool --help')")
+        }
+        // Checked here, after every option (--max-pixels may follow --size), so nothing is allocated for it.
+        if let size = request.size, size.width * size.height > request.maxPixels {
+            throw UsageError(
+                "--size \(size.width)x\(size.height) is \(size.width * size.height) pixels, more than the limit of "
+                    + "\(request.maxPixels) (--max-pixels)")
         }
         return request
-    }
-
-    private static func number(
-        _ text: String, _ name: String, in range: ClosedRange<Double>,
-        integer: Bool = false
-    ) throws(UsageError) -> Double {
-        guard let value = Double(text), value.isFinite, range.contains(value),
-            !integer || value == value.rounded()
-        else {
-            let kind = integer ? "a whole number" : "a number"
-            throw UsageError(
-                "\(name) expects \(kind) from \(format(range.lowerBound)) to "
-                    + "\(format(range.upperBound)), not '\(text)'")
-        }
-        return value
-    }
-
-    private static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
 

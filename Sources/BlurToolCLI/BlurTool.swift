@@ -36,14 +36,14 @@ public enum BlurTool {
             return ExitCode.success.rawValue
         } catch let error as UsageError {
             console.err(
-                "blurtool: error: \(error.message)\nUsage: blurtool INPUT --material NAME [-o OUTPUT]; "
-                    + "see 'blurtool --help'.")
+                "blurtool: error: \(error.message.escapedForMessageLine())\n"
+                    + "Usage: blurtool INPUT --material NAME [-o OUTPUT]; see 'blurtool --help'.")
             return ExitCode.usage.rawValue
         } catch let failure as ToolFailure {
             console.err(failure.line)
             return failure.code.rawValue
         } catch {
-            console.err("blurtool: error: \(error)")
+            console.err("blurtool: error: \(error)".escapedForMessageLine())
             return ExitCode.internalError.rawValue
         }
     }
@@ -58,10 +58,10 @@ public enum BlurTool {
                 console.err(failure.line)
                 if status == .success { status = failure.code }
             } catch let error as UsageError {
-                console.err("blurtool: error: \(error.message)")
+                console.err("blurtool: error: \(error.message)".escapedForMessageLine())
                 if status == .success { status = .usage }
             } catch {
-                console.err("blurtool: error: \(request.input): \(error)")
+                console.err("blurtool: error: \(ToolFailure.display(request.input)): \(error)".escapedForMessageLine())
                 if status == .success { status = .internalError }
             }
         }
@@ -84,7 +84,7 @@ public enum BlurTool {
                     ? (info.storedHeight, info.storedWidth) : (info.storedWidth, info.storedHeight)
                 console.out(
                     """
-                    \(path):
+                    \(ToolFailure.display(path)):
                       format:      \(info.format.rawValue.uppercased())
                       size:        \(upright.0)x\(upright.1) upright (stored \(info.storedWidth)x\(info.storedHeight))
                       orientation: \(info.orientation.rawValue) (\(info.orientation))

@@ -11,7 +11,7 @@ struct Composer {
         let clock = ContinuousClock()
         let start = clock.now
         let scenePath = request.input
-        let outputPath = resolvedOutputPath()
+        let outputPath = try resolvedOutputPath()
         if scenePath != "-", outputPath != "-", FileIO.isSameFile(scenePath, outputPath) {
             throw ToolFailure(.cannotCreate, outputPath, "is the scene file; refusing to overwrite it")
         }
@@ -29,10 +29,14 @@ struct Composer {
             // The loader's failure, under the scene's name and the layer's JSON path.
             let failure = underlying as? ToolFailure ?? ToolFailure(.dataError, file, "\(underlying)")
             throw ToolFailure(
-                failure.code, "\(subject): \(path)", (failure.subject.map { "\($0): " } ?? "") + failure.reason)
+                failure.code, shownAs: "\(ToolFailure.display(subject)): \(path)",
+                (failure.subject.map { "\($0): " } ?? "") + failure.reason)
         } catch {
             throw ToolFailure(.dataError, subject, error.description)
         }
+        try MemoryBudget.check(
+            width: scene.pixelWidth, height: scene.pixelHeight, what: "the canvas",
+            subject: ToolFailure.display(subject))
         let loaded = clock.now
         let image: Image
         do {
@@ -41,19 +45,11 @@ struct Composer {
             throw ToolFailure(.dataError, subject, error.description)
         }
         let rendered = clock.now
-        let encoded: [UInt8]
-        do {
-            encoded = try ImageEncoder.encode(
-                image, as: format,
-                options: EncodeOptions(
-                    quality: request.quality, chromaSubsampling: request.chromaSubsampling,
-                    optimizesHuffmanTables: request.optimizesHuffmanTables, isProgressive: request.isProgressive,
-                    pngCompressionLevel: request.pngCompressionLevel))
-        } catch let error as CodecError {
-            throw ToolFailure(.internalError, outputPath, error.description)
-        }
-        try FileIO.writeAtomically(encoded, to: outputPath)
-        if request.output == nil || outputPath != request.output { console.out(outputPath) }
+        let output = try OutputFile(outputPath)
+        defer { output.discard() }
+        let encoded = try ImageWriting.encode(image, as: format, request: request, outputPath: outputPath)
+        try output.commit(encoded)
+        if outputPath != "-", request.output == nil || outputPath != request.output { console.out(outputPath) }
         if request.isVerbose {
             func ms(_ duration: Duration) -> String {
                 String(
@@ -67,8 +63,10 @@ struct Composer {
     }
 
     /// `-o` as given; a directory or nothing gives `<scene stem>.png` there (or beside the scene).
-    private func resolvedOutputPath() -> String {
-        OutputPath.resolve(request.output, input: request.input) { $0 + "." + (request.format ?? .png).fileExtension }
+    private func resolvedOutputPath() throws(UsageError) -> String {
+        try OutputPath.resolve(request.output, input: request.input) {
+            $0 + "." + (request.format ?? .png).fileExtension
+        }
     }
 }
 
@@ -87,12 +85,18 @@ private final class ImageCache {
         if let image = images[path] { return image }
         let bytes = try FileIO.read(path)
         do {
+            let header = try ImageDecoder.inspect(bytes, maxPixels: request.maxPixels)
+            try MemoryBudget.check(
+                width: header.storedWidth, height: header.storedHeight, what: "the image",
+                subject: ToolFailure.display(path))
             let decoded = try ImageDecoder.decode(
                 bytes,
                 options: DecodeOptions(
                     maxPixels: request.maxPixels, appliesOrientation: request.appliesOrientation,
                     isLenient: request.isLenient))
-            for warning in decoded.warnings { console.err("blurtool: warning: \(path): \(warning)") }
+            for warning in decoded.warnings {
+                console.err("blurtool: warning: \(ToolFailure.display(path)): \(warning)".escapedForMessageLine())
+            }
             images[path] = decoded.image
             return decoded.image
         } catch let error as CodecError {

@@ -18,16 +18,28 @@ public enum ExitCode: Int32, Sendable {
 /// A failure that ends a run: one line for stderr and the status to exit with.
 struct ToolFailure: Error {
     let code: ExitCode
+    /// What failed, as the message shows it (a quoted path, `<stdin>`).
     let subject: String?
     let reason: String
 
-    init(_ code: ExitCode, _ subject: String?, _ reason: String) {
+    /// A failure of the file at `path` (quoted in the message: a path is user text), of `<stdin>` or `<stdout>`.
+    init(_ code: ExitCode, _ path: String?, _ reason: String) {
+        self.init(code, shownAs: path.map(ToolFailure.display), reason)
+    }
+
+    init(_ code: ExitCode, shownAs subject: String?, _ reason: String) {
         self.code = code
         self.subject = subject
         self.reason = reason
     }
 
+    /// A path as messages show it: quoted and cut (longer than any real path's useful part), except the
+    /// standard streams' names.
+    static func display(_ path: String) -> String {
+        path == "<stdin>" || path == "<stdout>" ? path : path.quotedForMessage(limit: 240)
+    }
+
     var line: String {
-        "blurtool: error: " + (subject.map { "\($0): " } ?? "") + reason
+        ("blurtool: error: " + (subject.map { "\($0): " } ?? "") + reason).escapedForMessageLine()
     }
 }

@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-/// Whole-file reads and atomic writes with POSIX calls, each failure mapped to an exit status.
+/// Whole-file reads with POSIX calls, each failure mapped to an exit status (writes: `OutputFile`).
 enum FileIO {
     /// Inputs above this are refused before reading: no real photo comes close.
     static let maxInputBytes = 1 << 30
@@ -64,46 +64,10 @@ enum FileIO {
         return bytes
     }
 
-    /// Writes through a temporary file in the same directory, renamed over `path` only once complete, so a
-    /// failed run never leaves a half-written image.
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ToolFailure) {
-        if path == "-" {
-            guard writeAll(bytes, to: STDOUT_FILENO) else { throw ToolFailure(.ioError, "<stdout>", errorText(errno)) }
-            return
-        }
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let temporary = directory + ".\(name).blurtool-\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ToolFailure(.cannotCreate, path, errorText(errno)) }
-        let written = writeAll(bytes, to: descriptor)
-        let writeError = errno
-        let closed = close(descriptor) == 0
-        guard written, closed else {
-            unlink(temporary)
-            throw ToolFailure(.ioError, path, errorText(written ? errno : writeError))
-        }
-        guard rename(temporary, path) == 0 else {
-            let error = errno
-            unlink(temporary)
-            throw ToolFailure(.cannotCreate, path, errorText(error))
-        }
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += count
-            }
-            return true
-        }
+    /// True when `path` (through any symbolic link) is a character device or a FIFO, which is written directly.
+    static func isStream(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT == S_IFCHR || status.st_mode & S_IFMT == S_IFIFO)
     }
 
     static func isDirectory(_ path: String) -> Bool {

@@ -6,6 +6,7 @@ enum HelpText {
 
         USAGE: blurtool INPUT... --material NAME [--appearance light|dark] [--dim OPACITY] [-o OUTPUT]
                blurtool INPUT... --sigma S [--edge mirror|clamp|wrap|transparent] [-o OUTPUT]
+               blurtool INPUT... --size WxH | --transform TEXT [-o OUTPUT]   (a resize or a warp alone)
                blurtool compose SCENE.json [-o OUTPUT]
                blurtool materials
                blurtool info INPUT...
@@ -35,7 +36,8 @@ enum HelpText {
           --precision MODE        exact, fast (pyramid, cost independent of σ) or auto (default).
           --size WxH              Resample to this size first (e.g. 1170x2532, a phone screen in pixels);
                                   the material is then sized for it, and a JPEG is decoded no larger
-                                  than needed.
+                                  than needed. Alone (no material, no --sigma): a resize, no blur. W*H
+                                  must be within --max-pixels.
           --fit MODE              fill (default: cover and crop, as .scaledToFill()), fit (letterbox, as
                                   .scaledToFit()) or stretch.
           --filter NAME           Resampling filter: lanczos3, catmull-rom, mitchell, bilinear, nearest.
@@ -45,10 +47,15 @@ enum HelpText {
           --transform TEXT        Draw the picture through an affine transform, as CSS writes one:
                                   "translate(600,0) scale(5) rotate(30deg)" (the rightmost applies first;
                                   also translateX/Y, scaleX/Y, skewX/Y, matrix(a,b,c,d,tx,ty)); the canvas
-                                  keeps its size, uncovered parts are transparent; after --size.
+                                  keeps its size, uncovered parts are transparent; after --size. Alone:
+                                  a warp, no blur.
           -o, --output PATH       Output file, a directory, or - for standard output. Default:
-                                  <stem>-<material>.<ext> beside the input (printed). Written through a
-                                  temporary file and renamed; the input is never overwritten.
+                                  <stem>-<material>.<ext> beside the input (<stem>-sigma<S>, -<W>x<H>,
+                                  -transformed without a material; the path is printed). A file is written
+                                  through a temporary file beside it and renamed (removed if the run fails
+                                  or is interrupted); a symbolic link is written through to its target; a
+                                  character device or FIFO (/dev/null, /dev/stdout) is written directly;
+                                  other special files are refused (73). The input is never overwritten.
           -f, --format FORMAT     png or jpeg (default: from the output name, else the input's format).
           -q, --quality Q         JPEG quality 1...100 (default 90).
           --chroma 420|444        JPEG chroma subsampling (default 420).
@@ -57,7 +64,8 @@ enum HelpText {
           --png-compression N     zlib level 0...9 (default 1, fast).
           --no-auto-orient        Keep the stored orientation instead of applying EXIF orientation.
           --lenient               Keep what decoded from truncated or corrupt data (with a warning).
-          --max-pixels N          Refuse larger images (default 100000000), checked before decoding.
+          --max-pixels N          Refuse larger images and --size frames (default 100000000), checked
+                                  before decoding.
           -j, --threads N         Use at most N threads (default: every core); output is identical for any N.
           -v, --verbose           Report the route taken and the time of each stage on stderr.
           -h, --help              Show this help.
@@ -65,13 +73,16 @@ enum HelpText {
 
         EXIT STATUS:
           0 success, 64 usage error, 65 bad or unsupported input data, 66 input missing or unreadable,
-          70 internal error, 73 cannot create the output, 74 I/O error.
+          70 internal error, 73 cannot create the output (also: too large to encode in the memory
+          available), 74 I/O error. Killed by SIGINT, SIGTERM or SIGHUP: that signal's status.
+          Numbers are ASCII decimals (12, 0.5, 2.5e3); whole numbers are digits only.
 
         EXAMPLES:
           blurtool photo.jpg --material thin                  writes photo-thin.jpg
           blurtool photo.jpg -m ultraThin -a dark --dim 0.6 -o background.png
           blurtool photo.jpg --sigma 20 --edge clamp -o blurred.jpg
           blurtool photo.jpg --material thin --size 1170x2532 -o background.jpg
+          blurtool photo.jpg --size 1170x2532 -o screen.jpg      resize only
           cat photo.jpg | blurtool - -m regular --format png -o - > out.png
           blurtool photos/*.jpg --material thin -o backgrounds/
           blurtool info photo.jpg

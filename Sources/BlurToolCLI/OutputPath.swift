@@ -5,11 +5,18 @@ import ImageCodecs
 enum OutputPath {
     /// `output` as given; or, when it is nil or names a directory, `name(stem)` in that directory (or beside
     /// `input`, whose stem is its file name without the extension); standard output for standard input.
-    static func resolve(_ output: String?, input: String, name: (String) -> String) -> String {
+    /// - Throws: `UsageError` for a directory and standard input, which has no name to give the file (the image
+    ///   went to stdout instead, mixed with whatever else the user sent there).
+    static func resolve(_ output: String?, input: String, name: (String) -> String) throws(UsageError) -> String {
         var directory: String?
         if let output {
             guard output != "-", output.hasSuffix("/") || FileIO.isDirectory(output) else { return output }
             directory = output.hasSuffix("/") ? output : output + "/"
+        }
+        if input == "-", let directory {
+            throw UsageError(
+                "-o \(ToolFailure.display(directory)) is a directory, and standard input has no name to give the "
+                    + "file there; name the output file")
         }
         guard input != "-" else { return "-" }
         let slash = input.lastIndex(of: "/")
@@ -18,12 +25,14 @@ enum OutputPath {
         return (directory ?? slash.map { String(input[...$0]) } ?? "") + name(stem)
     }
 
-    /// The format asked for, or the one the path's extension names; nil for standard output (the caller
-    /// decides). A path naming no format is a usage error.
+    /// The format asked for, or the one the path's extension names; nil for standard output, a character device
+    /// or a FIFO (`/dev/null`, `/dev/stdout`: the caller decides). Any other path naming no format is a usage error.
     static func format(of path: String, requested: ImageFormat?) throws -> ImageFormat? {
         if let requested { return requested }
         if path == "-" { return nil }
         if let format = ImageFormat(fileExtensionOf: path) { return format }
-        throw UsageError("cannot tell the output format from '\(path)'; name it .png or .jpg, or give --format")
+        if FileIO.isStream(path) { return nil }
+        throw UsageError(
+            "cannot tell the output format from \(ToolFailure.display(path)); name it .png or .jpg, or give --format")
     }
 }

@@ -22,7 +22,7 @@ struct Renderer {
 
     func run() throws {
         let times = StageTimes()
-        let outputPath = resolvedOutputPath()
+        let outputPath = try resolvedOutputPath()
         let namedFormat = try OutputPath.format(of: outputPath, requested: request.format)  // nil: the input's
         if request.input != "-", outputPath != "-", FileIO.isSameFile(request.input, outputPath) {
             throw ToolFailure(.cannotCreate, outputPath, "is the input file; refusing to overwrite it")
@@ -35,28 +35,24 @@ struct Renderer {
             throw ToolFailure(.dataError, subject, error.description)
         }
         for warning in decoded.warnings {
-            console.err("blurtool: warning: \(subject): \(warning)")
+            console.err("blurtool: warning: \(ToolFailure.display(subject)): \(warning)".escapedForMessageLine())
         }
-        let encoded: [UInt8]
-        do {
-            encoded = try times.time("encode") {
-                try ImageEncoder.encode(
-                    result, as: namedFormat ?? decoded.info.format,
-                    options: EncodeOptions(
-                        quality: request.quality, chromaSubsampling: request.chromaSubsampling,
-                        optimizesHuffmanTables: request.optimizesHuffmanTables, isProgressive: request.isProgressive,
-                        pngCompressionLevel: request.pngCompressionLevel, iccProfile: decoded.info.iccProfile))
-            }
-        } catch let error as CodecError {
-            throw ToolFailure(.internalError, outputPath, error.description)
+        let output = try OutputFile(outputPath)
+        defer { output.discard() }
+        let encoded = try times.time("encode") {
+            try ImageWriting.encode(
+                result, as: namedFormat ?? decoded.info.format, request: request, iccProfile: decoded.info.iccProfile,
+                outputPath: outputPath)
         }
-        try times.time("write") { try FileIO.writeAtomically(encoded, to: outputPath) }
-        if request.output == nil || outputPath != request.output {
-            console.out(outputPath)  // the user did not name it: say where it went
+        try times.time("write") { try output.commit(encoded) }
+        if outputPath != "-", request.output == nil || outputPath != request.output {
+            console.out(outputPath)  // the user did not name it: say where it went (never into the image on stdout)
         }
         if request.isVerbose {
             let route =
-                GaussianBlur(
+                !hasEffect
+                ? "no blur"
+                : GaussianBlur(
                     sigma: effect.sigmaPixels, edgeMode: effect.edgeMode,
                     precision: effect.precision
                 ).usesPyramid ? "pyramid" : "exact"
@@ -76,12 +72,15 @@ struct Renderer {
         let height = swaps ? header.storedWidth : header.storedHeight
         let isJPEG = header.format == .jpeg
         guard let size = request.size else {
+            try MemoryBudget.check(
+                width: width, height: height, what: "the image", subject: ToolFailure.display(subject))
             let effect = materialEffect(forWidth: width, height: height)
             // A transform needs the picture at full size; otherwise decode as small as the blur allows.
             let scale =
                 isJPEG && request.transform == nil ? effect.decodeScale(fullWidth: width, fullHeight: height) : 1
             let decoded = try decode(bytes, scale: scale, times: times)
             let placed = try transformed(decoded.image, times: times)
+            guard hasEffect else { return (decoded, effect, placed) }
             let result = times.time("blur+tint") {
                 effect.apply(toReduced: placed, scale: scale, width: width, height: height)
             }
@@ -95,6 +94,9 @@ struct Renderer {
             layout.sourceRect.width / Double(layout.frameRect.width),
             layout.sourceRect.height / Double(layout.frameRect.height))
         let scale = isJPEG ? effect.decodeScale(fullWidth: width, fullHeight: height, shrink: shrink) : 1
+        try MemoryBudget.check(width: size.width, height: size.height, what: "--size", subject: nil)
+        try MemoryBudget.check(
+            width: width / scale, height: height / scale, what: "the image", subject: ToolFailure.display(subject))
         let decoded = try decode(bytes, scale: scale, times: times)
         let image = decoded.image
         // Under a pyramid blur whose cells span 4 or more frame pixels, the reconstruction filter cannot
@@ -102,7 +104,7 @@ struct Renderer {
         let hidesFilter = PyramidGaussianBlur.factor(forSigma: effect.sigmaPixels) >= 4 && effect.precision != .exact
         let filter = request.filter ?? (hidesFilter ? .bilinear : .lanczos3)
         let sourceScale = (Double(width) / Double(image.width), Double(height) / Double(image.height))
-        if request.fit != .fit, request.transform == nil {
+        if hasEffect, request.fit != .fit, request.transform == nil {
             // The frame is all picture: the material can blur it without it being made (see apply(toResized:)).
             let result = times.time("resize+blur+tint") {
                 effect.apply(
@@ -118,7 +120,15 @@ struct Renderer {
                 sourceScale: sourceScale)
         }
         let placed = try transformed(resized, times: times)
+        guard hasEffect else { return (decoded, effect, placed) }
         return (decoded, effect, times.time("blur+tint") { effect.apply(to: placed) })
+    }
+
+    /// False for a resize or a warp alone (no material, no blur, no tint, dim, saturation or grain): the picture
+    /// is then written as placed, not sent through a blur of σ 0 that would only copy it.
+    private var hasEffect: Bool {
+        request.materialName != nil || (request.sigma ?? 0) > 0 || request.dim > 0 || request.tint != nil
+            || (request.saturation ?? 1) != 1 || (request.grain ?? 0) > 0
     }
 
     /// The picture drawn through `--transform` onto a canvas of its own size, or the picture itself.
@@ -163,11 +173,13 @@ struct Renderer {
         return effect
     }
 
-    /// The output as given, or `<stem>-<material>.<ext>` (`<stem>-sigma<S>.<ext>`) beside the input or in the
-    /// directory -o names; stdout for stdin.
-    private func resolvedOutputPath() -> String {
-        OutputPath.resolve(request.output, input: request.input) { stem in
-            let suffix = request.materialName.map(kebabCase) ?? "sigma\(String(format2: request.sigma ?? 0))"
+    /// The output as given, or `<stem>-<material>.<ext>` (`<stem>-sigma<S>`, `<stem>-<W>x<H>` for a resize alone,
+    /// `<stem>-transformed` for a warp alone) beside the input or in the directory -o names; stdout for stdin.
+    private func resolvedOutputPath() throws(UsageError) -> String {
+        try OutputPath.resolve(request.output, input: request.input) { stem in
+            let suffix =
+                request.materialName.map(kebabCase) ?? request.sigma.map { "sigma\(String(format2: $0))" }
+                ?? request.size.map { "\($0.width)x\($0.height)" } ?? "transformed"
             let format = request.format ?? ImageFormat(fileExtensionOf: request.input) ?? .png
             return stem + "-" + suffix + "." + format.fileExtension
         }

@@ -58,8 +58,15 @@ public struct RGBAColor: Equatable, Hashable, Sendable, CustomStringConvertible 
         }
         var digits = Substring(lowered)
         if digits.hasPrefix("#") { digits = digits.dropFirst() }
-        guard digits.allSatisfy(\.isHexDigit) else { return nil }
-        var values = digits.map { Int(String($0), radix: 16)! }
+        // ASCII only: Character.isHexDigit also accepts full-width digits (U+FF10…), which Int(_:radix:) refuses.
+        var values: [Int] = []
+        for scalar in digits.unicodeScalars {
+            switch scalar.value {
+            case 0x30...0x39: values.append(Int(scalar.value) - 0x30)
+            case 0x61...0x66: values.append(Int(scalar.value) - 0x61 + 10)
+            default: return nil
+            }
+        }
         switch values.count {
         case 3, 4: values = values.map { $0 * 17 }  // #abc means #aabbcc
         case 6, 8: values = stride(from: 0, to: values.count, by: 2).map { values[$0] * 16 + values[$0 + 1] }

@@ -85,12 +85,12 @@ final class ArgumentParserTests: XCTestCase {
         XCTAssertEqual(try request(["in.jpg", "-m", "thin"]).fit, .fill, "aspect fill by default, as .scaledToFill()")
         XCTAssertEqual(
             usageError(["in.jpg", "-m", "thin", "--size", "1170*2532"]),
-            "--size expects WIDTHxHEIGHT in pixels, 1 to 65500 each, not '1170*2532'")
+            "--size expects WIDTHxHEIGHT in pixels, 1 to 65500 each, not \"1170*2532\"")
         XCTAssertEqual(
             usageError(["in.jpg", "-m", "thin", "--size", "0x10"]),
-            "--size expects WIDTHxHEIGHT in pixels, 1 to 65500 each, not '0x10'")
+            "--size expects WIDTHxHEIGHT in pixels, 1 to 65500 each, not \"0x10\"")
         XCTAssertEqual(
-            usageError(["in.jpg", "-m", "thin", "--fit", "cover"]), "--fit must be fill, fit or stretch, not 'cover'")
+            usageError(["in.jpg", "-m", "thin", "--fit", "cover"]), "--fit must be fill, fit or stretch, not \"cover\"")
         XCTAssertEqual(
             try request(["in.jpg", "-m", "thin", "--transform", "translate(600,0) scale(5) rotate(30deg)"]).transform,
             AffineTransform2D(translationX: 600, y: 0).scaledBy(x: 5, y: 5).rotatedBy(.pi / 6))
@@ -98,7 +98,7 @@ final class ArgumentParserTests: XCTestCase {
             usageError(["in.jpg", "-m", "thin", "--transform", "spin(3)"])?.hasPrefix("--transform: unknown"), true)
         XCTAssertEqual(
             usageError(["in.jpg", "-m", "thin", "--filter", "box"]),
-            "--filter must be one of nearest, bilinear, catmull-rom, mitchell, lanczos3, not 'box'")
+            "--filter must be one of nearest, bilinear, catmull-rom, mitchell, lanczos3, not \"box\"")
     }
 
     func testSubcommandsHelpAndVersion() throws {
@@ -119,23 +119,26 @@ final class ArgumentParserTests: XCTestCase {
 
     func testMistakesAreUsageErrorsThatSayWhatIsWrong() {
         XCTAssertEqual(usageError([]), "no INPUT given")
-        XCTAssertEqual(usageError(["in.jpg"]), "give --material NAME or --sigma S (see 'blurtool materials')")
-        XCTAssertEqual(usageError(["in.jpg", "--frobnicate"]), "unknown option '--frobnicate'")
+        XCTAssertEqual(
+            usageError(["in.jpg"]), "give --material NAME, --sigma S, --size WxH or --transform (see 'blurtool --help')"
+        )
+        XCTAssertEqual(usageError(["in.jpg", "--frobnicate"]), "unknown option \"--frobnicate\"")
         XCTAssertEqual(usageError(["in.jpg", "--material"]), "option '--material' needs a value")
         XCTAssertEqual(
             usageError(["in.jpg", "--progressive=yes", "-m", "thin"]), "option '--progressive' takes no value")
         XCTAssertEqual(
-            usageError(["in.jpg", "--dim", "1.5", "-m", "thin"]), "--dim expects a number from 0 to 1, not '1.5'")
+            usageError(["in.jpg", "--dim", "1.5", "-m", "thin"]), "--dim expects a number from 0 to 1, not \"1.5\"")
         XCTAssertEqual(
             usageError(["in.jpg", "--quality", "9.5", "-m", "thin"]),
-            "--quality expects a whole number from 1 to 100, not '9.5'")
-        XCTAssertEqual(usageError(["in.jpg", "--sigma", "nan"]), "--sigma expects a number from 0 to 10000, not 'nan'")
+            "--quality expects a whole number from 1 to 100, not \"9.5\"")
+        XCTAssertEqual(
+            usageError(["in.jpg", "--sigma", "nan"]), "--sigma expects a number from 0 to 10000, not \"nan\"")
         XCTAssertEqual(
             usageError(["in.jpg", "--sigma", "2", "--edge", "reflect"]),
-            "--edge must be one of mirror, clamp, wrap, transparent, not 'reflect'")
+            "--edge must be one of mirror, clamp, wrap, transparent, not \"reflect\"")
         XCTAssertEqual(
             usageError(["in.jpg", "-m", "thin", "--tint", "blueish"]),
-            "--tint expects #rgb, #rgba, #rrggbb or #rrggbbaa, not 'blueish'")
+            "--tint expects #rgb, #rgba, #rrggbb or #rrggbbaa, not \"blueish\"")
         XCTAssertEqual(
             usageError(["a.jpg", "-", "-m", "thin"]), "'-' (standard input) cannot be one of several INPUTs")
         XCTAssertEqual(usageError(["materials", "extra"]), "'materials' takes no arguments")
@@ -144,7 +147,7 @@ final class ArgumentParserTests: XCTestCase {
 
     func testUnknownMaterialListsTheKnownOnes() {
         let message = usageError(["in.jpg", "-m", "frosted"]) ?? ""
-        XCTAssertTrue(message.hasPrefix("unknown material 'frosted'; known: "), message)
+        XCTAssertTrue(message.hasPrefix("unknown material \"frosted\"; known: "), message)
         for name in ["ultraThin", "thin", "regular", "thick", "ultraThick", "bar", "systemThinMaterial"] {
             XCTAssertTrue(message.contains(name), "\(name) missing from: \(message)")
         }

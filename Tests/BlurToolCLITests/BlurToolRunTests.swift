@@ -76,7 +76,7 @@ final class BlurToolRunTests: XCTestCase {
     func testMissingInputExits66WithOneLine() {
         let result = run([directory + "nothing.jpg", "-m", "thin"])
         XCTAssertEqual(result.status, 66)
-        XCTAssertEqual(result.err, "blurtool: error: \(directory)nothing.jpg: No such file or directory")
+        XCTAssertEqual(result.err, "blurtool: error: \"\(directory)nothing.jpg\": No such file or directory")
     }
 
     func testBadDataExits65AndLeavesNoOutput() throws {
@@ -84,7 +84,7 @@ final class BlurToolRunTests: XCTestCase {
         try Data("not an image at all".utf8).write(to: URL(fileURLWithPath: path))
         let result = run([path, "-m", "thin", "-o", directory + "out.png"])
         XCTAssertEqual(result.status, 65)
-        XCTAssertEqual(result.err, "blurtool: error: \(path): not a JPEG or PNG image")
+        XCTAssertEqual(result.err, "blurtool: error: \"\(path)\": not a JPEG or PNG image")
         XCTAssertEqual(files(), ["notes.jpg"])
     }
 
@@ -99,7 +99,7 @@ final class BlurToolRunTests: XCTestCase {
         XCTAssertFalse(files().contains("strict.png"))
         let lenient = run([cut, "-m", "thin", "--lenient", "-o", directory + "lenient.png"])
         XCTAssertEqual(lenient.status, 0, lenient.err)
-        XCTAssertTrue(lenient.err.hasPrefix("blurtool: warning: \(cut): "), lenient.err)
+        XCTAssertTrue(lenient.err.hasPrefix("blurtool: warning: \"\(cut)\": "), lenient.err)
         XCTAssertEqual(lenient.err.split(separator: "\n").count, 1)
     }
 
@@ -123,7 +123,7 @@ final class BlurToolRunTests: XCTestCase {
         let input = try writePhoto("photo.jpg")
         let result = run([input, "-m", "thin", "-o", directory + "no/such/dir/out.png"])
         XCTAssertEqual(result.status, 73)
-        XCTAssertTrue(result.err.hasPrefix("blurtool: error: \(directory)no/such/dir/out.png: "), result.err)
+        XCTAssertTrue(result.err.hasPrefix("blurtool: error: \"\(directory)no/such/dir/out.png\": "), result.err)
     }
 
     func testSeveralInputsGoOnPastAFailureAndReportIt() throws {
@@ -140,7 +140,7 @@ final class BlurToolRunTests: XCTestCase {
     func testUsageErrorsExit64AndPointToHelp() {
         let result = run(["photo.jpg", "--material", "frosted"])
         XCTAssertEqual(result.status, 64)
-        XCTAssertTrue(result.err.hasPrefix("blurtool: error: unknown material 'frosted'"), result.err)
+        XCTAssertTrue(result.err.hasPrefix("blurtool: error: unknown material \"frosted\""), result.err)
         XCTAssertTrue(result.err.contains("--help"))
     }
 

@@ -38,14 +38,14 @@ final class ComposeCommandTests: XCTestCase {
         let invalid = ToolRun.run(["compose", scene, "-o", directory + "bad.png"])
         XCTAssertEqual(invalid.status, 65)
         XCTAssertEqual(
-            invalid.err, "blurtool: error: \(scene): layers[0].opacity: expected a number from 0 to 1, found 2")
+            invalid.err, "blurtool: error: \"\(scene)\": layers[0].opacity: expected a number from 0 to 1, found 2")
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "bad.png"))
 
         try #"{"canvas": {"width": 30, "height": 20}, "layers": [{"type": "image", "path": "nowhere.png"}]}"#
             .write(toFile: scene, atomically: true, encoding: .utf8)
         let missing = ToolRun.run(["compose", scene])
         XCTAssertEqual(missing.status, 66)
-        XCTAssertTrue(missing.err.contains("layers[0].path: \(directory)nowhere.png: "), missing.err)
+        XCTAssertTrue(missing.err.contains("layers[0].path: \"\(directory)nowhere.png\": "), missing.err)
 
         XCTAssertEqual(ToolRun.run(["compose", scene, "--material", "thin"]).status, 64)
         XCTAssertEqual(ToolRun.run(["compose"]).status, 64)
@@ -56,6 +56,6 @@ final class ComposeCommandTests: XCTestCase {
     func testEndlessSceneInputIsRefused() {
         let result = ToolRun.run(["compose", "/dev/zero", "-o", directory + "zero.png"])
         XCTAssertEqual(result.status, 65)
-        XCTAssertEqual(result.err, "blurtool: error: /dev/zero: larger than 16 MiB; not a scene file")
+        XCTAssertEqual(result.err, "blurtool: error: \"/dev/zero\": larger than 16 MiB; not a scene file")
     }
 }

@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Removes the output's temporary file when SIGINT, SIGTERM or SIGHUP ends the process mid-write.
+///
+/// A signal handler may call only async-signal-safe functions: no allocation, no lock, no Swift runtime call. So
+/// the path lives in a C buffer allocated once, before any handler is installed, and the handler only reads it,
+/// calls `unlink`, restores the default action and raises the signal again (the exit status stays the signal's,
+/// as a shell or a supervisor expects). One temporary file exists at a time: outputs are written one by one.
+enum TemporaryFileCleanup {
+    private static let capacity = Int(PATH_MAX) + 1
+
+    /// The temporary file's path, NUL-terminated; empty when there is none.
+    nonisolated(unsafe) private static let buffer: UnsafeMutablePointer<CChar> = {
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
+        buffer.initialize(repeating: 0, count: capacity)
+        return buffer
+    }()
+
+    private static let signals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Installs the handlers once (a signal the parent set to be ignored stays ignored, as `nohup` expects).
+    private static let installed: Bool = {
+        _ = buffer  // initialised here, never first from a handler
+        for number in signals {
+            let previous = signal(number, removeAndReraise)
+            if let previous, unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+                signal(number, SIG_IGN)
+            }
+        }
+        return true
+    }()
+
+    /// Creates `path` exclusively (mode 0644 before the umask) and records it for the handlers.
+    static func create(_ path: String, subject: String) throws(ToolFailure) -> Int32 {
+        _ = installed
+        let bytes = Array(path.utf8)
+        guard bytes.count < capacity else { throw ToolFailure(.cannotCreate, subject, FileIO.errorText(ENAMETOOLONG)) }
+        record(bytes)
+        var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if descriptor < 0, errno == EEXIST {
+            // Left by an earlier process with this process's id (ids are reused): no live process owns it.
+            unlink(path)
+            descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
+        guard descriptor >= 0 else {
+            let error = errno
+            forget()
+            throw ToolFailure(.cannotCreate, subject, FileIO.errorText(error))
+        }
+        return descriptor
+    }
+
+    /// Removes the temporary file at `path` and stops tracking it.
+    static func remove(_ path: String) {
+        unlink(path)
+        forget()
+    }
+
+    /// Stops tracking the temporary file (it was renamed into place).
+    static func forget() {
+        buffer[0] = 0
+    }
+
+    private static func record(_ bytes: [UInt8]) {
+        // The terminator first and the first byte last, so a handler never sees a half-written path as whole.
+        buffer[0] = 0
+        for (index, byte) in bytes.enumerated().dropFirst() { buffer[index] = CChar(bitPattern: byte) }
+        buffer[bytes.count] = 0
+        if let first = bytes.first { buffer[0] = CChar(bitPattern: first) }
+    }
+
+    fileprivate static var pathBuffer: UnsafeMutablePointer<CChar> { buffer }
+}
+
+/// The handler: only async-signal-safe calls (`unlink`, `signal`, `raise`).
+private func removeAndReraise(_ number: Int32) {
+    let path = TemporaryFileCleanup.pathBuffer
+    if path[0] != 0 { unlink(path) }
+    signal(number, SIG_DFL)
+    raise(number)
+}
