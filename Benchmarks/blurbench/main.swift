@@ -9,7 +9,7 @@
 // released blocks for reuse, so in a loop they land in warm memory as in a long-running renderer; the
 // `*-fresh` cases turn that off, so every new image pays for fresh pages as a one-shot process does.
 // --scalar adds each blur run with the scalar twin kernels and reports the SIMD speed-up.
-import Compositor
+@_spi(Benchmarks) import Compositor
 import ImageCodecs
 import TestSupport
 
@@ -119,7 +119,7 @@ func blurBenchmarks(kernels: any ConvolutionKernelSet.Type, suffix: String) -> [
     }
     // A renderer's steady state: the same destination and workspace every call.
     let destination = Image(width: image.width, height: image.height)
-    let workspace = BlurWorkspace()
+    let workspace = Workspace()
     let reuse = [2.0, 10, 30, 100].map { sigma in
         Benchmark(name: "blur-auto-sigma\(Int(sigma))-reuse" + suffix, megapixels: megapixels) {
             blur(sigma, .auto).apply(to: image, into: destination, workspace: workspace)

@@ -9,7 +9,7 @@ extension ArgumentParser {
         _ text: String, _ name: String, in range: ClosedRange<Double>,
         integer: Bool = false
     ) throws(UsageError) -> Double {
-        guard let value = integer ? wholeNumber(text).map(Double.init) : decimalNumber(text), value.isFinite,
+        guard let value = integer ? wholeNumber(text).map(Double.init) : Double(decimalText: text), value.isFinite,
             range.contains(value)
         else {
             let kind = integer ? "a whole number" : "a number"
@@ -25,34 +25,6 @@ extension ArgumentParser {
         let bytes = Array(text.utf8)
         guard (1...18).contains(bytes.count), bytes.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
         return bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
-    }
-
-    /// `[-]digits[.digits][e[+-]digits]` (digits before or after the point), in ASCII; nil for anything else.
-    static func decimalNumber(_ text: String) -> Double? {
-        let bytes = Array(text.utf8)
-        var index = 0
-        func digits() -> Int {
-            let start = index
-            while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
-            return index - start
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-        var mantissaDigits = digits()
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            mantissaDigits += digits()
-        }
-        guard mantissaDigits > 0 else { return nil }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-                index += 1
-            }
-            guard digits() > 0 else { return nil }
-        }
-        guard index == bytes.count else { return nil }
-        // The grammar is a subset of what Double(_:) reads, so this cannot fail; a huge exponent gives ±inf or 0.
-        return Double(text)
     }
 
     private static func format(_ value: Double) -> String {

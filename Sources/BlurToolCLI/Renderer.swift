@@ -101,7 +101,7 @@ struct Renderer {
         let image = decoded.image
         // Under a pyramid blur whose cells span 4 or more frame pixels, the reconstruction filter cannot
         // show; bilinear is then as good and much cheaper (the reduced decode is usually magnified here).
-        let hidesFilter = PyramidGaussianBlur.factor(forSigma: effect.sigmaPixels) >= 4 && effect.precision != .exact
+        let hidesFilter = GaussianBlur(sigma: effect.sigmaPixels, precision: effect.precision).reductionFactor >= 4
         let filter = request.filter ?? (hidesFilter ? .bilinear : .lanczos3)
         let sourceScale = (Double(width) / Double(image.width), Double(height) / Double(image.height))
         if hasEffect, request.fit != .fit, request.transform == nil {
@@ -140,7 +140,11 @@ struct Renderer {
                     transform: transform, filter: request.filter ?? .bilinear, threads: request.threads
                 )
                 .apply(to: image, width: image.width, height: image.height)
-            else { throw UsageError("--transform is singular: it squashes the picture to a line") }
+            else {
+                throw UsageError(
+                    "--transform cannot be inverted: it squashes the picture to a line or stretches it past what a "
+                        + "Double holds")
+            }
             return warped
         }
     }

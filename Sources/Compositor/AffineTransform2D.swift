@@ -55,7 +55,8 @@ public struct AffineTransform2D: Equatable, Hashable, Sendable, CustomStringConv
         AffineTransform2D(rotationAngle: angle).concatenating(self)
     }
 
-    /// The inverse, or nil when the transform is singular (it squashes the plane onto a line or a point).
+    /// The inverse, or nil when there is none in Double: the transform squashes the plane onto a line or a point,
+    /// or stretches it so far (`scale(1e308)`) that its determinant overflows.
     public func inverted() -> AffineTransform2D? {
         let determinant = a * d - b * c
         guard determinant.isFinite, abs(determinant) > 1e-12 else { return nil }
@@ -110,7 +111,7 @@ extension AffineTransform2D {
             rest = rest.drop { $0.isWhitespace }
             if rest.isEmpty { break }
             guard let open = rest.firstIndex(of: "("), let close = rest[open...].firstIndex(of: ")") else {
-                throw ParseError(description: "expected name(arguments) at '\(rest)'")
+                throw ParseError(description: "expected name(arguments) at \(String(rest).quotedForMessage(limit: 40))")
             }
             let name = rest[..<open].filter { !$0.isWhitespace }.lowercased()
             let arguments = rest[rest.index(after: open)..<close]
@@ -135,8 +136,8 @@ extension AffineTransform2D {
             var values: [Double] = []
             for argument in arguments {
                 let trimmed = argument.lowercased().hasSuffix("px") ? String(argument.dropLast(2)) : argument
-                guard let value = Double(trimmed), value.isFinite else {
-                    throw ParseError(description: "\(name)(): '\(argument)' is not a number")
+                guard let value = Double(decimalText: trimmed), value.isFinite else {
+                    throw ParseError(description: "\(name)(): \(argument.quotedForMessage(limit: 40)) is not a number")
                 }
                 values.append(value)
             }
@@ -147,11 +148,11 @@ extension AffineTransform2D {
             let text = arguments[0].lowercased()
             let units: [(String, Double)] = [("deg", .pi / 180), ("grad", .pi / 200), ("rad", 1), ("turn", 2 * .pi)]
             for (suffix, scale) in units where text.hasSuffix(suffix) {
-                if let value = Double(text.dropLast(suffix.count)), value.isFinite { return value * scale }
-                throw ParseError(description: "\(name)(): '\(arguments[0])' is not an angle")
+                if let value = Double(decimalText: text.dropLast(suffix.count)), value.isFinite { return value * scale }
+                throw ParseError(description: "\(name)(): \(arguments[0].quotedForMessage(limit: 40)) is not an angle")
             }
-            guard let degrees = Double(text), degrees.isFinite else {
-                throw ParseError(description: "\(name)(): '\(arguments[0])' is not an angle")
+            guard let degrees = Double(decimalText: text), degrees.isFinite else {
+                throw ParseError(description: "\(name)(): \(arguments[0].quotedForMessage(limit: 40)) is not an angle")
             }
             return degrees * .pi / 180
         }
@@ -174,7 +175,8 @@ extension AffineTransform2D {
             return AffineTransform2D(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5])
         default:
             throw ParseError(
-                description: "unknown transform function '\(name)'; known: translate, translateX, "
+                description:
+                    "unknown transform function \(name.quotedForMessage(limit: 40)); known: translate, translateX, "
                     + "translateY, scale, scaleX, scaleY, rotate, skewX, skewY, matrix")
         }
     }

@@ -45,18 +45,19 @@ public final class Image: @unchecked Sendable {
 
     public static let bytesPerPixel = 4
 
-    /// Makes a transparent image (every byte zero) of the given size, or throws where `init(width:height:)`
-    /// would trap: for sizes that come from input (a file, a scene, a flag) and memory that may run out.
+    /// Makes an image of the given size filled with one pixel value (transparent by default), or throws where
+    /// `init(width:height:fill:)` would trap: for sizes that come from input (a file, a scene, a flag) and
+    /// memory that may run out.
     /// - Throws: `PixelMemory.Failure.invalidSize` for a negative size or one whose bytes overflow an Int,
     ///   `.outOfMemory` when the system refuses the memory.
-    public init(checkedWidth width: Int, height: Int) throws(PixelMemory.Failure) {
+    public init(checkedWidth width: Int, height: Int, fill: Pixel = .transparent) throws(PixelMemory.Failure) {
         let storage = try PixelStorage(checkedWidth: width, height: height, bytesPerPixel: Image.bytesPerPixel)
         self.width = width
         self.height = height
         bytesPerRow = width * Image.bytesPerPixel
         baseAddress = storage.pointer
         self.storage = storage
-        baseAddress.initialize(repeating: 0, count: bytesPerRow * height)
+        initializePixels(to: fill)
     }
 
     /// Makes a transparent image (every byte zero) of the given size. Traps on a negative size or when memory
@@ -68,6 +69,11 @@ public final class Image: @unchecked Sendable {
     /// Makes an image of the given size filled with one pixel value.
     public convenience init(width: Int, height: Int, fill: Pixel) {
         self.init(uninitializedWidth: width, height: height)
+        initializePixels(to: fill)
+    }
+
+    /// Writes every pixel of an image that was just allocated (rows are contiguous).
+    private func initializePixels(to fill: Pixel) {
         if fill == .transparent {
             baseAddress.initialize(repeating: 0, count: bytesPerRow * height)
         } else {

@@ -90,7 +90,7 @@ public enum PixelMemory {
 
     /// What `allocate` gives, or nil when the system refuses the memory (or `byteCount` is negative or too
     /// large to round up to whole pages). Release it with `release`.
-    public static func allocateIfPossible(byteCount: Int) -> UnsafeMutableRawPointer? {
+    static func allocateIfPossible(byteCount: Int) -> UnsafeMutableRawPointer? {
         guard byteCount >= reuseThreshold else {
             return byteCount < 0 ? nil : aligned(max(byteCount, 1), alignment: 64)
         }
@@ -111,7 +111,7 @@ public enum PixelMemory {
 
     /// Releases memory from `allocate` or `allocateIfPossible`, or from `malloc` (a C decoder's, which is simply
     /// freed).
-    public static func release(_ pointer: UnsafeMutableRawPointer) {
+    static func release(_ pointer: UnsafeMutableRawPointer) {
         let unwanted = blocks.withLock { blocks in blocks.keep(pointer) ? blocks.trim() : nil }
         guard let unwanted else {
             free(pointer)

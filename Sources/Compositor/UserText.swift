@@ -32,3 +32,35 @@ extension String {
         return result + "\""
     }
 }
+
+extension Double {
+    /// A decimal number as a person writes one (`12`, `-0.5`, `.5`, `2.5e3`), in ASCII only; nil for anything
+    /// else. `Double(_:)` also reads hex floats (`0x1p3`), `nan`, `inf` and a leading `+`, none of which a user
+    /// means as a size or an angle. A huge exponent gives ±infinity or 0, for the caller's range check.
+    public init?(decimalText text: some StringProtocol) {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func digits() -> Int {
+            let start = index
+            while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
+            return index - start
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        var mantissaDigits = digits()
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            mantissaDigits += digits()
+        }
+        guard mantissaDigits > 0 else { return nil }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                index += 1
+            }
+            guard digits() > 0 else { return nil }
+        }
+        // The grammar is a subset of what Double(_:) reads, so this cannot fail.
+        guard index == bytes.count, let value = Double(String(text)) else { return nil }
+        self = value
+    }
+}

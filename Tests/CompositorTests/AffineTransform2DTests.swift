@@ -84,13 +84,30 @@ final class AffineTransform2DTests: XCTestCase {
         XCTAssertEqual(message(""), "empty transform")
         XCTAssertEqual(
             message("spin(3)"),
-            "unknown transform function 'spin'; known: translate, translateX, "
+            #"unknown transform function "spin"; known: translate, translateX, "#
                 + "translateY, scale, scaleX, scaleY, rotate, skewX, skewY, matrix")
         XCTAssertEqual(message("translate(1, 2, 3)"), "translate() takes 1 or 2 arguments, got 3")
-        XCTAssertEqual(message("scale(big)"), "scale(): 'big' is not a number")
+        XCTAssertEqual(message("scale(big)"), #"scale(): "big" is not a number"#)
         XCTAssertEqual(message("rotate(3 apples)"), "rotate() takes 1 angle")
-        XCTAssertEqual(message("rotate(xdeg)"), "rotate(): 'xdeg' is not an angle")
-        XCTAssertEqual(message("translate(1"), "expected name(arguments) at 'translate(1'")
+        XCTAssertEqual(message("rotate(xdeg)"), #"rotate(): "xdeg" is not an angle"#)
+        XCTAssertEqual(message("translate(1"), #"expected name(arguments) at "translate(1""#)
         XCTAssertEqual(message("matrix(1,0,0,1,0)"), "matrix() takes 6 arguments, got 5")
+    }
+
+    /// Numbers in transforms are ASCII decimals, and what failed is quoted with controls escaped and cut short.
+    func testParsingTakesOnlyDecimalsAndQuotesWhatFailed() {
+        for text in ["scale(0x1p3)", "scale(+2)", "scale(nan)", "scale(inf)", "scale(\u{FF11})", "rotate(1e400deg)"] {
+            XCTAssertThrowsError(try AffineTransform2D(parsing: text), text)
+        }
+        XCTAssertEqual(try AffineTransform2D(parsing: "scale(.5, 2e0) translate(-1.5px, 3)").a, 0.5)
+        XCTAssertThrowsError(try AffineTransform2D(parsing: "scale(\u{1B}[31m)")) { error in
+            XCTAssertEqual("\(error)", #"scale(): "\u{1B}[31m" is not a number"#)
+        }
+        XCTAssertThrowsError(try AffineTransform2D(parsing: String(repeating: "\u{1B}", count: 1000) + "(1)")) {
+            error in
+            XCTAssertLessThan("\(error)".utf8.count, 400)
+            XCTAssertFalse("\(error)".contains("\u{1B}"))
+        }
+        XCTAssertNil(AffineTransform2D(scaleX: 1e308, y: 1e308).inverted(), "the determinant overflows")
     }
 }

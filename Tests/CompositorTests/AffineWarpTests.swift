@@ -1,7 +1,7 @@
 import TestSupport
 import XCTest
 
-@testable import Compositor
+@_spi(Benchmarks) @testable import Compositor
 
 final class AffineWarpTests: XCTestCase {
     private let image = TestImages.randomPremultiplied(width: 13, height: 9, seed: 71)

@@ -1,7 +1,7 @@
 import TestSupport
 import XCTest
 
-@testable import Compositor
+@_spi(Benchmarks) @testable import Compositor
 
 /// The SIMD engine against its scalar twin and the Float reference, across σ, edge modes, odd widths,
 /// padded strides, schedules and regions.
@@ -74,7 +74,7 @@ final class BlurEngineTests: XCTestCase {
                     let result = Image(width: image.width, height: image.height)
                     engine.run(
                         source: PixelRows(image), outputX: 0, outputY: 0, destination: PixelRows(result),
-                        workspace: BlurWorkspace())
+                        workspace: Workspace())
                     XCTAssertTrue(
                         result.hasSamePixels(as: baseline), "σ \(sigma) threads \(threads) tile \(tileWidth ?? 0)")
                 }
@@ -122,7 +122,7 @@ final class BlurEngineTests: XCTestCase {
         for sigma in [15.0, 60] {
             let blur = PyramidGaussianBlur(source: image, sigma: sigma)
             func rows(bands: Int, reversed: Bool) -> [Float] {
-                let workspace = BlurWorkspace()
+                let workspace = Workspace()
                 let prepared = blur.prepared(forBands: bands, workspace: workspace)
                 var result = [Float](repeating: .nan, count: blur.width * blur.height * 4)
                 let row = UnsafeMutablePointer<Float>.allocate(capacity: blur.width * 4)
@@ -241,7 +241,7 @@ final class BlurEngineTests: XCTestCase {
                 // In place, through the workspace's copy of the source.
                 let inPlace = Plane(width: 41, height: 23)
                 for y in 0..<23 { inPlace.row(y).update(from: plane.row(y), count: 41) }
-                blur.apply(to: inPlace, into: inPlace, workspace: BlurWorkspace())
+                blur.apply(to: inPlace, into: inPlace, workspace: Workspace())
                 for y in 0..<23 {
                     for x in 0..<41 { XCTAssertEqual(inPlace[x, y], blurredPlane[x, y], "in place \((x, y))") }
                 }
@@ -277,7 +277,7 @@ final class BlurEngineTests: XCTestCase {
 /// and once sizes settle it must stop growing.
 final class BlurWorkspaceTests: XCTestCase {
     func testReusedWorkspaceGivesTheSameResultsAndStopsGrowing() {
-        let workspace = BlurWorkspace()
+        let workspace = Workspace()
         let large = TestImages.photoLike(width: 90, height: 70, seed: 41)
         let small = TestImages.photoLike(width: 31, height: 17, seed: 42)
         let cases: [(Image, GaussianBlur)] = [
@@ -300,7 +300,7 @@ final class BlurWorkspaceTests: XCTestCase {
     }
 
     func testInPlaceBlurWithAWorkspaceMatchesAFreshBlur() {
-        let workspace = BlurWorkspace()
+        let workspace = Workspace()
         for sigma in [3.0, 20] {
             let image = TestImages.photoLike(width: 64, height: 48, seed: 43)
             let expected = GaussianBlur(sigma: sigma).apply(to: image)

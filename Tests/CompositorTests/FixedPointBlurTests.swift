@@ -1,7 +1,7 @@
 import TestSupport
 import XCTest
 
-@testable import Compositor
+@_spi(Benchmarks) @testable import Compositor
 
 /// The exact engine's integer route: its stated error bound against a Double evaluation of the same kernel,
 /// its kernels against their scalar twins at the extremes of their ranges, and the Float route it leaves

@@ -1,6 +1,7 @@
-import Compositor
 import TestSupport
 import XCTest
+
+@_spi(Benchmarks) @testable import Compositor
 
 /// The large-σ route against the exact one. Bounds measured on these seeded images (see each assertion).
 final class PyramidBlurTests: XCTestCase {

@@ -1,7 +1,7 @@
 import TestSupport
 import XCTest
 
-@testable import Compositor
+@_spi(Benchmarks) @testable import Compositor
 
 /// The pyramid's loops against their scalar twins, to the bit, and the whole route with either set.
 final class PyramidKernelTests: XCTestCase {

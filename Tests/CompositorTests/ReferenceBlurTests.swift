@@ -1,6 +1,7 @@
-import Compositor
 import TestSupport
 import XCTest
+
+@_spi(Benchmarks) @testable import Compositor
 
 /// Properties of the exact Gaussian, the oracle every fast route is held against.
 final class ReferenceBlurTests: XCTestCase {

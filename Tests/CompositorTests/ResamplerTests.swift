@@ -1,7 +1,7 @@
 import TestSupport
 import XCTest
 
-@testable import Compositor
+@_spi(Benchmarks) @testable import Compositor
 
 final class ResamplerTests: XCTestCase {
     func testConstantImageStaysConstantUnderEveryFilterAndFit() {

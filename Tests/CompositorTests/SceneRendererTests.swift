@@ -197,6 +197,14 @@ final class SceneCostTests: XCTestCase {
         XCTAssertEqual(renderer.cost(of: Scene(width: 100, height: 50, layers: [hidden])).work, 5000)
     }
 
+    /// Past the limits the renderer's own allocations throw instead of trapping: a 10⁶ × 10⁶ canvas is 4 TB.
+    func testACanvasTheSystemRefusesIsAnError() {
+        let renderer = SceneRenderer(limits: .unlimited)
+        XCTAssertThrowsError(try renderer.render(Scene(width: 1_000_000, height: 1_000_000))) { error in
+            guard case .outOfMemory = error as? SceneRenderError else { return XCTFail("\(error)") }
+        }
+    }
+
     /// Image layers cost by how they are resampled: 30 magnified Lanczos rotations of a photo over a phone
     /// screen took 40 s to draw (480 ns a pixel each) and are refused; a separable resize is cheap.
     func testImageLayersCostByHowTheyAreResampled() {

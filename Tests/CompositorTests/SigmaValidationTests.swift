@@ -1,6 +1,7 @@
-import Compositor
 import TestSupport
 import XCTest
+
+@_spi(Benchmarks) @testable import Compositor
 
 /// σ that a script or a scene file can send (NaN, infinities, negative, absurdly large) reaches every public blur
 /// entry point without trapping, with the documented result: no blur for NaN and σ ≤ 0, the blur at

@@ -46,7 +46,7 @@ struct AreaAverage: CellRows, @unchecked Sendable {
 
     init(
         _ source: Image, factor: Int, firstColumn: Int, firstRow: Int, width: Int, edgeMode: EdgeMode,
-        kernels: any PyramidKernelSet.Type, workspace: BlurWorkspace
+        kernels: any PyramidKernelSet.Type, workspace: Workspace
     ) {
         self.source = source
         self.factor = factor

@@ -1,6 +1,6 @@
 /// A blurred image produced row by row, so that later stages (tint, dither, quantisation) see Float values
 /// and the whole result never needs to exist at full resolution in Float.
-public protocol BlurredRows: Sendable {
+protocol BlurredRows: Sendable {
     var width: Int { get }
     var height: Int { get }
     /// The minimum scratch (in Floats) that `fillRow` and `fillRows` need.
@@ -24,21 +24,21 @@ public protocol BlurredRows: Sendable {
     /// This blur made ready to be filled in `bands` bands of rows (`band(_:of:)`), one per thread, so that work
     /// several bands would each repeat is done once; it keeps using `workspace`, which must outlive the result.
     /// Rows are the same either way.
-    func prepared(forBands bands: Int, workspace: BlurWorkspace) -> Self
+    func prepared(forBands bands: Int, workspace: Workspace) -> Self
 }
 
 extension BlurredRows {
     /// Every row costs the same.
-    public func band(_ index: Int, of bands: Int) -> Range<Int> {
+    func band(_ index: Int, of bands: Int) -> Range<Int> {
         Parallel.part(index, of: bands, count: height)
     }
 
     /// Bands share nothing: each fills its rows alone.
-    public func prepared(forBands bands: Int, workspace: BlurWorkspace) -> Self {
+    func prepared(forBands bands: Int, workspace: Workspace) -> Self {
         self
     }
 
-    public func fillRows(
+    func fillRows(
         _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
         _ body: (Int, MixedRow) -> Void
     ) {
@@ -49,13 +49,65 @@ extension BlurredRows {
     }
 
     /// Groups of one row.
-    public func fillRowGroups(
+    func fillRowGroups(
         _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
         _ body: (Int, MixedRowGroup) -> Void
     ) {
         fillRows(rows, into: destination, scratch: scratch) { y, row in
             withUnsafePointer(to: row.weights) { weights in
                 body(y, MixedRowGroup(row.rows, weights: UnsafeBufferPointer(start: weights, count: 1)))
+            }
+        }
+    }
+}
+
+extension BlurredRows {
+    /// Finishes every row into `destination` (which has this size), each thread one band of rows.
+    ///
+    /// - Parameters:
+    ///   - dither: round up or down at random with the probabilities that keep each value's mean.
+    ///   - grain: amplitude of monochrome noise added before rounding, as a fraction of full scale.
+    ///   - threads: at most this many threads; the result is the same for every count.
+    ///   - noiseOrigin: where `destination` lies in the picture the noise is laid over, so a region rendered
+    ///     alone gets the same dither and grain as the same pixels of the whole picture.
+    ///   - finish: turns one Float row (y given) into the row to quantise, in place or not; it must depend
+    ///     only on the row and y.
+    func render(
+        into destination: Image, dither: Bool = false, grain: Float = 0,
+        threads: Int = Parallel.processorCount, workspace: Workspace = Workspace(),
+        noiseOrigin: (x: Int, y: Int) = (0, 0),
+        finish: ((UnsafeMutablePointer<Float>, Int, Int) -> UnsafeMutablePointer<Float>)? = nil
+    ) {
+        precondition(destination.width == width && destination.height == height, "destination size differs")
+        // One band per worker: a band's rows share work in `fillRows`, which a band boundary restarts.
+        let workers = Parallel.workers(height, threads: threads)
+        let blur = prepared(forBands: workers, workspace: workspace)
+        let rows = workspace.buffers(.renderRow, workers: workers, count: width * 4, of: Float.self)
+        let scratch = workspace.buffers(.renderScratch, workers: workers, count: scratchCount, of: Float.self)
+        let grainRows = workspace.buffers(.grain, workers: workers, count: grain != 0 ? width * 4 : 0, of: Float.self)
+        let quantizer = Quantizer(dither: dither, grain: grain)
+        Parallel.forEach(workers, threads: threads) { band, worker in
+            let row = rows[worker]
+            if finish == nil && grain == 0 {
+                blur.fillRowGroups(blur.band(band, of: workers), into: row, scratch: scratch[worker]) { y, group in
+                    quantizer.quantize(
+                        group, count: width, into: destination.row(y), bytesPerRow: destination.bytesPerRow,
+                        y: y + noiseOrigin.y, firstX: noiseOrigin.x)
+                }
+                return
+            }
+            blur.fillRows(blur.band(band, of: workers), into: row, scratch: scratch[worker]) {
+                y, mixed in
+                guard let finish else {
+                    quantizer.quantize(
+                        mixed, count: width, into: destination.row(y), y: y + noiseOrigin.y, firstX: noiseOrigin.x,
+                        rowScratch: row, grainScratch: grainRows[worker])
+                    return
+                }
+                mixed.write(count: width * 4, into: row)
+                quantizer.quantize(
+                    finish(row, y, width), count: width, into: destination.row(y), y: y + noiseOrigin.y,
+                    firstX: noiseOrigin.x, grainScratch: grainRows[worker])
             }
         }
     }

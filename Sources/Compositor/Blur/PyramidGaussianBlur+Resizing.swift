@@ -9,7 +9,7 @@ extension PyramidGaussianBlur {
     init(
         resizing source: Image, crop: (x: Double, y: Double, width: Double, height: Double),
         filter: ResampleFilter, sigma: Double, edgeMode: EdgeMode, threads: Int,
-        kernels: any ConvolutionKernelSet.Type, width: Int, height: Int, workspace: BlurWorkspace
+        kernels: any ConvolutionKernelSet.Type, width: Int, height: Int, workspace: Workspace
     ) {
         let factor = PyramidGaussianBlur.factor(forSigma: sigma)
         self.init(

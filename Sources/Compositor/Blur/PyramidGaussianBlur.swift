@@ -16,15 +16,15 @@
 /// cubics win; at σ 30 and up the small image is already cheap and the mix costs more (σ 30: 8.6 → 9.9, σ 100:
 /// 7.6 → 9.8). Measured against the exact blur: PSNR 50–63 dB (transparent edges lowest), max error 2 (see
 /// PyramidBlurTests).
-public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
-    public let width: Int
-    public let height: Int
+struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
+    let width: Int
+    let height: Int
     /// The downsampling factor.
-    public let factor: Int
+    let factor: Int
     /// The σ of the exact blur applied to the small image, in small pixels.
-    public let smallSigma: Double
+    let smallSigma: Double
     /// Holds the tables; in use for as long as this blur lives.
-    private let workspace: BlurWorkspace
+    private let workspace: Workspace
     /// The blurred small image (premultiplied RGBA Floats on the 0...255 scale), made row by row as rows are
     /// filled: all the work happens then, on the threads that render.
     private var small: SmallImageBlur
@@ -34,32 +34,32 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     private let rowWeights: UnsafeMutablePointer<SIMD4<Float>>
 
     /// How small samples are interpolated back up to pixels.
-    public enum Interpolation: Sendable {
+    enum Interpolation: Sendable {
         case linear, cubic
 
         /// σ' is kept at or above this many small pixels.
-        public var minimumSmallSigma: Double { self == .cubic ? 2 : 3.3 }
+        var minimumSmallSigma: Double { self == .cubic ? 2 : 3.3 }
     }
 
     /// Below this σ the exact route is faster (`BlurPrecision`), and the pyramid is not used.
-    public static let minimumSigma = 6.6
+    static let minimumSigma = 6.6
 
     /// Cubics below this σ, where they make the blur faster (see the error and cost notes above).
-    public static let cubicBelowSigma = 20.0
+    static let cubicBelowSigma = 20.0
 
     /// The interpolation for σ (taken through `GaussianKernel.usableSigma`, as every σ here).
-    public static func interpolation(forSigma sigma: Double) -> Interpolation {
+    static func interpolation(forSigma sigma: Double) -> Interpolation {
         GaussianKernel.usableSigma(sigma) < cubicBelowSigma ? .cubic : .linear
     }
 
     /// The factor this route uses for σ; 1 means the pyramid is not used (NaN and σ ≤ 0 too). At most 3030,
     /// for `GaussianKernel.maximumSigma`.
-    public static func factor(forSigma sigma: Double) -> Int {
+    static func factor(forSigma sigma: Double) -> Int {
         let sigma = GaussianKernel.usableSigma(sigma)
         return sigma < minimumSigma ? 1 : max(1, Int(sigma / interpolation(forSigma: sigma).minimumSmallSigma))
     }
 
-    public let interpolation: Interpolation
+    let interpolation: Interpolation
 
     private let kernels: any ConvolutionKernelSet.Type
     private let pyramidKernels: any PyramidKernelSet.Type
@@ -73,11 +73,11 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     /// With `sourceScale` d > 1, `source` is the image already reduced d times (a JPEG decoded with libjpeg's
     /// DCT scaling, say) while σ, the region and the result stay in full-resolution pixels: each source pixel
     /// stands for a d×d block, f is made a multiple of d, and cells average (f/d)² source pixels.
-    public init(
+    init(
         source: Image, sigma: Double, edgeMode: EdgeMode = .mirror,
         kernels: any ConvolutionKernelSet.Type = Kernels.active, regionX: Int = 0, y regionY: Int = 0,
         width regionWidth: Int? = nil, height regionHeight: Int? = nil, sourceScale: Int = 1,
-        workspace: BlurWorkspace = BlurWorkspace()
+        workspace: Workspace = Workspace()
     ) {
         let scale = max(sourceScale, 1)
         let factor = max(scale, PyramidGaussianBlur.factor(forSigma: sigma) / scale * scale)
@@ -105,7 +105,7 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     /// Floats, cell by cell, margins included) and to interpolate back up.
     init(
         sigma: Double, factor: Int, kernels: any ConvolutionKernelSet.Type, regionX: Int, y regionY: Int,
-        width: Int, height: Int, workspace: BlurWorkspace, cells: (Grid) -> some CellRows
+        width: Int, height: Int, workspace: Workspace, cells: (Grid) -> some CellRows
     ) {
         let sigma = GaussianKernel.usableSigma(sigma)
         let smallSigma = (max(sigma * sigma - Double(factor * factor - 1) / 12, 0)).squareRoot() / Double(factor)
@@ -153,7 +153,7 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     }
 
     /// Four small rows upsampled to full width, and the small blur's ring (bytes, counted in Floats).
-    public var scratchCount: Int {
+    var scratchCount: Int {
         (ScratchCarver.bytes(4 * width * 4, of: Float.self) + small.scratchBytes + 3) / 4
     }
 
@@ -168,7 +168,7 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     /// horizontal step is then done once per small row (f times less), and the vertical step is a plain mix. A
     /// row alone costs the small rows it needs, each made from 2r + 1 grid rows: fill runs of rows with
     /// `fillRows`.
-    public func fillRow(
+    func fillRow(
         _ y: Int, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
     ) {
         fillRows(y..<(y + 1), into: destination, scratch: scratch) { _, row in
@@ -178,7 +178,7 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
 
     /// Makes the small rows the run needs once each, upsamples each across once, and hands each row on as the
     /// mix of the upsampled rows around it. `scratch` is raw memory here, cut into the pieces it holds.
-    public func fillRows(
+    func fillRows(
         _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
         _ body: (Int, MixedRow) -> Void
     ) {
@@ -189,7 +189,7 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
 
     /// `fillRows` a group at a time: the rows between the same two small rows (f of them, or fewer at a run's
     /// ends) mix the same upsampled rows.
-    public func fillRowGroups(
+    func fillRowGroups(
         _ rows: Range<Int>, into destination: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
         _ body: (Int, MixedRowGroup) -> Void
     ) {
@@ -232,7 +232,7 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
 
     /// The grid rows that neighbouring bands would both bring in (2r + 2 around each boundary: at σ 100 on 12 MP,
     /// over half of a ~100-row grid's work between two bands) are made once, by the band that needs them first.
-    public func prepared(forBands bands: Int, workspace: BlurWorkspace) -> PyramidGaussianBlur {
+    func prepared(forBands bands: Int, workspace: Workspace) -> PyramidGaussianBlur {
         var prepared = self
         prepared.small.shareCellRows(
             among: bands, blurredRows: { smallRows(mixedBy: band($0, of: bands)) }, workspace: workspace)
@@ -244,7 +244,7 @@ public struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     /// rows read, and writes its output rows; reading a source row and writing an output row cost about the
     /// same (3.4 and 4.2 ms for all of them at σ 30 on 12 MP). So the first band takes about f·r/2 rows more
     /// than the others, and each band is at least one row.
-    public func band(_ index: Int, of bands: Int) -> Range<Int> {
+    func band(_ index: Int, of bands: Int) -> Range<Int> {
         start(ofBand: index, of: bands)..<start(ofBand: index + 1, of: bands)
     }
 

@@ -2,18 +2,18 @@
 /// then each output row as a weighted sum of horizontally blurred rows. It is the oracle the fast routes are
 /// tested against, and no route uses it: it holds the whole image in Float (16 bytes per pixel) and runs on one
 /// thread.
-public struct ReferenceGaussianBlur: BlurredRows {
-    public let width: Int
-    public let height: Int
-    public let kernel: GaussianKernel
-    public let edgeMode: EdgeMode
+struct ReferenceGaussianBlur: BlurredRows {
+    let width: Int
+    let height: Int
+    let kernel: GaussianKernel
+    let edgeMode: EdgeMode
     private let horizontal: [Float]
 
-    public init(source: Image, sigma: Double, edgeMode: EdgeMode = .mirror) {
+    init(source: Image, sigma: Double, edgeMode: EdgeMode = .mirror) {
         self.init(source: source, kernel: GaussianKernel(sigma: sigma), edgeMode: edgeMode)
     }
 
-    public init(source: Image, kernel: GaussianKernel, edgeMode: EdgeMode) {
+    init(source: Image, kernel: GaussianKernel, edgeMode: EdgeMode) {
         width = source.width
         height = source.height
         self.kernel = kernel
@@ -21,7 +21,7 @@ public struct ReferenceGaussianBlur: BlurredRows {
         horizontal = ReferenceGaussianBlur.blurRows(of: source, kernel: kernel, edgeMode: edgeMode)
     }
 
-    public var scratchCount: Int { 0 }
+    var scratchCount: Int { 0 }
 
     /// Each row blurred horizontally, in Float; rows padded through the edge mode first.
     private static func blurRows(of source: Image, kernel: GaussianKernel, edgeMode: EdgeMode) -> [Float] {
@@ -64,7 +64,7 @@ public struct ReferenceGaussianBlur: BlurredRows {
         return result
     }
 
-    public func fillRow(
+    func fillRow(
         _ y: Int, into destination: UnsafeMutablePointer<Float>,
         scratch: UnsafeMutablePointer<Float>
     ) {

@@ -24,7 +24,7 @@ extension SeparableBlurEngine {
 
     /// `run` on the integer route.
     func runFixedPoint(
-        source: PixelRows, outputX: Int, outputY: Int, destination: PixelRows, workspace: BlurWorkspace,
+        source: PixelRows, outputX: Int, outputY: Int, destination: PixelRows, workspace: Workspace,
         kernels fixed: any FixedPointKernelSet.Type
     ) {
         let radius = kernel.radius

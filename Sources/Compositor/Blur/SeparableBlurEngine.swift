@@ -27,7 +27,7 @@ struct SeparableBlurEngine {
     /// Blurs `source` (`channels` bytes per pixel: 4 for premultiplied RGBA, 1 for a plane) and writes the
     /// part starting at (outputX, outputY) in source coordinates to `destination`, whose size is the part's.
     /// Every scratch buffer comes from `workspace`.
-    func run(source: PixelRows, outputX: Int, outputY: Int, destination: PixelRows, workspace: BlurWorkspace) {
+    func run(source: PixelRows, outputX: Int, outputY: Int, destination: PixelRows, workspace: Workspace) {
         if let fixed = fixedPointKernels {
             runFixedPoint(
                 source: source, outputX: outputX, outputY: outputY, destination: destination, workspace: workspace,

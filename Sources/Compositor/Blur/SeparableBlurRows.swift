@@ -12,11 +12,11 @@ struct SeparableBlurRows: BlurredRows, @unchecked Sendable {
     private let source: Image
     private let engine: SeparableBlurEngine
     /// Holds the column map and the weights.
-    private let workspace: BlurWorkspace
+    private let workspace: Workspace
     private let columnMap: UnsafePointer<Int>
     private let paddedWeights: UnsafePointer<Float>
 
-    init(source: Image, engine: SeparableBlurEngine, workspace: BlurWorkspace) {
+    init(source: Image, engine: SeparableBlurEngine, workspace: Workspace) {
         width = source.width
         height = source.height
         self.source = source

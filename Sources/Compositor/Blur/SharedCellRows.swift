@@ -23,7 +23,7 @@ final class SharedCellRows: @unchecked Sendable {
     private let lock = Locked(())
 
     /// Shares the grid rows `list` (`count` of them) of a grid `height` rows tall, each `rowCount` Floats.
-    init(_ list: UnsafePointer<Int>, count: Int, height: Int, rowCount: Int, workspace: BlurWorkspace) {
+    init(_ list: UnsafePointer<Int>, count: Int, height: Int, rowCount: Int, workspace: Workspace) {
         self.rowCount = rowCount
         slots = workspace.buffer(.sharedRowTable, count: height, of: Int.self)
         slots.initialize(repeating: -1, count: height)

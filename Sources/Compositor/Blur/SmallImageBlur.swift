@@ -33,7 +33,7 @@ struct SmallImageBlur: @unchecked Sendable {
 
     init(
         _ cells: some CellRows, width: Int, height: Int, kernel: GaussianKernel, kernels: any ConvolutionKernelSet.Type,
-        workspace: BlurWorkspace
+        workspace: Workspace
     ) {
         self.cells = cells
         self.width = width
@@ -72,7 +72,7 @@ struct SmallImageBlur: @unchecked Sendable {
     /// the first stream to come to it. `blurredRows(p)` is the rows stream p will make, in increasing order of p
     /// and of its rows.
     mutating func shareCellRows(
-        among parts: Int, blurredRows: (Int) -> ClosedRange<Int>, workspace: BlurWorkspace
+        among parts: Int, blurredRows: (Int) -> ClosedRange<Int>, workspace: Workspace
     ) {
         guard parts > 1, cells.bytesReadPerRow > 0 else { return }
         // Each stream reads a contiguous run of rows, and the runs start and end in increasing order, so a row

@@ -83,3 +83,9 @@ public enum CompositeOperator: String, CaseIterable, Sendable {
         }
     }
 }
+
+/// Whether compositing arithmetic sees sRGB-encoded values (as browsers and Core Graphics do by default) or
+/// linear light (physically additive; softer dark fringes), decoded before and encoded after each operation.
+public enum WorkingSpace: String, CaseIterable, Sendable {
+    case srgb, linear
+}

@@ -4,17 +4,11 @@
     import Darwin
 #endif
 
-/// Whether compositing arithmetic sees sRGB-encoded values (as browsers and Core Graphics do by default) or
-/// linear light (physically additive; softer dark fringes), decoded before and encoded after each operation.
-public enum WorkingSpace: String, CaseIterable, Sendable {
-    case srgb, linear
-}
-
 /// A premultiplied pixel in unit floats, for the reference formulas.
-public struct UnitPixel: Equatable, Sendable {
-    public var red, green, blue, alpha: Float
+struct UnitPixel: Equatable, Sendable {
+    var red, green, blue, alpha: Float
 
-    public init(red: Float, green: Float, blue: Float, alpha: Float) {
+    init(red: Float, green: Float, blue: Float, alpha: Float) {
         (self.red, self.green, self.blue, self.alpha) = (red, green, blue, alpha)
     }
 }
@@ -22,9 +16,9 @@ public struct UnitPixel: Equatable, Sendable {
 /// The spec's formulas one pixel at a time, written as W3C Compositing and Blending Level 1 states them
 /// (straight colours Cs, Cb inside the blend functions; premultiplied cs, cb outside): the scalar twin of
 /// `CompositeKernel`, which tests hold within ±1 LSB of it, and what `BLURTOOL_KERNELS=reference` runs.
-public enum ReferenceCompositing {
+enum ReferenceCompositing {
     /// `source` drawn onto `backdrop` with `op`, both premultiplied.
-    public static func composite(_ op: CompositeOperator, source s: UnitPixel, backdrop b: UnitPixel) -> UnitPixel {
+    static func composite(_ op: CompositeOperator, source s: UnitPixel, backdrop b: UnitPixel) -> UnitPixel {
         if let (fa, fb) = op.porterDuffFactors(sourceAlpha: s.alpha, backdropAlpha: b.alpha) {
             var out = UnitPixel(
                 red: fa * s.red + fb * b.red, green: fa * s.green + fb * b.green, blue: fa * s.blue + fb * b.blue,
@@ -125,11 +119,11 @@ public enum ReferenceCompositing {
     }
 
     // sRGB transfer functions (IEC 61966-2-1), exactly.
-    public static func linearFromSRGB(_ v: Float) -> Float {
+    static func linearFromSRGB(_ v: Float) -> Float {
         v <= 0.04045 ? v / 12.92 : powf((v + 0.055) / 1.055, 2.4)
     }
 
-    public static func srgbFromLinear(_ v: Float) -> Float {
+    static func srgbFromLinear(_ v: Float) -> Float {
         v <= 0.003_130_8 ? v * 12.92 : 1.055 * powf(v, 1 / 2.4) - 0.055
     }
 
@@ -144,7 +138,7 @@ public enum ReferenceCompositing {
     /// One row: `count` pixels of `source` (or of `solid`, repeated) drawn onto `destination` in place, with
     /// the source scaled by `opacity` and the result mixed with the old destination by `mask` (coverage, as a
     /// clip). Pixels are premultiplied RGBA8; the result rounds to nearest, ties to even, colour ≤ alpha.
-    public static func compositeRow(
+    static func compositeRow(
         _ op: CompositeOperator, source: UnsafePointer<UInt8>?, solid: UnitPixel, mask: UnsafePointer<UInt8>?,
         destination: UnsafeMutablePointer<UInt8>, count: Int, opacity: Float, space: WorkingSpace
     ) {

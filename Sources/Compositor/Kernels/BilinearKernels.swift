@@ -5,7 +5,7 @@
 ///
 /// `ScalarKernels` (the reference twin: the four products per channel, as the formula reads) and
 /// `SIMDKernels` (16 pixels at a time, pairs of channels per 32-bit lane) compute the same integers.
-public protocol BilinearKernelSet: Sendable {
+protocol BilinearKernelSet: Sendable {
     /// For k in 0..<count, `output[k]` is `source` sampled at (u[k] + origin.u, v[k] + origin.v), each sum
     /// wrapping in 32 bits: the integer part is the top-left pixel of the 2×2 neighbourhood read, which
     /// must lie inside the image (the caller checks). `source` is RGBA8 with rows `bytesPerRow` apart.
@@ -16,13 +16,13 @@ public protocol BilinearKernelSet: Sendable {
 
 extension Kernels {
     /// The bilinear loops matching `active`: the scalar twin when `BLURTOOL_KERNELS=reference`.
-    public static var bilinear: any BilinearKernelSet.Type {
+    static var bilinear: any BilinearKernelSet.Type {
         active == ScalarKernels.self ? ScalarKernels.self : SIMDKernels.self
     }
 }
 
 extension ScalarKernels: BilinearKernelSet {
-    public static func bilinear(
+    static func bilinear(
         _ source: UnsafePointer<UInt8>, bytesPerRow: Int, u: UnsafePointer<Int32>, v: UnsafePointer<Int32>,
         origin: (u: Int32, v: Int32), count: Int, into output: UnsafeMutablePointer<UInt32>
     ) {
@@ -64,7 +64,7 @@ extension SIMDKernels: BilinearKernelSet {
     /// Whole chunks before any arithmetic let the loads run ahead instead of waiting on each other's stores.
     static let chunk = 32
 
-    public static func bilinear(
+    static func bilinear(
         _ source: UnsafePointer<UInt8>, bytesPerRow: Int, u: UnsafePointer<Int32>, v: UnsafePointer<Int32>,
         origin: (u: Int32, v: Int32), count: Int, into output: UnsafeMutablePointer<UInt32>
     ) {

@@ -10,7 +10,7 @@
 ///
 /// Loops follow shared/SWIFT-PERFORMANCE.md: pointers taken once, `SIMD16<Float>` built from unaligned
 /// loads, plain `a + w * x` (no `addingProduct`, which calls `fmaf` per lane at the default target).
-public protocol ConvolutionKernelSet: Sendable {
+@_spi(Benchmarks) public protocol ConvolutionKernelSet: Sendable {
     /// `output[i] = Σₖ weights[k] · input[i + k·step]` for i in 0..<count (a 1-D convolution along memory,
     /// `step` floats between taps: 4 for interleaved RGBA, 1 for a plane).
     static func convolve(
@@ -50,7 +50,7 @@ public protocol ConvolutionKernelSet: Sendable {
         _ secondOutput: UnsafeMutablePointer<Float>)
 }
 
-public enum ScalarKernels: ConvolutionKernelSet {
+@_spi(Benchmarks) public enum ScalarKernels: ConvolutionKernelSet {
     public static func convolve(
         _ input: UnsafePointer<Float>, step: Int, weights: UnsafeBufferPointer<Float>,
         count: Int, into output: UnsafeMutablePointer<Float>
@@ -101,7 +101,7 @@ public enum ScalarKernels: ConvolutionKernelSet {
     }
 }
 
-public enum SIMDKernels: ConvolutionKernelSet {
+@_spi(Benchmarks) public enum SIMDKernels: ConvolutionKernelSet {
     /// 16 Float lanes: one zmm register where the build targets AVX-512, two ymm registers on AVX2.
     typealias Vector = SIMD16<Float>
     static let lanes = 16
@@ -289,15 +289,16 @@ enum PaddedWeights {
     }
 }
 
-/// The kernel set chosen once for the process: SIMD, unless `BLURTOOL_KERNELS=reference` asks for the
-/// scalar twins (to check a result or compare speed).
+/// The kernel sets chosen once for the process: SIMD, unless `BLURTOOL_KERNELS=reference` asks for the
+/// scalar twins (to check a result or compare speed). `name` says which, for `--verbose` and benchmarks.
 public enum Kernels {
-    public static let active: any ConvolutionKernelSet.Type = {
+    @_spi(Benchmarks) public static let active: any ConvolutionKernelSet.Type = {
         if let value = getenv("BLURTOOL_KERNELS"), String(cString: value) == "reference" {
             return ScalarKernels.self
         }
         return SIMDKernels.self
     }()
 
+    /// "SIMD", or "scalar reference" under `BLURTOOL_KERNELS=reference`.
     public static var name: String { active == ScalarKernels.self ? "scalar reference" : "SIMD" }
 }

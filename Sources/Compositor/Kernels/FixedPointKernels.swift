@@ -12,7 +12,7 @@
 /// bit operations instead of the shuffles a widening load needs: 2.5 ns (horizontal) and 3.3 ns (vertical, four
 /// rows) per 16 values in a stand-alone loop over cached rows on the 2-core EPYC, against 3.4 and 5.7 with
 /// widening loads; in the engine, σ 2 on 12 MP went from 48 ms (Float) to 25 ms.
-public protocol FixedPointKernelSet: Sendable {
+protocol FixedPointKernelSet: Sendable {
     /// One horizontally blurred row: `output[i] = (W₀·c[0] + Σₖ Wₖ·(c[−k·step] + c[k·step]) + 2⁸) >> 9`
     /// where `c = line + i + radius·step` and `weights` holds W₀…W_radius. `line` holds
     /// `count + 2·radius·step` values, each at most 255.
@@ -67,7 +67,7 @@ enum FixedPoint {
 }
 
 extension ScalarKernels: FixedPointKernelSet {
-    public static func blurRow(
+    static func blurRow(
         _ line: UnsafePointer<UInt16>, step: Int, weights: UnsafeBufferPointer<UInt32>, count: Int,
         into output: UnsafeMutablePointer<UInt16>
     ) {
@@ -82,7 +82,7 @@ extension ScalarKernels: FixedPointKernelSet {
         }
     }
 
-    public static func combine(
+    static func combine(
         _ rows: UnsafePointer<UnsafePointer<UInt16>>, weights: UnsafeBufferPointer<UInt32>, count: Int,
         into outputs: UnsafeBufferPointer<UnsafeMutablePointer<UInt8>>
     ) {
@@ -133,7 +133,7 @@ extension SIMDKernels: FixedPointKernelSet {
         }
     }
 
-    public static func blurRow(
+    static func blurRow(
         _ line: UnsafePointer<UInt16>, step: Int, weights: UnsafeBufferPointer<UInt32>, count: Int,
         into output: UnsafeMutablePointer<UInt16>
     ) {
@@ -166,7 +166,7 @@ extension SIMDKernels: FixedPointKernelSet {
         }
     }
 
-    public static func combine(
+    static func combine(
         _ rows: UnsafePointer<UnsafePointer<UInt16>>, weights: UnsafeBufferPointer<UInt32>, count: Int,
         into outputs: UnsafeBufferPointer<UnsafeMutablePointer<UInt8>>
     ) {

@@ -63,7 +63,7 @@ public struct MaterialEffect: Sendable {
     /// `width` × `height`, the full image's size.
     public func apply(
         toReduced source: Image, scale: Int, width: Int, height: Int,
-        workspace: BlurWorkspace = BlurWorkspace()
+        workspace: Workspace = Workspace()
     ) -> Image {
         guard scale > 1 else { return apply(to: source, workspace: workspace) }
         let result = Image(uninitializedWidth: width, height: height)  // every pixel is written
@@ -75,7 +75,7 @@ public struct MaterialEffect: Sendable {
     /// `result` receives the rectangle of the full-size picture at `region`.
     private func renderPyramid(
         _ source: Image, sourceScale: Int, region: (x: Int, y: Int) = (0, 0), into result: Image,
-        workspace: BlurWorkspace
+        workspace: Workspace
     ) {
         let rows = PyramidGaussianBlur(
             source: source, sigma: sigmaPixels, edgeMode: edgeMode, regionX: region.x, y: region.y,
@@ -85,7 +85,7 @@ public struct MaterialEffect: Sendable {
 
     private func render(
         _ rows: PyramidGaussianBlur, into result: Image, noiseOrigin: (x: Int, y: Int) = (0, 0),
-        workspace: BlurWorkspace
+        workspace: Workspace
     ) {
         var rows = rows
         if !isPlainBlur {  // a plain blur's shader would change nothing (but rounding)
@@ -103,7 +103,7 @@ public struct MaterialEffect: Sendable {
     /// panel shows no seam. (Below the pyramid's σ a shaded material is blurred, rounded, then shaded, where
     /// `apply(to:)` shades before rounding: within one LSB of each other.)
     public func apply(
-        to source: Image, regionX x: Int, y: Int, width: Int, height: Int, workspace: BlurWorkspace = BlurWorkspace()
+        to source: Image, regionX x: Int, y: Int, width: Int, height: Int, workspace: Workspace = Workspace()
     ) -> Image {
         precondition(x >= 0 && y >= 0 && x + width <= source.width && y + height <= source.height, "region outside")
         let result = Image(uninitializedWidth: width, height: height)  // every pixel is written
@@ -134,7 +134,7 @@ public struct MaterialEffect: Sendable {
     /// `PyramidGaussianBlur(resizing:)`), which saves most of the work when `source` is a reduced decode.
     public func apply(
         toResized source: Image, crop: (x: Double, y: Double, width: Double, height: Double),
-        filter: ResampleFilter, width: Int, height: Int, workspace: BlurWorkspace = BlurWorkspace()
+        filter: ResampleFilter, width: Int, height: Int, workspace: Workspace = Workspace()
     ) -> Image {
         guard GaussianBlur(sigma: sigmaPixels, precision: precision).usesPyramid else {
             let resized = Resampler(filter: filter, threads: threads).resize(
@@ -154,7 +154,7 @@ public struct MaterialEffect: Sendable {
     /// On the pyramid route the shader runs on the small blurred image, before interpolation: the blur is so
     /// wide that this changes the result by less than one LSB (MaterialTests measures it), and it turns a
     /// per-pixel cost at full resolution into one over a few thousand pixels.
-    public func apply(to source: Image, workspace: BlurWorkspace = BlurWorkspace()) -> Image {
+    public func apply(to source: Image, workspace: Workspace = Workspace()) -> Image {
         let result = Image(uninitializedWidth: source.width, height: source.height)  // every pixel is written
         let blur = GaussianBlur(sigma: sigmaPixels, edgeMode: edgeMode, precision: precision, threads: threads)
         if isPlainBlur {

@@ -16,7 +16,7 @@ public struct AffineWarp: Sendable {
     public var threads: Int
     /// The fixed-point bilinear loop: SIMD, or its scalar twin (`Kernels.bilinear` honours
     /// `BLURTOOL_KERNELS=reference`).
-    public var kernels: any BilinearKernelSet.Type = Kernels.bilinear
+    var kernels: any BilinearKernelSet.Type = Kernels.bilinear
 
     public init(
         transform: AffineTransform2D, filter: ResampleFilter = .bilinear, edgeMode: EdgeMode = .transparent,

@@ -65,7 +65,7 @@ extension Resampler {
     /// `background`.
     public func fit(
         _ source: Image, width: Int, height: Int, mode: FitMode, background: Pixel = .transparent,
-        workspace: BlurWorkspace = BlurWorkspace()
+        workspace: Workspace = Workspace()
     ) -> Image {
         let layout = FitLayout(
             sourceWidth: source.width, sourceHeight: source.height, frameWidth: width,
@@ -80,7 +80,7 @@ extension Resampler {
     public func place(
         _ source: Image, layout: FitLayout, width: Int, height: Int, mode: FitMode,
         background: Pixel = .transparent, sourceScale: (x: Double, y: Double) = (1, 1),
-        workspace: BlurWorkspace = BlurWorkspace()
+        workspace: Workspace = Workspace()
     ) -> Image {
         let frame = layout.frameRect
         let crop = layout.sourceRect(reducedBy: sourceScale)

@@ -7,7 +7,7 @@
 public struct Resampler: Sendable {
     public var filter: ResampleFilter
     public var threads: Int
-    public var kernels: any ConvolutionKernelSet.Type = Kernels.active
+    @_spi(Benchmarks) public var kernels: any ConvolutionKernelSet.Type = Kernels.active
 
     public init(filter: ResampleFilter = .lanczos3, threads: Int = Parallel.processorCount) {
         self.filter = filter
@@ -18,7 +18,7 @@ public struct Resampler: Sendable {
     /// `width` × `height`.
     public func resize(
         _ source: Image, crop: (x: Double, y: Double, width: Double, height: Double)? = nil,
-        width: Int, height: Int, workspace: BlurWorkspace = BlurWorkspace()
+        width: Int, height: Int, workspace: Workspace = Workspace()
     ) -> Image {
         let result = Image(uninitializedWidth: width, height: height)
         resize(source, crop: crop, into: result, workspace: workspace)
@@ -27,7 +27,7 @@ public struct Resampler: Sendable {
 
     public func resize(
         _ source: Image, crop: (x: Double, y: Double, width: Double, height: Double)? = nil,
-        into destination: Image, workspace: BlurWorkspace = BlurWorkspace()
+        into destination: Image, workspace: Workspace = Workspace()
     ) {
         let crop = crop ?? (0, 0, Double(source.width), Double(source.height))
         guard destination.width > 0, destination.height > 0, source.width > 0, source.height > 0 else { return }
@@ -47,7 +47,7 @@ public struct Resampler: Sendable {
     /// pixels) to `emit` with its index, from up to `threads` threads at once; the row is scratch, reused
     /// once `emit` returns.
     func resample(
-        _ source: Image, columns: ResampleWeights, rows: ResampleWeights, workspace: BlurWorkspace,
+        _ source: Image, columns: ResampleWeights, rows: ResampleWeights, workspace: Workspace,
         emit: (Int, UnsafeMutablePointer<Float>) -> Void
     ) {
         let width = columns.first.count

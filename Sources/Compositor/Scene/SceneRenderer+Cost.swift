@@ -5,6 +5,8 @@ public enum SceneRenderError: Error, Equatable, CustomStringConvertible {
     case tooMuchMemory(needed: Int, limit: Int)
     /// The pixel work it would take exceeds the limit (see `SceneRenderer.Cost.work`).
     case tooMuchWork(needed: Double, limit: Double)
+    /// The system refused memory for the canvas or an isolated group's picture.
+    case outOfMemory(PixelMemory.Failure)
 
     public var description: String {
         func mebibytes(_ bytes: Int) -> String { "\(bytes >> 20) MiB" }
@@ -15,6 +17,8 @@ public enum SceneRenderError: Error, Equatable, CustomStringConvertible {
         case .tooMuchWork(let needed, let limit):
             return "the scene would take \(Int(needed / 1e6)) million pixel operations to draw (its layers' "
                 + "areas, weighted by what each costs); the limit is \(Int(limit / 1e6)) million"
+        case .outOfMemory(let failure):
+            return "the scene could not be drawn: \(failure)"
         }
     }
 }

@@ -24,15 +24,20 @@ public struct SceneRenderer: Sendable {
     /// Draws `scene` into a new image, once its cost is known to be within `limits` (checked before any pixel
     /// is allocated).
     /// - Throws: `SceneRenderError` when the scene would need more memory or work than `limits` allow.
-    public func render(_ scene: Scene, workspace: BlurWorkspace = BlurWorkspace()) throws(SceneRenderError) -> Image {
+    public func render(_ scene: Scene, workspace: Workspace = Workspace()) throws(SceneRenderError) -> Image {
         try limits.check(cost(of: scene))
-        let canvas = Image(
-            width: scene.pixelWidth, height: scene.pixelHeight, fill: scene.background.premultipliedPixel)
+        let canvas: Image
+        do {
+            canvas = try Image(
+                checkedWidth: scene.pixelWidth, height: scene.pixelHeight, fill: scene.background.premultipliedPixel)
+        } catch {
+            throw .outOfMemory(error)
+        }
         let context = Context(
             target: canvas, transform: AffineTransform2D(scaleX: scene.scale, y: scene.scale),
             bounds: Rect(x: 0, y: 0, width: scene.width, height: scene.height), space: scene.space,
             workspace: workspace)
-        for layer in scene.layers { draw(layer, in: context) }
+        for layer in scene.layers { try draw(layer, in: context) }
         return canvas
     }
 
@@ -43,7 +48,7 @@ public struct SceneRenderer: Sendable {
         var transform: AffineTransform2D
         var bounds: Rect
         var space: WorkingSpace
-        var workspace: BlurWorkspace
+        var workspace: Workspace
 
         var placement: Placement {
             Placement(transform: transform, bounds: bounds, width: target.width, height: target.height)
@@ -58,7 +63,7 @@ public struct SceneRenderer: Sendable {
         }
     }
 
-    private func draw(_ layer: Layer, in context: Context) {
+    private func draw(_ layer: Layer, in context: Context) throws(SceneRenderError) {
         let frame = layer.frame ?? context.bounds
         guard !layer.drawsNothing, let transform = placement(of: layer, in: context.placement) else { return }
         let target = context.target
@@ -89,15 +94,19 @@ public struct SceneRenderer: Sendable {
         case .group(let layers):
             var inner = context.inside(layer, transform: transform)
             guard layer.opacity < 1 || layer.blend != .sourceOver else {
-                for child in layers { draw(child, in: inner) }
+                for child in layers { try draw(child, in: inner) }
                 return
             }
             // An isolated group: its layers drawn alone on a transparent picture just large enough to hold
             // them, then composited as one.
             guard let box = pixelBox(ofLayers: layers, in: inner.placement) else { return }
             inner.transform = inner.placement.picture(box).transform
-            inner.target = Image(width: box.width, height: box.height)
-            for child in layers { draw(child, in: inner) }
+            do {
+                inner.target = try Image(checkedWidth: box.width, height: box.height)
+            } catch {
+                throw .outOfMemory(error)
+            }
+            for child in layers { try draw(child, in: inner) }
             target.draw(
                 inner.target, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
                 space: context.space, threads: threads)

@@ -1,10 +1,10 @@
-/// Scratch memory that blurs reuse from call to call, so a renderer blurring every frame allocates nothing
-/// once its sizes have settled: buffers only grow.
+/// Scratch memory that blurs, resampling, materials and scene rendering reuse from call to call: once a
+/// renderer's sizes have settled, a call takes no new pixel-sized scratch (buffers only grow). Results are
+/// still new images unless the call writes `into:` one, and small tables (kernel weights) are made per call.
 ///
-/// Thread safety: a workspace serves one blur at a time (that blur may use several threads). Give each
-/// thread that blurs concurrently its own workspace. A `PyramidGaussianBlur` keeps the workspace it was
-/// made with in use for as long as it lives.
-public final class BlurWorkspace: @unchecked Sendable {
+/// Thread safety: a workspace serves one operation at a time (which may use several threads). Give each
+/// thread that works concurrently its own workspace.
+public final class Workspace: @unchecked Sendable {
     /// What a buffer is for; each (use, worker) pair has its own buffer.
     enum Use: Int, CaseIterable {
         case ring, line, rowOutput, rowPointers, weights, columnMap, smallAverage, smallWeights, columnTaps,

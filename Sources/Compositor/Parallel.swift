@@ -13,19 +13,19 @@ public enum Parallel {
     public static let processorCount = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
     /// The number of workers `forEach` uses for `count` pieces on `threads` threads.
-    public static func workers(_ count: Int, threads: Int) -> Int {
+    static func workers(_ count: Int, threads: Int) -> Int {
         max(1, min(max(threads, 1), count))
     }
 
     /// Part `index` of `count` items cut into `parts` contiguous parts as even as whole items allow: the pieces
     /// `forEach` gives one worker, and the bands `render` gives one thread, so work can be planned per part.
-    public static func part(_ index: Int, of parts: Int, count: Int) -> Range<Int> {
+    static func part(_ index: Int, of parts: Int, count: Int) -> Range<Int> {
         (count * index / parts)..<(count * (index + 1) / parts)
     }
 
     /// Calls `body(i, worker)` for every i in 0..<count, on up to `threads` threads (1: on the calling
     /// thread). `worker` (0..<workers(count, threads:)) names the thread, for per-thread scratch.
-    public static func forEach(_ count: Int, threads: Int, _ body: (Int, Int) -> Void) {
+    static func forEach(_ count: Int, threads: Int, _ body: (Int, Int) -> Void) {
         let workers = workers(count, threads: threads)
         if workers <= 1 {
             for i in 0..<count { body(i, 0) }

@@ -2,11 +2,11 @@
 /// from four upsampled small rows; a blur that has the row itself gives it alone (`init(_:)`). Where w₀ and w₃
 /// are zero, r₀ and r₃ are never read (a linear mix need not fill them) and the mix is w₁·r₁ + w₂·r₂, which is
 /// the same value.
-public struct MixedRow {
-    public let rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>)
-    public let weights: SIMD4<Float>
+struct MixedRow {
+    let rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>)
+    let weights: SIMD4<Float>
 
-    public init(
+    init(
         _ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, _ third: UnsafePointer<Float>,
         _ fourth: UnsafePointer<Float>, weights: SIMD4<Float>
     ) {
@@ -15,7 +15,7 @@ public struct MixedRow {
     }
 
     /// A row that is already whole.
-    public init(_ row: UnsafePointer<Float>) {
+    init(_ row: UnsafePointer<Float>) {
         self.init(row, row, row, row, weights: SIMD4(0, 1, 0, 0))
     }
 
@@ -25,7 +25,7 @@ public struct MixedRow {
     }
 
     /// Writes the first `count` Floats (pixels · 4) of the mix.
-    public func write(count: Int, into destination: UnsafeMutablePointer<Float>) {
+    func write(count: Int, into destination: UnsafeMutablePointer<Float>) {
         if let whole {
             if destination != whole { destination.update(from: whole, count: count) }
             return
@@ -41,12 +41,12 @@ public struct MixedRow {
 }
 
 /// Rows that mix the same four rows, each with its own weights: the pyramid's rows between two small rows.
-public struct MixedRowGroup {
-    public let rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>)
+struct MixedRowGroup {
+    let rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>)
     /// One set of weights per row of the group.
-    public let weights: UnsafeBufferPointer<SIMD4<Float>>
+    let weights: UnsafeBufferPointer<SIMD4<Float>>
 
-    public init(
+    init(
         _ rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
         weights: UnsafeBufferPointer<SIMD4<Float>>
     ) {
@@ -54,9 +54,9 @@ public struct MixedRowGroup {
         self.weights = weights
     }
 
-    public var count: Int { weights.count }
+    var count: Int { weights.count }
 
-    public subscript(row: Int) -> MixedRow {
+    subscript(row: Int) -> MixedRow {
         MixedRow(rows.0, rows.1, rows.2, rows.3, weights: weights[row])
     }
 }
@@ -67,7 +67,7 @@ extension Quantizer {
     /// wide as the image and back. The same two passes as `quantize`, the first mixing as it rounds.
     /// - Parameters:
     ///   - rowScratch, grainScratch: room for `count * 4` Floats each, used only when `grain` is not zero.
-    public func quantize(
+    func quantize(
         _ row: MixedRow, count: Int, into destination: UnsafeMutablePointer<UInt8>, y: Int, firstX: Int = 0,
         rowScratch: UnsafeMutablePointer<Float>, grainScratch: UnsafeMutablePointer<Float>
     ) {
@@ -100,7 +100,7 @@ extension Quantizer {
     /// y + r of the noise: the same bytes. Cubic mixes are made a run of 128 pixels at a time for every row of the
     /// group, so the runs of the four shared rows (8 KB) are read from L1 for each row instead of from L2 (256 KB a
     /// row at 12 MP): σ 10 on 12 MP 11.6 → 10.2 ms. Linear mixes, two rows, were slower that way.
-    public func quantize(
+    func quantize(
         _ group: MixedRowGroup, count: Int, into destination: UnsafeMutablePointer<UInt8>, bytesPerRow: Int, y: Int,
         firstX: Int = 0
     ) {
