@@ -15,7 +15,8 @@ let package = Package(
         .systemLibrary(
             name: "CJPEG",
             pkgConfig: "libjpeg",
-            providers: [.apt(["libjpeg62-turbo-dev"])]
+            // Debian names libjpeg-turbo's headers libjpeg62-turbo-dev, Ubuntu libjpeg-turbo8-dev.
+            providers: [.apt(["libjpeg62-turbo-dev", "libjpeg-turbo8-dev"])]
         ),
         .systemLibrary(
             name: "CPNG",
