@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "Compositor", targets: ["Compositor"]),
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+        .library(name: "SceneFormat", targets: ["SceneFormat"]),
         .executable(name: "blurtool", targets: ["blurtool"]),
         .executable(name: "blurbench", targets: ["blurbench"]),
     ],
@@ -27,7 +28,9 @@ let package = Package(
         .target(name: "CCodecShim", dependencies: ["CJPEG", "CPNG"], linkerSettings: [.linkedLibrary("z")]),
         .target(name: "Compositor"),
         .target(name: "ImageCodecs", dependencies: ["Compositor", "CCodecShim"]),
-        .target(name: "BlurToolCLI", dependencies: ["Compositor", "ImageCodecs"]),
+        // Scene files (JSON) read into the Compositor's model; image loading is passed in, so it needs no codec.
+        .target(name: "SceneFormat", dependencies: ["Compositor"]),
+        .target(name: "BlurToolCLI", dependencies: ["Compositor", "ImageCodecs", "SceneFormat"]),
         .executableTarget(name: "blurtool", dependencies: ["BlurToolCLI"]),
         .executableTarget(
             name: "blurbench", dependencies: ["Compositor", "ImageCodecs", "TestSupport"],
@@ -35,6 +38,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Compositor"], path: "Tests/TestSupport"),
         .testTarget(name: "CompositorTests", dependencies: ["Compositor", "TestSupport"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Compositor", "TestSupport"]),
+        .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "ImageCodecs", "Compositor", "TestSupport"]),
         .testTarget(
             name: "BlurToolCLITests", dependencies: ["BlurToolCLI", "ImageCodecs", "Compositor", "TestSupport"]),
     ]

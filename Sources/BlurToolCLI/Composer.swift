@@ -1,11 +1,9 @@
 import Compositor
 import ImageCodecs
+import SceneFormat
 
 /// Runs `blurtool compose SCENE`: read the scene file, load its images, render, encode, write.
 struct Composer {
-    /// Scene files above this are refused: a scene is a page of text.
-    static let maxSceneBytes = 16 << 20
-
     let request: RenderRequest
     let console: BlurTool.Console
 
@@ -19,27 +17,21 @@ struct Composer {
         }
         let format = try OutputPath.format(of: outputPath, requested: request.format) ?? .png  // stdout: PNG
         let subject = scenePath == "-" ? "<stdin>" : scenePath
-        let bytes = try FileIO.read(scenePath)
-        guard bytes.count <= Composer.maxSceneBytes else {
-            throw ToolFailure(.dataError, subject, "larger than \(Composer.maxSceneBytes >> 20) MiB; not a scene file")
-        }
-        let json: JSONValue
-        do {
-            json = try JSONParser.parse(bytes)
-        } catch {
-            throw ToolFailure(.dataError, subject, "not valid JSON: \(error)")
-        }
+        let bytes = try FileIO.read(scenePath, upTo: SceneFile.maximumBytes, whatItIs: "a scene file")
         let slash = scenePath.lastIndex(of: "/")
         var file = SceneFile(
             directory: scenePath == "-" ? "" : slash.map { String(scenePath[..<$0]) } ?? "",
             maxPixels: request.maxPixels, loadImage: ImageCache(request: request, console: console).load)
         let scene: Scene
         do {
-            scene = try file.scene(from: json)
-        } catch let error as SceneError {
+            scene = try file.scene(fromJSON: bytes)
+        } catch .image(let path, let file, let underlying) {
+            // The loader's failure, under the scene's name and the layer's JSON path.
+            let failure = underlying as? ToolFailure ?? ToolFailure(.dataError, file, "\(underlying)")
+            throw ToolFailure(
+                failure.code, "\(subject): \(path)", (failure.subject.map { "\($0): " } ?? "") + failure.reason)
+        } catch {
             throw ToolFailure(.dataError, subject, error.description)
-        } catch let failure as ToolFailure {
-            throw ToolFailure(failure.code, "\(subject): \(failure.subject ?? "")", failure.reason)
         }
         let loaded = clock.now
         let image = SceneRenderer(threads: request.threads, precision: request.precision).render(scene)

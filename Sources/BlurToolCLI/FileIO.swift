@@ -9,40 +9,45 @@ enum FileIO {
     /// Inputs above this are refused before reading: no real photo comes close.
     static let maxInputBytes = 1 << 30
 
-    static func read(_ path: String) throws(ToolFailure) -> [UInt8] {
-        if path == "-" { return try readAll(descriptor: STDIN_FILENO, subject: "<stdin>") }
+    /// The whole of a file, or of standard input for "-", refused once it passes `limit` bytes: an endless
+    /// stream (`/dev/zero`, a pipe that never closes) is read only up to one byte past the limit.
+    /// - Parameter whatItIs: how the message names what the input is not ("an image", "a scene file").
+    static func read(
+        _ path: String, upTo limit: Int = maxInputBytes, whatItIs: String = "an image"
+    ) throws(ToolFailure) -> [UInt8] {
+        let tooLarge = "larger than \(limit >> 20) MiB; not \(whatItIs)"
+        if path == "-" { return try readAll(descriptor: STDIN_FILENO, subject: "<stdin>", limit: limit, tooLarge) }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let error = errno
             throw ToolFailure(
-                error == ENOENT || error == ENOTDIR || error == EACCES ? .noInput : .ioError,
+                error == ENOENT || error == ENOTDIR || error == EACCES || error == ENAMETOOLONG || error == ELOOP
+                    ? .noInput : .ioError,
                 path, errorText(error))
         }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw ToolFailure(.ioError, path, errorText(errno)) }
         guard status.st_mode & S_IFMT != S_IFDIR else { throw ToolFailure(.noInput, path, "is a directory") }
-        guard status.st_size <= maxInputBytes else {
-            throw ToolFailure(.dataError, path, "larger than \(maxInputBytes >> 20) MiB")
-        }
-        // A regular file's size is known: read it into one buffer of that size (a pipe or a file that grows
-        // meanwhile still ends up complete, through the chunked loop).
-        return try readAll(descriptor: descriptor, subject: path, expected: Int(status.st_size))
+        guard status.st_size <= limit else { throw ToolFailure(.dataError, path, tooLarge) }
+        // A regular file's size is known: read it into one buffer of that size (a pipe, a device or a file that
+        // grows meanwhile still ends up complete, through the growing loop).
+        return try readAll(
+            descriptor: descriptor, subject: path, limit: limit, tooLarge,
+            expected: status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : 1 << 20)
     }
 
     private static func readAll(
-        descriptor: Int32, subject: String, expected: Int = 1 << 20
-    ) throws(ToolFailure)
-        -> [UInt8]
-    {
-        var bytes = [UInt8](repeating: 0, count: max(expected, 1) + 1)
+        descriptor: Int32, subject: String, limit: Int, _ tooLarge: String, expected: Int = 1 << 20
+    ) throws(ToolFailure) -> [UInt8] {
+        // One byte more than the limit is the most ever held: reading it is how a longer input is recognised.
+        let ceiling = limit + 1
+        var bytes = [UInt8](repeating: 0, count: min(max(expected, 1) + 1, ceiling))
         var filled = 0
         while true {
             if filled == bytes.count {
-                guard bytes.count <= maxInputBytes else {
-                    throw ToolFailure(.dataError, subject, "larger than \(maxInputBytes >> 20) MiB")
-                }
-                bytes.append(contentsOf: [UInt8](repeating: 0, count: bytes.count))
+                guard bytes.count < ceiling else { throw ToolFailure(.dataError, subject, tooLarge) }
+                bytes.append(contentsOf: [UInt8](repeating: 0, count: min(bytes.count, ceiling - bytes.count)))
             }
             let count = bytes.withUnsafeMutableBytes {
                 Glibc.read(descriptor, $0.baseAddress! + filled, $0.count - filled)
@@ -54,9 +59,7 @@ enum FileIO {
             }
             filled += count
         }
-        guard filled <= maxInputBytes else {
-            throw ToolFailure(.dataError, subject, "larger than \(maxInputBytes >> 20) MiB")
-        }
+        guard filled <= limit else { throw ToolFailure(.dataError, subject, tooLarge) }
         bytes.removeLast(bytes.count - filled)
         return bytes
     }

@@ -23,7 +23,7 @@ public struct Rect: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// A stack of layers drawn bottom first onto a canvas, as a screen of views is: the model `blurtool compose`
-/// reads from a scene file, with the same names (see `SceneFile` in the command-line target).
+/// reads from a scene file, with the same names (see `SceneFile` in the `SceneFormat` module).
 ///
 /// Geometry is in points; the canvas has `width·scale` × `height·scale` pixels. Every layer has a frame in
 /// its parent's coordinates (nil: the parent's whole bounds), an opacity, a compositing operator, and a

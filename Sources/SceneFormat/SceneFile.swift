@@ -1,11 +1,21 @@
 import Compositor
 
-/// A mistake in a scene file: where (a JSON path such as `layers[2].opacity`) and what was expected.
-struct SceneError: Error, Equatable, CustomStringConvertible {
-    let path: String
-    let message: String
+/// Why a scene file could not be read.
+public enum SceneFileError: Error, CustomStringConvertible {
+    /// The bytes are not JSON (RFC 8259, UTF-8): where, and what was wrong.
+    case syntax(JSONSyntaxError)
+    /// A value is wrong: where (a JSON path such as `layers[2].opacity`) and what was expected.
+    case invalid(path: String, message: String)
+    /// An image layer's file could not be loaded: its JSON path, the resolved file path and the loader's error.
+    case image(path: String, file: String, underlying: any Error)
 
-    var description: String { path.isEmpty ? message : "\(path): \(message)" }
+    public var description: String {
+        switch self {
+        case .syntax(let error): return "not valid JSON: \(error)"
+        case .invalid(let path, let message): return path.isEmpty ? message : "\(path): \(message)"
+        case .image(let path, let file, let underlying): return "\(path): \(file.quotedForMessage()): \(underlying)"
+        }
+    }
 }
 
 /// Reads a scene file (JSON) into a `Scene`: the format is the library's model with the same names.
@@ -18,8 +28,11 @@ struct SceneError: Error, Equatable, CustomStringConvertible {
 /// Every layer takes `type`, `name`, `frame` ({x, y, width, height} in points; default: the parent's
 /// bounds), `opacity` (0...1), `blend` (a compositing operator) and `transform` (CSS-like text, about the
 /// frame's centre). Unknown keys are errors, so a misspelt option is never silently ignored.
-struct SceneFile {
-    static let maximumLayers = 10_000
+public struct SceneFile {
+    /// Layers in one file, groups' children included: more is refused before any is drawn.
+    public static let maximumLayers = 10_000
+    /// Scene files above this are refused: a scene is a page of text.
+    public static let maximumBytes = 16 << 20
 
     /// Decodes an image path, already resolved against the scene's folder; its errors carry their own text.
     let loadImage: (String) throws -> Image
@@ -28,13 +41,33 @@ struct SceneFile {
     let maxPixels: Int
     private var layerCount = 0
 
-    init(directory: String, maxPixels: Int, loadImage: @escaping (String) throws -> Image) {
+    /// A reader for scene files whose relative image paths start from `directory` ("" for the current one).
+    /// - Parameters:
+    ///   - maxPixels: the largest canvas (in pixels, after `scale`) a file may ask for.
+    ///   - loadImage: decodes an image file, given its path resolved against `directory`; what it throws comes
+    ///     back inside `SceneFileError.image`. Called once per layer: cache in it when paths repeat.
+    public init(directory: String, maxPixels: Int, loadImage: @escaping (String) throws -> Image) {
         self.directory = directory
         self.maxPixels = maxPixels
         self.loadImage = loadImage
     }
 
-    mutating func scene(from json: JSONValue) throws -> Scene {
+    /// Reads a scene from the bytes of a scene file (UTF-8 JSON, at most `maximumBytes`).
+    public mutating func scene(fromJSON bytes: [UInt8]) throws(SceneFileError) -> Scene {
+        guard bytes.count <= SceneFile.maximumBytes else {
+            throw .invalid(path: "", message: "larger than \(SceneFile.maximumBytes >> 20) MiB; not a scene file")
+        }
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes)
+        } catch {
+            throw .syntax(error)
+        }
+        layerCount = 0
+        return try scene(from: json)
+    }
+
+    mutating func scene(from json: JSONValue) throws(SceneFileError) -> Scene {
         let root = try JSONObject(json, path: "")
         try root.allowKeys(["canvas", "layers"])
         let canvas = try JSONObject(try root.required("canvas"), path: "canvas")
@@ -46,7 +79,7 @@ struct SceneFile {
         scene.space = try canvas.choice("space", WorkingSpace.self) ?? .srgb
         let pixels = Double(scene.pixelWidth) * Double(scene.pixelHeight)
         guard scene.pixelWidth > 0, scene.pixelHeight > 0, pixels <= Double(maxPixels) else {
-            throw SceneError(
+            throw SceneFileError.invalid(
                 path: "canvas",
                 message: "\(scene.pixelWidth)x\(scene.pixelHeight) pixels is outside 1 to \(maxPixels) pixels "
                     + "(see --max-pixels)")
@@ -55,11 +88,13 @@ struct SceneFile {
         return scene
     }
 
-    private mutating func layers(_ json: JSONValue, path: String) throws -> [Layer] {
+    private mutating func layers(_ json: JSONValue, path: String) throws(SceneFileError) -> [Layer] {
         guard case .array(let elements) = json else {
-            throw SceneError(path: path, message: "expected an array of layers, found \(json.kindDescription)")
+            throw SceneFileError.invalid(path: path, message: "expected an array of layers, found \(json.kindDescription)")
         }
-        return try elements.enumerated().map { index, element in try layer(element, path: "\(path)[\(index)]") }
+        var result: [Layer] = []
+        for (index, element) in elements.enumerated() { result.append(try layer(element, path: "\(path)[\(index)]")) }
+        return result
     }
 
     private static let commonKeys = ["type", "name", "frame", "opacity", "blend", "transform"]
@@ -71,10 +106,10 @@ struct SceneFile {
         "group": ["layers"],
     ]
 
-    private mutating func layer(_ json: JSONValue, path: String) throws -> Layer {
+    private mutating func layer(_ json: JSONValue, path: String) throws(SceneFileError) -> Layer {
         layerCount += 1
         guard layerCount <= SceneFile.maximumLayers else {
-            throw SceneError(path: path, message: "more than \(SceneFile.maximumLayers) layers")
+            throw SceneFileError.invalid(path: path, message: "more than \(SceneFile.maximumLayers) layers")
         }
         let object = try JSONObject(json, path: path)
         let types = SceneFile.keysByType.keys.sorted()
@@ -84,16 +119,19 @@ struct SceneFile {
         switch type {
         case "image":
             let file = try object.string("path")
-            let resolved = file.hasPrefix("/") || directory.isEmpty ? file : directory + "/" + file
+            let resolved =
+                file.hasPrefix("/") || directory.isEmpty
+                ? file : directory + (directory.hasSuffix("/") ? "" : "/") + file
+            let image: Image
             do {
-                content = .image(
-                    try loadImage(resolved), fit: try object.choice("fit", FitMode.self) ?? .fill,
-                    filter: try object.choice("filter", ResampleFilter.self) ?? .lanczos3,
-                    cornerRadius: try object.optionalNumber("cornerRadius", atLeast: 0) ?? 0)
-            } catch let failure as ToolFailure {
-                throw ToolFailure(
-                    failure.code, "\(path).path", (failure.subject.map { "\($0): " } ?? "") + failure.reason)
+                image = try loadImage(resolved)
+            } catch {
+                throw .image(path: "\(path).path", file: resolved, underlying: error)
             }
+            content = .image(
+                image, fit: try object.choice("fit", FitMode.self) ?? .fill,
+                filter: try object.choice("filter", ResampleFilter.self) ?? .lanczos3,
+                cornerRadius: try object.optionalNumber("cornerRadius", atLeast: 0) ?? 0)
         case "color":
             content = .shape(.rectangle(cornerRadius: 0), color: try object.requiredColor("color"))
         case "shape":
@@ -105,9 +143,9 @@ struct SceneFile {
         case "backdrop":
             let name = try object.string("material")
             guard let (material, forced) = MaterialCatalog.lookup(name) else {
-                throw SceneError(
+                throw SceneFileError.invalid(
                     path: "\(path).material",
-                    message: "unknown material '\(name)'; expected one of "
+                    message: "unknown material \(name.quotedForMessage()); expected one of "
                         + MaterialCatalog.knownNames.joined(separator: ", "))
             }
             let appearance = try object.choice("appearance", Appearance.self)
@@ -125,9 +163,9 @@ struct SceneFile {
         result.opacity = try object.optionalNumber("opacity", atLeast: 0, atMost: 1) ?? 1
         if let blend = try object.optionalString("blend") {
             guard let op = CompositeOperator(name: blend) else {
-                throw SceneError(
+                throw SceneFileError.invalid(
                     path: "\(path).blend",
-                    message: "unknown operator '\(blend)'; expected one of "
+                    message: "unknown operator \(blend.quotedForMessage()); expected one of "
                         + CompositeOperator.allCases.map(\.rawValue).joined(separator: ", "))
             }
             result.blend = op
@@ -136,7 +174,7 @@ struct SceneFile {
             do {
                 result.transform = try AffineTransform2D(parsing: text)
             } catch {
-                throw SceneError(path: "\(path).transform", message: error.description)
+                throw SceneFileError.invalid(path: "\(path).transform", message: error.description)
             }
         }
         return result
@@ -148,9 +186,9 @@ private struct JSONObject {
     let members: [(key: String, value: JSONValue)]
     let path: String
 
-    init(_ json: JSONValue, path: String) throws(SceneError) {
+    init(_ json: JSONValue, path: String) throws(SceneFileError) {
         guard case .object(let members) = json else {
-            throw SceneError(path: path, message: "expected an object, found \(json.kindDescription)")
+            throw SceneFileError.invalid(path: path, message: "expected an object, found \(json.kindDescription)")
         }
         self.members = members
         self.path = path
@@ -158,9 +196,9 @@ private struct JSONObject {
 
     private func at(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    func allowKeys(_ allowed: [String]) throws(SceneError) {
+    func allowKeys(_ allowed: [String]) throws(SceneFileError) {
         for member in members where !allowed.contains(member.key) {
-            throw SceneError(
+            throw SceneFileError.invalid(
                 path: at(member.key), message: "unknown key; expected one of \(allowed.joined(separator: ", "))")
         }
     }
@@ -169,14 +207,14 @@ private struct JSONObject {
         members.first { $0.key == key }?.value
     }
 
-    func required(_ key: String) throws(SceneError) -> JSONValue {
-        guard let value = value(key) else { throw SceneError(path: at(key), message: "missing") }
+    func required(_ key: String) throws(SceneFileError) -> JSONValue {
+        guard let value = value(key) else { throw SceneFileError.invalid(path: at(key), message: "missing") }
         return value
     }
 
     func optionalNumber(
         _ key: String, above lower: Double? = nil, atLeast floor: Double? = nil, atMost ceiling: Double? = nil
-    ) throws(SceneError) -> Double? {
+    ) throws(SceneFileError) -> Double? {
         guard let json = value(key) else { return nil }
         var expectation = "a number"
         switch (lower, floor, ceiling) {
@@ -189,58 +227,58 @@ private struct JSONObject {
         guard case .number(let number) = json, lower.map({ number > $0 }) ?? true,
             floor.map({ number >= $0 }) ?? true, ceiling.map({ number <= $0 }) ?? true
         else {
-            throw SceneError(path: at(key), message: "expected \(expectation), found \(describe(json))")
+            throw SceneFileError.invalid(path: at(key), message: "expected \(expectation), found \(describe(json))")
         }
         return number
     }
 
-    func number(_ key: String, above lower: Double) throws(SceneError) -> Double {
+    func number(_ key: String, above lower: Double) throws(SceneFileError) -> Double {
         _ = try required(key)
         return try optionalNumber(key, above: lower)!
     }
 
-    func optionalString(_ key: String, oneOf choices: [String]? = nil) throws(SceneError) -> String? {
+    func optionalString(_ key: String, oneOf choices: [String]? = nil) throws(SceneFileError) -> String? {
         guard let json = value(key) else { return nil }
         let expectation = choices.map { "one of " + $0.joined(separator: ", ") } ?? "a string"
         guard case .string(let text) = json, choices.map({ $0.contains(text) }) ?? true else {
-            throw SceneError(path: at(key), message: "expected \(expectation), found \(describe(json))")
+            throw SceneFileError.invalid(path: at(key), message: "expected \(expectation), found \(describe(json))")
         }
         return text
     }
 
-    func string(_ key: String, oneOf choices: [String]? = nil) throws(SceneError) -> String {
+    func string(_ key: String, oneOf choices: [String]? = nil) throws(SceneFileError) -> String {
         _ = try required(key)
         return try optionalString(key, oneOf: choices)!
     }
 
-    func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws(SceneError) -> T?
+    func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws(SceneFileError) -> T?
     where T.RawValue == String {
         try optionalString(key, oneOf: T.allCases.map(\.rawValue)).flatMap { T(rawValue: $0) }
     }
 
-    func color(_ key: String) throws(SceneError) -> RGBAColor? {
+    func color(_ key: String) throws(SceneFileError) -> RGBAColor? {
         guard let text = try optionalString(key) else { return nil }
         guard let color = RGBAColor(css: text) else {
-            throw SceneError(
-                path: at(key), message: "expected a colour (#rgb, #rrggbb, #rrggbbaa or a name), found \"\(text)\"")
+            throw SceneFileError.invalid(
+                path: at(key), message: "expected a colour (#rgb, #rrggbb, #rrggbbaa or a name), found \(text.quotedForMessage(limit: 40))")
         }
         return color
     }
 
-    func requiredColor(_ key: String) throws(SceneError) -> RGBAColor {
+    func requiredColor(_ key: String) throws(SceneFileError) -> RGBAColor {
         _ = try required(key)
         return try color(key)!
     }
 
-    func frame(_ key: String) throws(SceneError) -> Rect? {
+    func frame(_ key: String) throws(SceneFileError) -> Rect? {
         guard let json = value(key) else { return nil }
         let frame = try JSONObject(json, path: at(key))
         try frame.allowKeys(["x", "y", "width", "height"])
-        func coordinate(_ name: String) throws(SceneError) -> Double {
+        func coordinate(_ name: String) throws(SceneFileError) -> Double {
             _ = try frame.required(name)
             return try frame.optionalNumber(name)!
         }
-        func extent(_ name: String) throws(SceneError) -> Double {
+        func extent(_ name: String) throws(SceneFileError) -> Double {
             _ = try frame.required(name)
             return try frame.optionalNumber(name, atLeast: 0)!
         }
@@ -255,7 +293,7 @@ private struct JSONObject {
     private func describe(_ json: JSONValue) -> String {
         switch json {
         case .number(let number): return plain(number)
-        case .string(let text): return "\"\(text.prefix(40))\""
+        case .string(let text): return text.quotedForMessage(limit: 40)
         default: return json.kindDescription
         }
     }

@@ -34,17 +34,18 @@ enum JSONValue: Equatable {
     }
 }
 
-/// A syntax error with its line and column (1-based).
-struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
-    let line: Int
-    let column: Int
-    let message: String
+/// A syntax error in a JSON text, with its line and column (1-based, in characters).
+public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
+    public let line: Int
+    public let column: Int
+    public let message: String
 
-    var description: String { "line \(line), column \(column): \(message)" }
+    public var description: String { "line \(line), column \(column): \(message)" }
 }
 
-/// A small recursive-descent JSON parser over UTF-8 bytes, with a nesting limit so hostile input cannot
-/// exhaust the stack.
+/// A small recursive-descent JSON parser over UTF-8 bytes, strict as RFC 8259 is: invalid UTF-8 and
+/// malformed escapes are errors, not replaced. A nesting limit keeps hostile input from exhausting the stack,
+/// and the work is linear in the input (keys are checked for repeats through a set).
 struct JSONParser {
     static let maximumDepth = 64
 
@@ -96,7 +97,7 @@ struct JSONParser {
         case UInt8(ascii: "f"): return try literal("false", .bool(false))
         case UInt8(ascii: "n"): return try literal("null", .null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
-        default: throw error("unexpected character '\(String(decoding: [bytes[index]], as: UTF8.self))'")
+        default: throw error("unexpected \(describeByte(at: index))")
         }
     }
 
@@ -121,6 +122,7 @@ struct JSONParser {
     private mutating func object() throws(JSONSyntaxError) -> JSONValue {
         index += 1  // {
         var members: [(key: String, value: JSONValue)] = []
+        var keys = Set<String>()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -131,8 +133,12 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw error("expected a key in double quotes")
             }
+            let keyStart = index
             let key = try string()
-            if members.contains(where: { $0.key == key }) { throw error("key \"\(key)\" appears twice") }
+            guard keys.insert(key).inserted else {
+                index = keyStart
+                throw error("key \(key.quotedForMessage()) appears twice")
+            }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
@@ -211,8 +217,13 @@ struct JSONParser {
         index += 1  // opening quote
         var scalars = String.UnicodeScalarView()
         var run: [UInt8] = []
-        func flush() {
-            scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars)
+        let runStart = index
+        func flush() throws(JSONSyntaxError) {
+            guard let text = String(validating: run, as: UTF8.self) else {
+                index = runStart
+                throw error("invalid UTF-8 in a string")
+            }
+            scalars.append(contentsOf: text.unicodeScalars)
             run.removeAll(keepingCapacity: true)
         }
         while true {
@@ -221,10 +232,10 @@ struct JSONParser {
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
-                flush()
+                try flush()
                 return String(scalars)
             case UInt8(ascii: "\\"):
-                flush()
+                try flush()
                 guard index < bytes.count else { throw error("unterminated string") }
                 let escape = bytes[index]
                 index += 1
@@ -236,7 +247,9 @@ struct JSONParser {
                 case UInt8(ascii: "r"): scalars.append("\r")
                 case UInt8(ascii: "t"): scalars.append("\t")
                 case UInt8(ascii: "u"): scalars.append(try unicodeEscape())
-                default: throw error("unknown escape '\\\(String(decoding: [escape], as: UTF8.self))'")
+                default:
+                    index -= 2
+                    throw error("unknown escape: backslash then \(describeByte(at: index + 1))")
                 }
             case 0..<0x20:
                 throw error("control character in a string (write it as an escape)")
@@ -249,11 +262,15 @@ struct JSONParser {
     /// After `\u`: four hex digits, and a second `\uXXXX` for a surrogate pair.
     private mutating func unicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
         func hex4(_ parser: inout JSONParser) throws(JSONSyntaxError) -> UInt32 {
-            guard parser.index + 4 <= parser.bytes.count,
-                let value = UInt32(
-                    String(decoding: parser.bytes[parser.index..<parser.index + 4], as: UTF8.self), radix: 16)
-            else { throw parser.error("expected four hex digits after \\u") }
-            parser.index += 4
+            // Digit by digit: UInt32(_:radix:) would also take a sign, as in "\u+041".
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                guard parser.index < parser.bytes.count, let digit = hexDigitValue(parser.bytes[parser.index]) else {
+                    throw parser.error("expected four hex digits after \\u")
+                }
+                value = value << 4 | digit
+                parser.index += 1
+            }
             return value
         }
         let first = try hex4(&self)
@@ -266,5 +283,22 @@ struct JSONParser {
         }
         guard let scalar = Unicode.Scalar(first) else { throw error("unpaired surrogate") }
         return scalar
+    }
+
+    /// A byte for a message: an ASCII character in quotes, anything else by its hex value.
+    private func describeByte(at position: Int) -> String {
+        let byte = bytes[position]
+        if (0x21..<0x7F).contains(byte) { return "character '\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x" + String(byte, radix: 16, uppercase: true)
+    }
+}
+
+/// The value of an ASCII hex digit (never a full-width or other Unicode digit).
+private func hexDigitValue(_ byte: UInt8) -> UInt32? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
+    default: return nil
     }
 }

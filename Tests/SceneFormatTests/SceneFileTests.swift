@@ -4,7 +4,12 @@ import ImageCodecs
 import TestSupport
 import XCTest
 
-@testable import BlurToolCLI
+@testable import SceneFormat
+
+/// Decodes an image file as a scene's loader would.
+func loadImageFile(_ path: String) throws -> Image {
+    try ImageDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).image
+}
 
 final class SceneFileTests: XCTestCase {
     private var directory = ""
@@ -22,18 +27,12 @@ final class SceneFileTests: XCTestCase {
 
     /// The message a scene text gets, or nil when it loads.
     private func error(_ text: String) -> String? {
-        var file = SceneFile(directory: directory, maxPixels: 1_000_000) { path in
-            try ImageDecoder.decode(try FileIO.read(path)).image
-        }
+        var file = SceneFile(directory: directory, maxPixels: 1_000_000, loadImage: loadImageFile)
         do {
-            _ = try file.scene(from: try JSONParser.parse(Array(text.utf8)))
+            _ = try file.scene(fromJSON: Array(text.utf8))
             return nil
-        } catch let error as SceneError {
-            return error.description
-        } catch let failure as ToolFailure {
-            return failure.line
         } catch {
-            return "\(error)"
+            return error.description
         }
     }
 
@@ -69,7 +68,7 @@ final class SceneFileTests: XCTestCase {
             ),
             (
                 #"{\#(canvas), "layers": [{"type": "color", "color": "red", "blend": "burn"}]}"#,
-                "layers[0].blend: unknown operator 'burn'; expected one of"
+                #"layers[0].blend: unknown operator "burn"; expected one of"#
             ),
             (
                 #"{\#(canvas), "layers": [{"type": "color", "color": "red", "transform": "spin(3)"}]}"#,
@@ -77,9 +76,17 @@ final class SceneFileTests: XCTestCase {
             ),
             (
                 #"{\#(canvas), "layers": [{"type": "backdrop", "material": "frosted"}]}"#,
-                "layers[0].material: unknown material 'frosted'"
+                #"layers[0].material: unknown material "frosted""#
             ),
-            (#"{\#(canvas), "layers": [{"type": "image", "path": "missing.jpg"}]}"#, "layers[0].path: "),
+            (
+                #"{\#(canvas), "layers": [{"type": "image", "path": "missing.jpg"}]}"#,
+                #"layers[0].path: "\#(directory)missing.jpg": "#
+            ),
+            (
+                #"{\#(canvas), "layers": [{"type": "backdrop", "material": "a\nb\u001b[31m"}]}"#,
+                #"layers[0].material: unknown material "a\nb\u{1B}[31m"; "#
+            ),
+            (#"{\#(canvas), "layers": [], "layers": []}"#, #"not valid JSON: line 1, column 55: key "layers" appears twice"#),
             (
                 #"{"canvas": {"width": 5000, "height": 5000, "scale": 3}, "layers": []}"#,
                 "canvas: 15000x15000 pixels is outside 1 to 1000000 pixels"
@@ -103,55 +110,50 @@ final class SceneFileTests: XCTestCase {
             }
         }
         XCTAssertEqual(syntax("{\n  \"a\": 1,\n  \"b\" 2\n}"), "line 3, column 7: expected ':'")
-        XCTAssertEqual(syntax(#"{"a": 1, "a": 2}"#), #"line 1, column 13: key "a" appears twice"#)
+        XCTAssertEqual(syntax(#"{"a": 1, "a": 2}"#), #"line 1, column 10: key "a" appears twice"#)
         XCTAssertEqual(syntax("[01]"), "line 1, column 4: numbers do not start with 0")
         XCTAssertEqual(syntax(String(repeating: "[", count: 100)), "line 1, column 65: nested more than 64 levels deep")
         XCTAssertEqual(syntax(#"["\u00e9\ud83d\ude00", 1e3, -0.5, true, null]"#), "parsed")
         XCTAssertEqual(
             try JSONParser.parse(Array(#"["\u00e9\ud83d\ude00", 1e3]"#.utf8)), .array([.string("é😀"), .number(1000)]))
         XCTAssertEqual(syntax("{} x"), "line 1, column 4: unexpected text after the JSON value")
+        XCTAssertEqual(syntax(#"["\u+041"]"#), #"line 1, column 5: expected four hex digits after \u"#)
+        XCTAssertEqual(syntax(#"["\u004"]"#), #"line 1, column 8: expected four hex digits after \u"#)
+        XCTAssertEqual(syntax(#"["\q"]"#), "line 1, column 3: unknown escape: backslash then character 'q'")
+        XCTAssertEqual(syntax("[\u{1}]"), "line 1, column 2: unexpected byte 0x1")
     }
 
-    /// blurtool compose as a process would run it: output written, errors one line with the documented status.
-    func testComposeCommand() throws {
-        let scene = directory + "scene.json"
-        try
-            ##"{"canvas": {"width": 30, "height": 20, "scale": 2, "background": "#204060"}, "layers": [{"type": "image", "path": "photo.png"}, {"type": "backdrop", "material": "thin", "cornerRadius": 4, "frame": {"x": 5, "y": 5, "width": 20, "height": 10}}]}"##
-            .write(toFile: scene, atomically: true, encoding: .utf8)
-        let result = ToolRun.run(["compose", scene])
-        XCTAssertEqual(result.status, 0, result.err)
-        XCTAssertEqual(result.out, directory + "scene.png")
-        let image = try ImageDecoder.decode(try FileIO.read(directory + "scene.png")).image
-        XCTAssertEqual(image.width, 60)
-        XCTAssertEqual(image.height, 40)
+    /// Invalid UTF-8 is an error, never replaced by U+FFFD: a scene's names and paths are what it says.
+    func testJSONRefusesInvalidUTF8() {
+        for invalid: [UInt8] in [[0xFF], [0xC3], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80]] {
+            let text = Array(#"["ok", "x"#.utf8) + invalid + Array(#"y"]"#.utf8)
+            XCTAssertThrowsError(try JSONParser.parse(text), "\(invalid)") { error in
+                XCTAssertEqual((error as? JSONSyntaxError)?.message, "invalid UTF-8 in a string")
+            }
+        }
+        XCTAssertEqual(try JSONParser.parse(Array(#"["é€😀"]"#.utf8)), .array([.string("é€😀")]))
+    }
 
-        try #"{"canvas": {"width": 30, "height": 20}, "layers": [{"type": "color", "color": "red", "opacity": 2}]}"#
-            .write(toFile: scene, atomically: true, encoding: .utf8)
-        let invalid = ToolRun.run(["compose", scene, "-o", directory + "bad.png"])
-        XCTAssertEqual(invalid.status, 65)
-        XCTAssertEqual(
-            invalid.err, "blurtool: error: \(scene): layers[0].opacity: expected a number from 0 to 1, found 2")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "bad.png"))
-
-        try #"{"canvas": {"width": 30, "height": 20}, "layers": [{"type": "image", "path": "nowhere.png"}]}"#
-            .write(toFile: scene, atomically: true, encoding: .utf8)
-        let missing = ToolRun.run(["compose", scene])
-        XCTAssertEqual(missing.status, 66)
-        XCTAssertTrue(missing.err.contains("layers[0].path: \(directory)nowhere.png"), missing.err)
-
-        XCTAssertEqual(ToolRun.run(["compose", scene, "--material", "thin"]).status, 64)
-        XCTAssertEqual(ToolRun.run(["compose"]).status, 64)
-        XCTAssertEqual(ToolRun.run(["compose", scene, "-o", scene]).status, 73, "never overwrites the scene")
+    /// A repeated key is found through a set: 200,000 keys (a quadratic check would compare 2·10¹⁰ pairs)
+    /// parse in well under a second even in a debug build, and a repeat at the end is still found.
+    func testManyKeysParseInLinearTime() throws {
+        let keys = (0..<200_000).map { "\"k\($0)\": 0" }
+        let clock = ContinuousClock()
+        let start = clock.now
+        guard case .object(let members) = try JSONParser.parse(Array(("{" + keys.joined(separator: ",") + "}").utf8))
+        else { return XCTFail("not an object") }
+        XCTAssertEqual(members.count, 200_000)
+        XCTAssertLessThan(clock.now - start, .seconds(10), "quadratic")
+        let repeated = "{" + keys.joined(separator: ",") + #", "k7": 1}"#
+        XCTAssertThrowsError(try JSONParser.parse(Array(repeated.utf8)))
     }
 
     /// The review screen that ships in fixtures/, checked by what should be where (at 1 px per point, to stay
     /// quick in debug builds; the scene is the same).
     func testReviewScreenHasEverythingWhereItShouldBe() throws {
         let path = Fixtures.path("review-screen.json")
-        var file = SceneFile(directory: Fixtures.root + "fixtures", maxPixels: 10_000_000) { path in
-            try ImageDecoder.decode(try FileIO.read(path)).image
-        }
-        var scene = try file.scene(from: try JSONParser.parse(try FileIO.read(path)))
+        var file = SceneFile(directory: Fixtures.root + "fixtures", maxPixels: 10_000_000, loadImage: loadImageFile)
+        var scene = try file.scene(fromJSON: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
         XCTAssertEqual(scene.pixelWidth, 1170)
         XCTAssertEqual(scene.pixelHeight, 2532)
         scene.scale = 1
@@ -177,10 +179,17 @@ final class SceneFileTests: XCTestCase {
         }
         XCTAssertLessThan(brightest, 90, "dimmed")
         XCTAssertLessThan(brightest - darkest, 12, "blurred")
-        // The comment card: its rounded corner shows the backdrop beneath; inside, the lighter material.
-        let beside = screen[21, 501]
+        // The comment card: its rounded corner shows what lies beneath, exactly as without the card; inside, the
+        // lighter material.
+        let isCard = { (layer: Layer) in layer.frame.map { $0.x == 20 && $0.y == 500 } ?? false }
+        XCTAssertEqual(scene.layers.filter(isCard).count, 1)
+        var withoutCard = scene
+        withoutCard.layers.removeAll(where: isCard)
+        let beneath = SceneRenderer().render(withoutCard)
+        XCTAssertEqual(screen[21, 501], beneath[21, 501], "outside the rounded corner")
+        XCTAssertNotEqual(screen[28, 508], beneath[28, 508], "inside the corner's curve")
         let inside = screen[100, 640]
-        XCTAssertEqual(screen[21, 501], beside)
+        XCTAssertNotEqual(inside, beneath[100, 640])
         XCTAssertGreaterThan(Int(inside.green), Int(screen[100, 700].green), "the card is lighter than below it")
     }
 }

@@ -1,0 +1,61 @@
+import Compositor
+import Foundation
+import ImageCodecs
+import TestSupport
+import XCTest
+
+@testable import BlurToolCLI
+
+final class ComposeCommandTests: XCTestCase {
+    private var directory = ""
+
+    override func setUpWithError() throws {
+        directory = NSTemporaryDirectory() + "blurtool-compose-\(UUID().uuidString)/"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let photo = try ImageEncoder.encode(TestImages.photoLike(width: 60, height: 40), as: .png)
+        try Data(photo).write(to: URL(fileURLWithPath: directory + "photo.png"))
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// blurtool compose as a process would run it: output written, errors one line with the documented status.
+    func testComposeCommand() throws {
+        let scene = directory + "scene.json"
+        try
+            ##"{"canvas": {"width": 30, "height": 20, "scale": 2, "background": "#204060"}, "layers": [{"type": "image", "path": "photo.png"}, {"type": "backdrop", "material": "thin", "cornerRadius": 4, "frame": {"x": 5, "y": 5, "width": 20, "height": 10}}]}"##
+            .write(toFile: scene, atomically: true, encoding: .utf8)
+        let result = ToolRun.run(["compose", scene])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(result.out, directory + "scene.png")
+        let image = try ImageDecoder.decode(try FileIO.read(directory + "scene.png")).image
+        XCTAssertEqual(image.width, 60)
+        XCTAssertEqual(image.height, 40)
+
+        try #"{"canvas": {"width": 30, "height": 20}, "layers": [{"type": "color", "color": "red", "opacity": 2}]}"#
+            .write(toFile: scene, atomically: true, encoding: .utf8)
+        let invalid = ToolRun.run(["compose", scene, "-o", directory + "bad.png"])
+        XCTAssertEqual(invalid.status, 65)
+        XCTAssertEqual(
+            invalid.err, "blurtool: error: \(scene): layers[0].opacity: expected a number from 0 to 1, found 2")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "bad.png"))
+
+        try #"{"canvas": {"width": 30, "height": 20}, "layers": [{"type": "image", "path": "nowhere.png"}]}"#
+            .write(toFile: scene, atomically: true, encoding: .utf8)
+        let missing = ToolRun.run(["compose", scene])
+        XCTAssertEqual(missing.status, 66)
+        XCTAssertTrue(missing.err.contains("layers[0].path: \(directory)nowhere.png: "), missing.err)
+
+        XCTAssertEqual(ToolRun.run(["compose", scene, "--material", "thin"]).status, 64)
+        XCTAssertEqual(ToolRun.run(["compose"]).status, 64)
+        XCTAssertEqual(ToolRun.run(["compose", scene, "-o", scene]).status, 73, "never overwrites the scene")
+    }
+
+    /// An endless input is refused at the scene size limit, not read until memory runs out.
+    func testEndlessSceneInputIsRefused() {
+        let result = ToolRun.run(["compose", "/dev/zero", "-o", directory + "zero.png"])
+        XCTAssertEqual(result.status, 65)
+        XCTAssertEqual(result.err, "blurtool: error: /dev/zero: larger than 16 MiB; not a scene file")
+    }
+}
