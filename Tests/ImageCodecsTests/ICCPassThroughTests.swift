@@ -106,7 +106,8 @@ final class ICCPassThroughTests: XCTestCase {
     /// What the CLI does: decode, then encode with `info.iccProfile`. A dropped profile must not reach either
     /// output format; a kept one reaches both.
     func testOutputsCarryOnlyTheProfilesThatDescribeThem() throws {
-        for (embedded, expected) in [(profile("CMYK"), nil), (profile("GRAY"), nil), (profile("RGB "), profile("RGB "))] {
+        let rgb = profile("RGB ")
+        for (embedded, expected) in [(profile("CMYK"), nil), (profile("GRAY"), nil), (rgb, rgb)] {
             let decoded = try ImageDecoder.decode(jpeg(carrying: embedded))
             for format in ImageFormat.allCases {
                 let output = try ImageEncoder.encode(
