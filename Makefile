@@ -17,7 +17,7 @@ BLURTOOL := .build/release/blurtool
 APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test test-release test-asan test-tsan fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite
+.PHONY: deps build release demo test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -112,3 +112,44 @@ format:
 
 clean:
 	rm -rf .build out
+
+# Fuzzing with libFuzzer and AddressSanitizer: `make fuzz TARGET=jpeg SECONDS=300`. TARGET is one of
+#   jpeg       JPEG decode: markers, ICC, EXIF, DCT scaling, strict then lenient (FuzzJPEG)
+#   png        PNG decode: chunk walk, iCCP inflate, libpng, premultiply, strict then lenient (FuzzPNG)
+#   exif       the EXIF orientation reader on any bytes (FuzzEXIF; seeds are the corpus's EXIF blocks)
+#   pngchunks  the Swift PNG chunk walk alone: IHDR, iCCP, eXIf, lying lengths (FuzzPNGChunks)
+#   scene      scene files: JSON parser and scene reader, images from a stub loader (FuzzScene)
+# The targets exist only with BLURTOOL_FUZZ=1 (Package.swift) and build in .build/fuzz, so plain builds stay
+# sanitizer-free. Seeds are read in place from ../shared/corpus (SHARED_CORPUS) and fixtures/; what the fuzzer
+# learns stays in .build/fuzz/corpus/TARGET, crash inputs land in .build/fuzz/artifacts/ (each becomes a test).
+# Decoders are limited to 4 megapixels inside the targets. lld links them (gold stops with an internal error
+# on the sanitized objects); Swift's backtracer is off so that libFuzzer and ASan report crashes and save the
+# input. libjpeg, libpng and zlib are the system's, not instrumented: coverage guides through our code only.
+TARGET ?= jpeg
+SECONDS ?= 60
+# From a worktree elsewhere: make fuzz SHARED_CORPUS=/path/to/shared/corpus
+SHARED_CORPUS ?= ../shared/corpus
+FUZZ_PRODUCT_jpeg := FuzzJPEG
+FUZZ_PRODUCT_png := FuzzPNG
+FUZZ_PRODUCT_exif := FuzzEXIF
+FUZZ_PRODUCT_pngchunks := FuzzPNGChunks
+FUZZ_PRODUCT_scene := FuzzScene
+FUZZ_SEEDS_jpeg := $(SHARED_CORPUS) fixtures
+FUZZ_SEEDS_png := $(SHARED_CORPUS)
+FUZZ_SEEDS_exif := .build/fuzz/seeds/exif
+FUZZ_SEEDS_pngchunks := $(SHARED_CORPUS)
+FUZZ_SEEDS_scene := fixtures
+FUZZ_FLAGS_scene := -dict=Fuzz/scene.dict
+FUZZ_PRODUCT := $(FUZZ_PRODUCT_$(TARGET))
+
+fuzz: deps
+	@[ -n "$(FUZZ_PRODUCT)" ] || \
+		{ echo "make fuzz: unknown TARGET=$(TARGET) (jpeg, png, exif, pngchunks, scene)"; exit 64; }
+	BLURTOOL_FUZZ=1 nice -n 10 $(SWIFT) build -c debug --scratch-path .build/fuzz --product $(FUZZ_PRODUCT) \
+		-Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -use-ld=lld
+	@mkdir -p .build/fuzz/corpus/$(TARGET) .build/fuzz/artifacts
+	@[ "$(TARGET)" != exif ] || python3 Fuzz/exif-seeds.py .build/fuzz/seeds/exif $(SHARED_CORPUS) fixtures
+	SWIFT_BACKTRACE=enable=no nice -n 10 .build/fuzz/debug/$(FUZZ_PRODUCT) -rss_limit_mb=2048 -timeout=10 \
+		-max_len=262144 -max_total_time=$(SECONDS) -print_final_stats=1 \
+		-artifact_prefix=.build/fuzz/artifacts/$(TARGET)- \
+		$(FUZZ_FLAGS_$(TARGET)) .build/fuzz/corpus/$(TARGET) $(FUZZ_SEEDS_$(TARGET))

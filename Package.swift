@@ -16,7 +16,8 @@ let package = Package(
         .systemLibrary(
             name: "CJPEG",
             pkgConfig: "libjpeg",
-            providers: [.apt(["libjpeg62-turbo-dev"])]
+            // Debian names libjpeg-turbo's headers libjpeg62-turbo-dev, Ubuntu libjpeg-turbo8-dev.
+            providers: [.apt(["libjpeg62-turbo-dev", "libjpeg-turbo8-dev"])]
         ),
         .systemLibrary(
             name: "CPNG",
@@ -48,3 +49,19 @@ let package = Package(
             name: "BlurToolCLITests", dependencies: ["BlurToolCLI", "ImageCodecs", "Compositor", "TestSupport"]),
     ]
 )
+
+// Fuzz targets (Fuzz/, one libFuzzer executable per parser), in the package only when `make fuzz` sets
+// BLURTOOL_FUZZ=1: they are built with -sanitize=fuzzer,address, which plain `swift build` and `swift test`
+// should neither pay for nor see. FuzzDriver declares libFuzzer's LLVMFuzzerRunDriver, which each target's
+// top-level code calls (SwiftPM makes that code the executable's main, so libFuzzer's main cannot be used).
+if Context.environment["BLURTOOL_FUZZ"] == "1" {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzJPEG", ["ImageCodecs"]), ("FuzzPNG", ["ImageCodecs"]), ("FuzzEXIF", ["ImageCodecs"]),
+        ("FuzzPNGChunks", ["ImageCodecs"]), ("FuzzScene", ["SceneFormat", "Compositor"]),
+    ]
+    package.targets.append(.target(name: "FuzzDriver", path: "Fuzz/FuzzDriver"))
+    package.targets += fuzzTargets.map { target in
+        .executableTarget(
+            name: target.name, dependencies: target.dependencies + ["FuzzDriver"], path: "Fuzz/\(target.name)")
+    }
+}

@@ -287,26 +287,70 @@ void bt_jpeg_decoded_free(bt_jpeg_decoded *decoded) {
     decoded->icc = NULL;
 }
 
+// A growing malloc'd buffer as libjpeg's destination, owned here rather than by jpeg_mem_dest: that one
+// reallocates behind a pointer private to libjpeg (and jpeg_destroy_compress never frees it), so on an error
+// the shim could not reach the buffer to free it.
+typedef struct {
+    struct jpeg_destination_mgr base;
+    JOCTET *data;
+    size_t capacity;
+    size_t length;               // set by term_destination: the bytes written
+} bt_jpeg_destination;
+
+static void bt_destination_init(j_compress_ptr cinfo) {
+    bt_jpeg_destination *destination = (bt_jpeg_destination *)cinfo->dest;
+    destination->capacity = 16384;
+    destination->data = malloc(destination->capacity);
+    if (destination->data == NULL) {
+        ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 0);
+    }
+    destination->base.next_output_byte = destination->data;
+    destination->base.free_in_buffer = destination->capacity;
+}
+
+// libjpeg calls this only when the buffer is full, whatever free_in_buffer said before.
+static boolean bt_destination_grow(j_compress_ptr cinfo) {
+    bt_jpeg_destination *destination = (bt_jpeg_destination *)cinfo->dest;
+    size_t used = destination->capacity;
+    JOCTET *grown = realloc(destination->data, used * 2);
+    if (grown == NULL) {
+        ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 1);  // destination->data is still ours to free
+    }
+    destination->data = grown;
+    destination->capacity = used * 2;
+    destination->base.next_output_byte = grown + used;
+    destination->base.free_in_buffer = used;
+    return TRUE;
+}
+
+static void bt_destination_term(j_compress_ptr cinfo) {
+    bt_jpeg_destination *destination = (bt_jpeg_destination *)cinfo->dest;
+    destination->length = destination->capacity - destination->base.free_in_buffer;
+}
+
 int bt_jpeg_encode(const uint8_t *rgbx, int width, int height, size_t bytes_per_row,
                    const bt_jpeg_encode_options *options, uint8_t **out, size_t *out_length,
                    char message[BT_MESSAGE_LENGTH]) {
     struct jpeg_compress_struct cinfo;
     bt_error_manager manager;
-    unsigned char *volatile buffer = NULL;
-    unsigned long buffer_length = 0;
+    // Written only through cinfo.dest by libjpeg's calls, so its fields are in memory when longjmp lands.
+    bt_jpeg_destination destination;
 
     *out = NULL;
     *out_length = 0;
+    memset(&destination, 0, sizeof(destination));
+    destination.base.init_destination = bt_destination_init;
+    destination.base.empty_output_buffer = bt_destination_grow;
+    destination.base.term_destination = bt_destination_term;
     bt_install_error_manager((j_common_ptr)&cinfo, &manager);
     if (setjmp(manager.escape)) {
         jpeg_destroy_compress(&cinfo);
-        free(buffer);
+        free(destination.data);
         snprintf(message, BT_MESSAGE_LENGTH, "%s", manager.message);
         return manager.status;
     }
     jpeg_create_compress(&cinfo);
-    unsigned char *destination = NULL;
-    jpeg_mem_dest(&cinfo, &destination, &buffer_length);
+    cinfo.dest = &destination.base;
     cinfo.image_width = (JDIMENSION)width;
     cinfo.image_height = (JDIMENSION)height;
     cinfo.input_components = 4;
@@ -330,10 +374,9 @@ int bt_jpeg_encode(const uint8_t *rgbx, int width, int height, size_t bytes_per_
         jpeg_write_scanlines(&cinfo, rows, 1);
     }
     jpeg_finish_compress(&cinfo);
-    buffer = destination;
     jpeg_destroy_compress(&cinfo);
-    *out = buffer;
-    *out_length = buffer_length;
+    *out = destination.data;
+    *out_length = destination.length;
     return BT_JPEG_OK;
 }
 

@@ -42,7 +42,11 @@ public struct ImageInfo: Sendable {
     public var hasAlpha: Bool
     /// JPEG: progressive; PNG: Adam7 interlaced.
     public var isInterlaced: Bool
-    /// The embedded ICC profile, passed through to the output.
+    /// The embedded ICC profile when it describes the decoded pixels, to pass through to the output: nil when
+    /// the file has none, or when its profile is not a valid one for RGB pixels (a CMYK or grey profile, a
+    /// device link, a malformed header), since the decoders always return RGB(A). A dropped profile leaves a
+    /// warning in `DecodedImage.warnings`; the output is then untagged, which viewers take as sRGB. CMYK is
+    /// converted to RGB by formula (Adobe's inverted CMYK), not through the dropped profile.
     public var iccProfile: [UInt8]?
 }
 

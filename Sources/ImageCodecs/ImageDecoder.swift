@@ -19,10 +19,18 @@ public enum ImageDecoder {
 
     private static func decode(_ bytes: [UInt8], options: DecodeOptions, headerOnly: Bool) throws -> DecodedImage {
         guard !bytes.isEmpty else { throw CodecError.empty }
+        var decoded: DecodedImage
         switch ImageFormat(sniffing: bytes) {
-        case .jpeg: return try JPEGDecoder.decode(bytes, options: options, headerOnly: headerOnly)
-        case .png: return try PNGDecoder.decode(bytes, options: options, headerOnly: headerOnly)
+        case .jpeg: decoded = try JPEGDecoder.decode(bytes, options: options, headerOnly: headerOnly)
+        case .png: decoded = try PNGDecoder.decode(bytes, options: options, headerOnly: headerOnly)
         case nil: throw CodecError.unrecognizedFormat
         }
+        // The pixels are RGB(A) whatever the file stored, so only an RGB profile may travel on with them.
+        if let profile = decoded.info.iccProfile {
+            let (passed, warning) = ICCProfileHeader.passThrough(profile)
+            decoded.info.iccProfile = passed
+            decoded.warnings += warning.map { [$0] } ?? []
+        }
+        return decoded
     }
 }

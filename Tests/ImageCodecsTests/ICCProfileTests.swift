@@ -3,13 +3,13 @@ import ImageCodecs
 import TestSupport
 import XCTest
 
-/// ICC profiles pass through: whatever `EncodeOptions.iccProfile` holds is embedded (JPEG APP2 chunks,
-/// PNG iCCP) and comes back byte for byte in `ImageInfo.iccProfile`.
+/// RGB ICC profiles pass through: what `EncodeOptions.iccProfile` holds is embedded (JPEG APP2 chunks, PNG
+/// iCCP) and comes back byte for byte in `ImageInfo.iccProfile`. Other profiles: ICCPassThroughTests.
 final class ICCProfileTests: XCTestCase {
     private let image = TestImages.photoLike(width: 24, height: 16, seed: 9)
 
     /// 3000 seeded random bytes. libjpeg stores a profile as-is (split into APP2 chunks of up to 65519
-    /// bytes), never looking inside, so this is enough for JPEG.
+    /// bytes), never looking inside; the decoder drops it, having no valid ICC header.
     static func randomProfile(count: Int = 3000) -> [UInt8] {
         var random = SeededGenerator(seed: 3000)
         return (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
@@ -22,7 +22,10 @@ final class ICCProfileTests: XCTestCase {
     /// than abstract or link ('mntr' here); and a tag count at 128 whose table fits (0 tags). It accepted a
     /// bad version, rendering intent, illuminant, date or a length that is not a multiple of 4; those fields
     /// are set properly here all the same (version 2.1, perceptual, D50).
-    static func minimalValidProfile(count: Int = 3000) -> [UInt8] {
+    /// `colorSpace` and `deviceClass` are the four-letter signatures at bytes 16 and 12.
+    static func minimalValidProfile(count: Int = 3000, colorSpace: String = "RGB ", deviceClass: String = "mntr")
+        -> [UInt8]
+    {
         var profile = randomProfile(count: count)
         func put(_ bytes: [UInt8], at offset: Int) {
             profile.replaceSubrange(offset..<(offset + bytes.count), with: bytes)
@@ -30,7 +33,7 @@ final class ICCProfileTests: XCTestCase {
         put(PNGFileWriter.bigEndian(UInt32(count)), at: 0)
         put([0, 0, 0, 0], at: 4)  // preferred CMM: none
         put([2, 0x10, 0, 0], at: 8)  // version 2.1
-        put(Array("mntrRGB XYZ ".utf8), at: 12)  // device class, colour space, PCS
+        put(Array((deviceClass + colorSpace + "XYZ ").utf8), at: 12)  // device class, colour space, PCS
         put([UInt8](repeating: 0, count: 12), at: 24)  // date and time
         put(Array("acsp".utf8), at: 36)
         put([UInt8](repeating: 0, count: 28), at: 40)  // platform, flags, manufacturer, model, attributes
@@ -41,7 +44,7 @@ final class ICCProfileTests: XCTestCase {
     }
 
     func testJPEGCarriesAProfileThrough() throws {
-        let profile = ICCProfileTests.randomProfile()
+        let profile = ICCProfileTests.minimalValidProfile()
         let jpeg = try ImageEncoder.encode(image, as: .jpeg, options: EncodeOptions(iccProfile: profile))
         XCTAssertEqual(try ImageDecoder.decode(jpeg).info.iccProfile, profile)
         XCTAssertEqual(try ImageDecoder.inspect(jpeg).iccProfile, profile, "inspect reads it too")
@@ -49,7 +52,7 @@ final class ICCProfileTests: XCTestCase {
 
     /// Larger than one APP2 segment holds, so libjpeg splits it and the decoder must reassemble it.
     func testJPEGReassemblesAProfileSpanningSeveralSegments() throws {
-        let profile = ICCProfileTests.randomProfile(count: 150_000)
+        let profile = ICCProfileTests.minimalValidProfile(count: 150_000)
         let jpeg = try ImageEncoder.encode(image, as: .jpeg, options: EncodeOptions(iccProfile: profile))
         XCTAssertEqual(try ImageDecoder.decode(jpeg).info.iccProfile, profile)
     }
