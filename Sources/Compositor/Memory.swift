@@ -6,13 +6,13 @@
 
 /// Allocation for pixel-sized buffers (images, blur scratch). Memory from here is released with `release`.
 ///
-/// A fresh 12 MP image is 48 MB: on 4 KiB pages its first writes take ~12,000 page faults (about 20 ms, as
+/// A fresh 12 MP image is 48 MB: on 4 KiB pages its first writes take ~12,000 page faults (together about as
 /// long as a blur itself); on 2 MiB pages, 24. Linux gives transparent huge pages to 2 MiB-aligned memory
 /// advised with MADV_HUGEPAGE (its default THP mode is "madvise"); elsewhere the advice is ignored.
 ///
 /// Even on huge pages, the kernel zeroes every fresh page before a program may see it: 48 MB of extra writes
-/// per 12 MP image, 1.2-1.5 ms here whether one thread or two touch it (a blur at σ 30 into fresh pages scales
-/// 1.6-1.7× on two threads, into reused ones 1.8-2.0×). So blocks from 128 KiB up (glibc's own
+/// per 12 MP image, memory traffic that a second thread touching the pages hardly speeds up (so a blur into
+/// fresh pages gains less from a second thread than one into reused pages). So blocks from 128 KiB up (glibc's own
 /// threshold for giving memory back to the kernel) are kept when released, up to `reuseLimit` bytes in all,
 /// and handed to the next request of about their size: a renderer that makes a new image every frame, or a
 /// script that blurs photo after photo, then writes into warm memory.

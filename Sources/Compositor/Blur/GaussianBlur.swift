@@ -3,9 +3,9 @@ import Dispatch
 /// Which Gaussian route to use.
 ///
 /// `fast` and `auto` make the same choice today: the pyramid from σ 6.6 px up (`PyramidGaussianBlur`). A
-/// coarser pyramid below that was measured (while its small grids were still whole Float
-/// buffers, at f = 2 as large as the image) and was not faster: σ 3.5-6.5 took 1.5-5× longer than the exact
-/// engine on 12 MP.
+/// coarser pyramid below that was measured (while its small grids were still whole Float buffers, at f = 2 as
+/// large as the image) and was slower than the exact engine there at every σ tried, so both take the exact
+/// route below it.
 public enum BlurPrecision: String, CaseIterable, Sendable {
     /// The direct convolution up to σ `GaussianBlur.maximumExactSigma` (cost grows with σ); above it the pyramid
     /// route too, so that no σ can make a blur run for minutes.

@@ -12,10 +12,9 @@
 /// apples photo before rounding, σ 10/30/100/200: 0.70/0.45/0.54/0.56 LSB against 0.70/0.71/1.45/1.23 for
 /// linear at σ' 3.3). Cost decides between them: σ' 2 lets f grow by 1.65, so the small image has 2.7× fewer
 /// pixels and its kernel 40% fewer taps, but each output row mixes four upsampled rows instead of two. Where the
-/// small blur is dear (σ 10: 15.8 → 12.1 ms on 12 MP, then 10.2 with rows rounded in groups, `MixedRowGroup`)
-/// cubics win; at σ 30 and up the small image is already cheap and the mix costs more (σ 30: 8.6 → 9.9, σ 100:
-/// 7.6 → 9.8). Measured against the exact blur: PSNR 50–63 dB (transparent edges lowest), max error 2 (see
-/// PyramidBlurTests).
+/// small blur dominates the cost (below σ 20; more so with rows rounded in groups, `MixedRowGroup`) cubics win;
+/// at σ 30 and up the small image is already cheap, the four-row mix dominates and linear wins. Measured
+/// against the exact blur: PSNR 50–63 dB (transparent edges lowest), max error 2 (see PyramidBlurTests).
 struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     let width: Int
     let height: Int
@@ -242,7 +241,7 @@ struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     /// Bands of equal work. A band makes the grid rows from its first small row's reach down to the next band's
     /// (the rows it shares with the band above were made there first, see `SharedCellRows`), each one f source
     /// rows read, and writes its output rows; reading a source row and writing an output row cost about the
-    /// same (3.4 and 4.2 ms for all of them at σ 30 on 12 MP). So the first band takes about f·r/2 rows more
+    /// same (measured at σ 30, where the other work is smallest). So the first band takes about f·r/2 rows more
     /// than the others, and each band is at least one row.
     func band(_ index: Int, of bands: Int) -> Range<Int> {
         start(ofBand: index, of: bands)..<start(ofBand: index + 1, of: bands)

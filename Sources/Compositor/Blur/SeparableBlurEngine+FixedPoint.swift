@@ -3,8 +3,8 @@
 /// Same schedule as the Float route (column tiles, row bands, a ring of horizontally blurred rows walked down
 /// once), with 16-bit rows: a ring holds twice the columns in the same cache, so at σ 2 a whole 4032-pixel row
 /// of RGBA fits (20 rows, 645 KB of the 1 MB L2). Whole rows matter: a tile's slice of each source row is a
-/// few KB, and the prefetcher stops at every page boundary, so narrow tiles wait on memory (a 1024-pixel tile
-/// took twice as long in the vertical pass as whole rows). The vertical pass writes bytes directly, with no
+/// few KB, and the prefetcher stops at every page boundary, so narrow tiles wait on memory (even 1024-pixel
+/// tiles made the vertical pass much slower than whole rows). The vertical pass writes bytes directly, with no
 /// Float row to quantise: integer sums round the same way whatever the schedule, so the output is identical
 /// for every tiling and thread count.
 extension SeparableBlurEngine {

@@ -8,7 +8,7 @@
 /// which band made a row.
 ///
 /// (Made beforehand in a phase of its own, split across threads, these rows cost more: both threads then only
-/// read memory, which scales 1.4× on two cores here, and the phase needs one more start and join of the
+/// read memory, which a second core hardly speeds up, and the phase needs one more start and join of the
 /// threads; at σ 100 on 12 MP a third of the image is read there.)
 final class SharedCellRows: @unchecked Sendable {
     private enum State: UInt8 {

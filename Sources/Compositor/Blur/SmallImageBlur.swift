@@ -5,8 +5,8 @@
 /// grid row in once from `cells` into a ring of the taps + 3 rows that four neighbouring blurred rows read, sums
 /// the ring vertically four rows at a time (`combine4`: four independent sums, each loaded row used four times)
 /// into lines padded for the horizontal pass, which writes the blurred rows. Everything lives in the thread's
-/// scratch, in cache: fresh grid-sized buffers cost as much as the blur itself (the kernel zeroes every new
-/// page: ~1.6 ms for the 21 MB grid of a 12 MP image at σ 10).
+/// scratch, in cache: fresh grid-sized buffers would cost about as much as the blur itself, because the kernel
+/// zeroes every new page (the grid of a 12 MP image at σ 10 is 21 MB).
 ///
 /// A blurred row depends only on its index, never on the band or the group of four it falls in (combine4's
 /// extra terms add exact zeros), so results are the same for every thread count.

@@ -60,7 +60,7 @@ extension SIMDKernels: BilinearKernelSet {
 
     /// Pixels per chunk. A chunk's neighbourhoods are loaded first, with scalar loads stored to the stack, then
     /// read back as vectors: filling vector lanes one by one was slower, and so were the hardware gathers LLVM
-    /// makes of a neighbourhood loop here (64 ms against 24 for the 30° turn of 12 MP, on this AMD machine).
+    /// makes of a neighbourhood loop (gathers are slow on the project's AMD machines).
     /// Whole chunks before any arithmetic let the loads run ahead instead of waiting on each other's stores.
     static let chunk = 32
 

@@ -78,7 +78,7 @@ extension SIMD16 where Scalar == Float {
 
 /// One operator on 16 planar pixels. Each kind is its own type so that the row loop, generic over it, is
 /// specialised with the operator's arithmetic inlined: a switch over all kinds inside the loop left the
-/// operator an out-of-line call passing 256-byte structs through memory, 4x slower.
+/// operator an out-of-line call passing 256-byte structs through memory, several times slower.
 protocol PlanarOperator {
     func composite(source s: Planar16, backdrop b: Planar16) -> Planar16
 }

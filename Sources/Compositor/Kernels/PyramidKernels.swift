@@ -113,7 +113,7 @@ extension SIMDKernels: PyramidKernelSet {
     }
 
     /// Four cache lines' worth of columns per step, the rows added two at a time in registers, the sums stored
-    /// once. (One row per step left the loop waiting on loads: 1.5× slower at f = 3.)
+    /// once. (One row per step left the loop waiting on loads, clearly slower even at f = 3.)
     static func sumRows(
         _ rows: UnsafePointer<UnsafePointer<UInt8>>, rowCount: Int, count: Int, into sums: UnsafeMutablePointer<UInt32>
     ) {
@@ -160,9 +160,9 @@ extension SIMDKernels: PyramidKernelSet {
         return result
     }
 
-    /// `sumRows` in 16-bit lanes: 32 columns per widening instead of 16, the sums half as large (σ 30 on 12 MP,
-    /// one thread: 8.65 → 8.0 ms in all). 256 columns per step where they fit: each row is then read in runs of
-    /// four cache lines, which the many rows of a large factor need (σ 100, 30 rows: 7.4 → 6.8 ms in all).
+    /// `sumRows` in 16-bit lanes: 32 columns per widening instead of 16, the sums half as large, so half the
+    /// widenings and half the sum traffic. 256 columns per step where they fit: each row is then read in runs of
+    /// four cache lines, which the many rows of a large factor (30 at σ 100) need to keep the prefetcher ahead.
     static func sumNarrowRows(
         _ rows: UnsafePointer<UnsafePointer<UInt8>>, rowCount: Int, count: Int, into sums: UnsafeMutablePointer<UInt16>
     ) {

@@ -20,9 +20,9 @@ extension AffineWarp {
     /// Canvas tiles (columns × rows) that keep the source pixels a tile reads in cache. When a canvas row crosses
     /// source rows or columns steeply (between about 15° and 75° of a turn), a wide tile's rows each walk across
     /// hundreds of source rows and neighbouring canvas rows no longer find them in cache: narrow tall tiles. When
-    /// it runs nearly along them, wide short tiles read the source almost sequentially. Measured on the 12 MP
-    /// photo (one thread, ms, 64 × 128 against 1024 × 8): 2° 32 / 17, 10° 37 / 27, 30° 24 / 48, 60° 22 / 27,
-    /// 80° 30 / 24, a shift 38 / 18 (45° is slow either way: about 55, OpenCV 65).
+    /// it runs nearly along them, wide short tiles read the source almost sequentially. The two shapes and the
+    /// crossover were chosen by measuring both on the 12 MP photo over a range of turns (near 45° neither
+    /// keeps the reads in cache well).
     static func tile(for inverse: AffineTransform2D) -> (width: Int, height: Int) {
         min(abs(inverse.a), abs(inverse.b)) * 64 >= 16 ? (64, 128) : (1024, 8)
     }

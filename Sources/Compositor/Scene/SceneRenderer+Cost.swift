@@ -33,8 +33,8 @@ extension SceneRenderer {
         /// Pixel operations, each layer's drawn area weighted by its kind: 1 for a fill (2 with an
         /// anti-aliased mask), 4 to 400 for an image (by how it is resampled, see `operationsPerPixel`) plus
         /// the picture's own pixels, 6 for a backdrop (blur, tint and the margin it reads), 2 more for each
-        /// isolated group's composite. One is about 1.5 ns on one core of the project's machines (300 full-screen
-        /// dims at 1170×2532: 1.29 s), so the default limit is about 15 s of drawing on one core.
+        /// isolated group's composite. The weights are costs relative to a fill's pixel, measured on one core of
+        /// the project's machines, so `work` compares scenes by drawing time without depending on the machine.
         public var work = 0.0
     }
 
@@ -80,10 +80,11 @@ extension SceneRenderer {
         return cost
     }
 
-    /// Pixel operations per drawn pixel of an image layer, as measured on one core: a separable resize about 4;
-    /// an affine warp through the fixed-point bilinear kernel about 6; through the general Float kernel about
-    /// 5 per filter tap (a magnified 10° rotation with Lanczos-3 spans up to 8 × 8 taps: ~480 ns a pixel). A minifying
-    /// warp shrinks the picture first, so its filter spans at most about two source pixels an axis.
+    /// Pixel operations per drawn pixel of an image layer, relative to a fill's 1 as measured on one core: a
+    /// separable resize about 4; an affine warp through the fixed-point bilinear kernel about 6; through the general
+    /// Float kernel about 5 per filter tap (a magnified 10° rotation with Lanczos-3 spans up to 8 × 8 taps: about
+    /// 320 a pixel). A minifying warp shrinks the picture first, so its filter spans at most about two source
+    /// pixels an axis.
     static func operationsPerPixel(resampling t: AffineTransform2D, filter: ResampleFilter) -> Double {
         if t.b == 0, t.c == 0, t.a > 0, t.d > 0 { return 4 }
         guard let inverse = t.inverted() else { return 0 }
