@@ -36,13 +36,17 @@ struct ICCProfileHeader {
         return isText ? "'" + String(decoding: letters, as: UTF8.self) + "'" : PNGChunks.printable(signature)
     }
 
+    /// Why `profile` cannot tag RGB(A) pixels (no valid header, another colour space or device class), or nil
+    /// when it can.
+    static func reasonItCannotTagRGB(_ profile: [UInt8]) -> String? {
+        guard let header = ICCProfileHeader(profile) else { return "not a valid ICC header (\(profile.count) bytes)" }
+        return header.mismatchWithRGB
+    }
+
     /// The profile to pass through with RGB(A) pixels decoded from a file that embedded `profile`, and the
     /// warning when it is dropped: the output is then untagged, which viewers take as sRGB.
     static func passThrough(_ profile: [UInt8]) -> (profile: [UInt8]?, warning: String?) {
-        guard let header = ICCProfileHeader(profile) else {
-            return (nil, "dropped the embedded ICC profile: not a valid ICC header (\(profile.count) bytes)")
-        }
-        guard let mismatch = header.mismatchWithRGB else { return (profile, nil) }
-        return (nil, "dropped the embedded ICC profile: \(mismatch)")
+        guard let reason = reasonItCannotTagRGB(profile) else { return (profile, nil) }
+        return (nil, "dropped the embedded ICC profile: \(reason)")
     }
 }

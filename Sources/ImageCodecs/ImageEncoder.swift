@@ -3,13 +3,18 @@ import Compositor
 
 /// Encodes premultiplied images as JPEG or PNG bytes.
 public enum ImageEncoder {
-    /// - Throws: `CodecError.encodingFailed` when the library refuses.
+    /// - Throws: `CodecError.encodingFailed` when the library refuses, or when `options.iccProfile` cannot tag
+    ///   the RGB pixels written (a CMYK, grey or device-link profile, or no valid header): a viewer would
+    ///   misrender or reject the file, so the decoders drop such profiles and the encoder refuses them.
     public static func encode(
         _ image: Image, as format: ImageFormat, options: EncodeOptions = EncodeOptions()
     )
         throws -> [UInt8]
     {
         guard image.width > 0, image.height > 0 else { throw CodecError.encodingFailed("the image is empty") }
+        if let profile = options.iccProfile, let reason = ICCProfileHeader.reasonItCannotTagRGB(profile) {
+            throw CodecError.encodingFailed("refused the ICC profile: \(reason)")
+        }
         switch format {
         case .jpeg: return try encodeJPEG(image, options: options)
         case .png: return try encodePNG(image, options: options)

@@ -116,4 +116,22 @@ final class ICCPassThroughTests: XCTestCase {
             }
         }
     }
+
+    /// The encoder is the last gate: a library caller handing it a profile that cannot tag RGB pixels gets an
+    /// error, not a file that viewers misrender.
+    func testTheEncoderRefusesAProfileThatCannotTagRGB() throws {
+        for format in [ImageFormat.jpeg, .png] {
+            XCTAssertNoThrow(
+                try ImageEncoder.encode(image, as: format, options: EncodeOptions(iccProfile: profile("RGB "))))
+            XCTAssertThrowsError(
+                try ImageEncoder.encode(image, as: format, options: EncodeOptions(iccProfile: profile("CMYK")))
+            ) { error in
+                XCTAssertEqual(
+                    "\(error)",
+                    "could not encode: refused the ICC profile: it describes 'CMYK' pixels and the output is RGB")
+            }
+            XCTAssertThrowsError(
+                try ImageEncoder.encode(image, as: format, options: EncodeOptions(iccProfile: [1, 2, 3])))
+        }
+    }
 }

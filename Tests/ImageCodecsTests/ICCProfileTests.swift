@@ -23,7 +23,9 @@ final class ICCProfileTests: XCTestCase {
     /// bad version, rendering intent, illuminant, date or a length that is not a multiple of 4; those fields
     /// are set properly here all the same (version 2.1, perceptual, D50).
     /// `colorSpace` and `deviceClass` are the four-letter signatures at bytes 16 and 12.
-    static func minimalValidProfile(count: Int = 3000, colorSpace: String = "RGB ", deviceClass: String = "mntr")
+    static func minimalValidProfile(
+        count: Int = 3000, colorSpace: String = "RGB ", deviceClass: String = "mntr"
+    )
         -> [UInt8]
     {
         var profile = randomProfile(count: count)
@@ -67,14 +69,18 @@ final class ICCProfileTests: XCTestCase {
         }
     }
 
-    /// Not a requirement, a record: libpng drops a profile with a meaningless header instead of failing.
-    func testPNGDropsAMeaninglessProfileButStillEncodes() throws {
-        let png = try ImageEncoder.encode(
-            image, as: .png,
-            options: EncodeOptions(iccProfile: ICCProfileTests.randomProfile()))
-        let decoded = try ImageDecoder.decode(png)
-        XCTAssertNil(decoded.info.iccProfile)
-        XCTAssertTrue(decoded.image.hasSamePixels(as: image))
+    /// A profile with a meaningless header is refused before libpng (which would drop it silently) or
+    /// libjpeg (which would embed it) sees it.
+    func testAMeaninglessProfileIsRefusedByEitherEncoder() {
+        for format in [ImageFormat.png, .jpeg] {
+            XCTAssertThrowsError(
+                try ImageEncoder.encode(
+                    image, as: format, options: EncodeOptions(iccProfile: ICCProfileTests.randomProfile()))
+            ) { error in
+                XCTAssertEqual(
+                    "\(error)", "could not encode: refused the ICC profile: not a valid ICC header (3000 bytes)")
+            }
+        }
     }
 
     /// The decoder reads iCCP itself (libpng's simplified API does not expose it), from a file our encoder
