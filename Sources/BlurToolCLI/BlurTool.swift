@@ -90,7 +90,7 @@ public enum BlurTool {
                       orientation: \(info.orientation.rawValue) (\(info.orientation))
                       colour:      \(info.colorType), \(info.bitsPerSample) bits per sample\
                     \(info.hasAlpha ? ", alpha" : "")
-                      ICC profile: \(info.iccProfile.map { "\($0.count) bytes" } ?? "none")
+                      ICC profile: \(info.iccProfile.map { "\($0.count) bytes" } ?? info.droppedICCProfileReason.map { "none passed on (\($0))" } ?? "none")
                       file size:   \(bytes.count) bytes
                     """)
             } catch let failure as ToolFailure {

@@ -48,6 +48,8 @@ public struct ImageInfo: Sendable {
     /// warning in `DecodedImage.warnings`; the output is then untagged, which viewers take as sRGB. CMYK is
     /// converted to RGB by formula (Adobe's inverted CMYK), not through the dropped profile.
     public var iccProfile: [UInt8]?
+    /// Why the file's embedded profile is not in `iccProfile`, when it had one that was dropped.
+    public var droppedICCProfileReason: String?
 }
 
 /// A decoded image, upright unless orientation was turned off, with what was learnt on the way.

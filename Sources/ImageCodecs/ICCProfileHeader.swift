@@ -42,11 +42,4 @@ struct ICCProfileHeader {
         guard let header = ICCProfileHeader(profile) else { return "not a valid ICC header (\(profile.count) bytes)" }
         return header.mismatchWithRGB
     }
-
-    /// The profile to pass through with RGB(A) pixels decoded from a file that embedded `profile`, and the
-    /// warning when it is dropped: the output is then untagged, which viewers take as sRGB.
-    static func passThrough(_ profile: [UInt8]) -> (profile: [UInt8]?, warning: String?) {
-        guard let reason = reasonItCannotTagRGB(profile) else { return (profile, nil) }
-        return (nil, "dropped the embedded ICC profile: \(reason)")
-    }
 }

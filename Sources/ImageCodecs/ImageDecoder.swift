@@ -26,10 +26,10 @@ public enum ImageDecoder {
         case nil: throw CodecError.unrecognizedFormat
         }
         // The pixels are RGB(A) whatever the file stored, so only an RGB profile may travel on with them.
-        if let profile = decoded.info.iccProfile {
-            let (passed, warning) = ICCProfileHeader.passThrough(profile)
-            decoded.info.iccProfile = passed
-            decoded.warnings += warning.map { [$0] } ?? []
+        if let profile = decoded.info.iccProfile, let reason = ICCProfileHeader.reasonItCannotTagRGB(profile) {
+            decoded.info.iccProfile = nil
+            decoded.info.droppedICCProfileReason = reason
+            decoded.warnings.append("dropped the embedded ICC profile: \(reason)")
         }
         return decoded
     }

@@ -46,7 +46,9 @@ final class ICCPassThroughTests: XCTestCase {
         assertDropped(
             try ImageDecoder.decode(jpeg(carrying: profile("GRAY"))),
             because: "it describes 'GRAY' pixels and the output is RGB")
-        XCTAssertNil(try ImageDecoder.inspect(jpeg(carrying: profile("CMYK"))).iccProfile, "inspect drops it too")
+        let inspected = try ImageDecoder.inspect(jpeg(carrying: profile("CMYK")))
+        XCTAssertNil(inspected.iccProfile, "inspect drops it too")
+        XCTAssertEqual(inspected.droppedICCProfileReason, "it describes 'CMYK' pixels and the output is RGB")
     }
 
     /// A real CMYK JPEG (Adobe, inverted) with the CMYK profile Photoshop would embed: the pixels come out
