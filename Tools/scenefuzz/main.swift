@@ -56,17 +56,20 @@ struct SceneWriter {
     var random: Random
     /// Layers this scene may still get: wide groups inside wide groups would otherwise grow without bound.
     private var layersLeft = 0
+    /// Whether this scene may hold values the JSON parser refuses (decided once a scene: a scene has hundreds
+    /// of values, so a per-value chance would leave few scenes for the renderer).
+    private var mayBeInvalid = false
 
     init(random: Random) { self.random = random }
 
     static let numbers = [
         "0", "-0", "1", "0.5", "-1", "2", "3", "16", "16.0001", "390", "844", "1e-300", "5e-324", "1e300", "-1e300",
-        "1e308", "2147483647", "2147483648", "9007199254740993", "1e16", "0.0000001", "100000", "1e400", "-1e-7",
+        "1e308", "2147483647", "2147483648", "9007199254740993", "1e16", "0.0000001", "100000", "-1e-7",
     ]
     static let strings = [
         "", "thin", "dark", "light", "fill", "fit", "stretch", "#fff", "#ＦＦＦ", "#ffffff3c", "#12345", "red",
         "capsule", "rectangle", "lanczos3", "bilinear", "nearest", "color-burn", "plus-lighter", "copy", "clear",
-        "\\u0000", "\\u001b[31m", "\\n", "\\ud800", "\\u202e", "ultraThin", "systemThinMaterialDark", "xor", "linear",
+        "\\u0000", "\\u001b[31m", "\\n", "\\u202e", "ultraThin", "systemThinMaterialDark", "xor", "linear",
     ]
     static let transforms = [
         "rotate(30deg)", "rotate(1e300deg)", "scale(1e-300)", "scale(1e300)", "scale(0)", "skewX(89.9999999deg)",
@@ -75,10 +78,14 @@ struct SceneWriter {
         "translate(10px, 20px)", "rotate(nan)", "scale(１)",
     ]
 
-    mutating func number() -> String { random.pick(SceneWriter.numbers) }
+    /// Hostile but valid JSON numbers; now and then one out of Double's range, which the parser refuses.
+    mutating func number() -> String {
+        mayBeInvalid && random.chance(0.1) ? "1e400" : random.pick(SceneWriter.numbers)
+    }
 
     mutating func string() -> String {
         if random.chance(0.02) { return String(repeating: "x", count: 100_000 + random.below(10)) }
+        if mayBeInvalid, random.chance(0.1) { return "\\ud800" }  // an unpaired surrogate: a syntax error
         return random.pick(SceneWriter.strings)
     }
 
@@ -130,6 +137,7 @@ struct SceneWriter {
 
     mutating func scene() -> String {
         layersLeft = 2_000
+        mayBeInvalid = random.chance(0.05)
         let width = random.chance(0.8) ? String(1 + random.below(400)) : number()
         let height = random.chance(0.8) ? String(1 + random.below(400)) : number()
         let scale = random.chance(0.8) ? String(1 + random.below(3)) : number()
