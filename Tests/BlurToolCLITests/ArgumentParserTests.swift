@@ -11,15 +11,6 @@ final class ArgumentParserTests: XCTestCase {
         return requests[0]
     }
 
-    private func usageError(_ arguments: [String]) -> String? {
-        do {
-            _ = try ArgumentParser.parse(arguments)
-            return nil
-        } catch {
-            return error.message
-        }
-    }
-
     func testEveryOptionFormGivesTheSameRequest() throws {
         let forms: [[String]] = [
             ["in.jpg", "--material", "thin", "--output", "out.png"],
@@ -84,20 +75,20 @@ final class ArgumentParserTests: XCTestCase {
         XCTAssertEqual(parsed.background, .black)
         XCTAssertEqual(try request(["in.jpg", "-m", "thin"]).fit, .fill, "aspect fill by default, as .scaledToFill()")
         XCTAssertEqual(
-            usageError(["in.jpg", "-m", "thin", "--size", "1170*2532"]),
+            ToolRun.usageError(["in.jpg", "-m", "thin", "--size", "1170*2532"]),
             "--size expects WIDTHxHEIGHT in pixels, 1 to 65500 each, not \"1170*2532\"")
         XCTAssertEqual(
-            usageError(["in.jpg", "-m", "thin", "--size", "0x10"]),
+            ToolRun.usageError(["in.jpg", "-m", "thin", "--size", "0x10"]),
             "--size expects WIDTHxHEIGHT in pixels, 1 to 65500 each, not \"0x10\"")
         XCTAssertEqual(
-            usageError(["in.jpg", "-m", "thin", "--fit", "cover"]), "--fit must be fill, fit or stretch, not \"cover\"")
+            ToolRun.usageError(["in.jpg", "-m", "thin", "--fit", "cover"]), "--fit must be fill, fit or stretch, not \"cover\"")
         XCTAssertEqual(
             try request(["in.jpg", "-m", "thin", "--transform", "translate(600,0) scale(5) rotate(30deg)"]).transform,
             AffineTransform2D(translationX: 600, y: 0).scaledBy(x: 5, y: 5).rotatedBy(.pi / 6))
         XCTAssertEqual(
-            usageError(["in.jpg", "-m", "thin", "--transform", "spin(3)"])?.hasPrefix("--transform: unknown"), true)
+            ToolRun.usageError(["in.jpg", "-m", "thin", "--transform", "spin(3)"])?.hasPrefix("--transform: unknown"), true)
         XCTAssertEqual(
-            usageError(["in.jpg", "-m", "thin", "--filter", "box"]),
+            ToolRun.usageError(["in.jpg", "-m", "thin", "--filter", "box"]),
             "--filter must be one of nearest, bilinear, catmull-rom, mitchell, lanczos3, not \"box\"")
     }
 
@@ -118,35 +109,35 @@ final class ArgumentParserTests: XCTestCase {
     }
 
     func testMistakesAreUsageErrorsThatSayWhatIsWrong() {
-        XCTAssertEqual(usageError([]), "no INPUT given")
+        XCTAssertEqual(ToolRun.usageError([]), "no INPUT given")
         XCTAssertEqual(
-            usageError(["in.jpg"]), "give --material NAME, --sigma S, --size WxH or --transform (see 'blurtool --help')"
+            ToolRun.usageError(["in.jpg"]), "give --material NAME, --sigma S, --size WxH or --transform (see 'blurtool --help')"
         )
-        XCTAssertEqual(usageError(["in.jpg", "--frobnicate"]), "unknown option \"--frobnicate\"")
-        XCTAssertEqual(usageError(["in.jpg", "--material"]), "option '--material' needs a value")
+        XCTAssertEqual(ToolRun.usageError(["in.jpg", "--frobnicate"]), "unknown option \"--frobnicate\"")
+        XCTAssertEqual(ToolRun.usageError(["in.jpg", "--material"]), "option '--material' needs a value")
         XCTAssertEqual(
-            usageError(["in.jpg", "--progressive=yes", "-m", "thin"]), "option '--progressive' takes no value")
+            ToolRun.usageError(["in.jpg", "--progressive=yes", "-m", "thin"]), "option '--progressive' takes no value")
         XCTAssertEqual(
-            usageError(["in.jpg", "--dim", "1.5", "-m", "thin"]), "--dim expects a number from 0 to 1, not \"1.5\"")
+            ToolRun.usageError(["in.jpg", "--dim", "1.5", "-m", "thin"]), "--dim expects a number from 0 to 1, not \"1.5\"")
         XCTAssertEqual(
-            usageError(["in.jpg", "--quality", "9.5", "-m", "thin"]),
+            ToolRun.usageError(["in.jpg", "--quality", "9.5", "-m", "thin"]),
             "--quality expects a whole number from 1 to 100, not \"9.5\"")
         XCTAssertEqual(
-            usageError(["in.jpg", "--sigma", "nan"]), "--sigma expects a number from 0 to 10000, not \"nan\"")
+            ToolRun.usageError(["in.jpg", "--sigma", "nan"]), "--sigma expects a number from 0 to 10000, not \"nan\"")
         XCTAssertEqual(
-            usageError(["in.jpg", "--sigma", "2", "--edge", "reflect"]),
+            ToolRun.usageError(["in.jpg", "--sigma", "2", "--edge", "reflect"]),
             "--edge must be one of mirror, clamp, wrap, transparent, not \"reflect\"")
         XCTAssertEqual(
-            usageError(["in.jpg", "-m", "thin", "--tint", "blueish"]),
+            ToolRun.usageError(["in.jpg", "-m", "thin", "--tint", "blueish"]),
             "--tint expects #rgb, #rgba, #rrggbb or #rrggbbaa, not \"blueish\"")
         XCTAssertEqual(
-            usageError(["a.jpg", "-", "-m", "thin"]), "'-' (standard input) cannot be one of several INPUTs")
-        XCTAssertEqual(usageError(["materials", "extra"]), "'materials' takes no arguments")
-        XCTAssertEqual(usageError(["info"]), "'info' needs at least one INPUT")
+            ToolRun.usageError(["a.jpg", "-", "-m", "thin"]), "'-' (standard input) cannot be one of several INPUTs")
+        XCTAssertEqual(ToolRun.usageError(["materials", "extra"]), "'materials' takes no arguments")
+        XCTAssertEqual(ToolRun.usageError(["info"]), "'info' needs at least one INPUT")
     }
 
     func testUnknownMaterialListsTheKnownOnes() {
-        let message = usageError(["in.jpg", "-m", "frosted"]) ?? ""
+        let message = ToolRun.usageError(["in.jpg", "-m", "frosted"]) ?? ""
         XCTAssertTrue(message.hasPrefix("unknown material \"frosted\"; known: "), message)
         for name in ["ultraThin", "thin", "regular", "thick", "ultraThick", "bar", "systemThinMaterial"] {
             XCTAssertTrue(message.contains(name), "\(name) missing from: \(message)")

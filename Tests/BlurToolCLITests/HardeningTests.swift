@@ -26,21 +26,12 @@ final class HardeningTests: XCTestCase {
         return directory + name
     }
 
-    private func usageError(_ arguments: [String]) -> String? {
-        do {
-            _ = try ArgumentParser.parse(arguments)
-            return nil
-        } catch {
-            return error.message
-        }
-    }
-
     func testSizesPastThePixelLimitAreUsageErrorsBeforeAnyWork() throws {
         XCTAssertEqual(
-            usageError(["in.jpg", "--sigma", "0", "--size", "60000x60000"]),
+            ToolRun.usageError(["in.jpg", "--sigma", "0", "--size", "60000x60000"]),
             "--size 60000x60000 is 3600000000 pixels, more than the limit of 100000000 (--max-pixels)")
         XCTAssertEqual(
-            usageError(["in.jpg", "--size", "20000x20000", "--max-pixels", "1000000"]),
+            ToolRun.usageError(["in.jpg", "--size", "20000x20000", "--max-pixels", "1000000"]),
             "--size 20000x20000 is 400000000 pixels, more than the limit of 1000000 (--max-pixels)")
         // The limit given after --size counts too, and a run that breaks it writes nothing.
         let input = try writePhoto()
@@ -116,7 +107,7 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(RGBAColor(css: "#AbC"), RGBAColor(red8: 0xAA, green8: 0xBB, blue8: 0xCC))
         for option in ["--tint", "--background"] {
             XCTAssertEqual(
-                usageError(["in.jpg", "-m", "thin", option, "#ＦＦＦ"]),
+                ToolRun.usageError(["in.jpg", "-m", "thin", option, "#ＦＦＦ"]),
                 "\(option) expects #rgb, #rgba, #rrggbb or #rrggbbaa, not \"#ＦＦＦ\"")
         }
         let scene = directory + "scene.json"
@@ -139,7 +130,7 @@ final class HardeningTests: XCTestCase {
             ("--size", "0x10"), ("--size", "65501x1"), ("--size", "99999999999999999999x1"),
         ]
         for (option, value) in refused {
-            let message = usageError(["in.jpg", "-m", "thin", option, value])
+            let message = ToolRun.usageError(["in.jpg", "-m", "thin", option, value])
             XCTAssertEqual(
                 message?.hasSuffix("not \(value.quotedForMessage())"), true, "\(option) \(value): \(message ?? "nil")")
         }
@@ -148,7 +139,7 @@ final class HardeningTests: XCTestCase {
             ("--quality", "075"), ("--size", "10X20"),
         ]
         for (option, value) in accepted {
-            XCTAssertNil(usageError(["in.jpg", "-m", "thin", option, value]), "\(option) \(value)")
+            XCTAssertNil(ToolRun.usageError(["in.jpg", "-m", "thin", option, value]), "\(option) \(value)")
         }
     }
 

@@ -14,4 +14,14 @@ enum ToolRun {
         let status = BlurTool.run(["blurtool"] + arguments, console: console)
         return (status, captured.out.joined(separator: "\n"), captured.err.joined(separator: "\n"))
     }
+
+    /// The message `arguments` get from the parser, or nil when they parse.
+    static func usageError(_ arguments: [String]) -> String? {
+        do {
+            _ = try ArgumentParser.parse(arguments)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
 }
