@@ -72,7 +72,7 @@ public enum BlurTool {
         var status = ExitCode.success
         for path in paths {
             do {
-                let bytes = try FileIO.read(path)
+                let bytes = try FileIO.readImage(path)
                 let info: ImageInfo
                 do {
                     info = try ImageDecoder.inspect(bytes)

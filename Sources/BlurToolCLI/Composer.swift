@@ -83,7 +83,7 @@ private final class ImageCache {
 
     func load(_ path: String) throws -> Image {
         if let image = images[path] { return image }
-        let bytes = try FileIO.read(path)
+        let bytes = try FileIO.readImage(path)
         do {
             let header = try ImageDecoder.inspect(bytes, maxPixels: request.maxPixels)
             try MemoryBudget.check(

@@ -1,3 +1,5 @@
+import ImageCodecs
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -12,11 +14,17 @@ enum FileIO {
     /// The whole of a file, or of standard input for "-", refused once it passes `limit` bytes: an endless
     /// stream (`/dev/zero`, a pipe that never closes) is read only up to one byte past the limit.
     /// - Parameter whatItIs: how the message names what the input is not ("an image", "a scene file").
+    /// - Parameter refusesStart: given the first 8 bytes (or all, when fewer), the reason the input cannot be
+    ///   what is wanted, or nil: an endless stream of the wrong bytes is then refused at once.
     static func read(
-        _ path: String, upTo limit: Int = maxInputBytes, whatItIs: String = "an image"
+        _ path: String, upTo limit: Int = maxInputBytes, whatItIs: String = "an image",
+        refusesStart: (([UInt8]) -> String?)? = nil
     ) throws(ToolFailure) -> [UInt8] {
         let tooLarge = "larger than \(limit >> 20) MiB; not \(whatItIs)"
-        if path == "-" { return try readAll(descriptor: STDIN_FILENO, subject: "<stdin>", limit: limit, tooLarge) }
+        let check = Start(subject: path == "-" ? "<stdin>" : path, refuses: refusesStart)
+        if path == "-" {
+            return try readAll(descriptor: STDIN_FILENO, subject: "<stdin>", limit: limit, tooLarge, start: check)
+        }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let error = errno
@@ -34,16 +42,37 @@ enum FileIO {
         // grows meanwhile still ends up complete, through the growing loop).
         return try readAll(
             descriptor: descriptor, subject: path, limit: limit, tooLarge,
-            expected: status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : 1 << 20)
+            expected: status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : 1 << 20, start: check)
+    }
+
+    /// An image file's bytes: anything but JPEG or PNG is refused after its first 8 bytes, so `/dev/zero` is
+    /// not read to the 1 GiB limit first.
+    static func readImage(_ path: String) throws(ToolFailure) -> [UInt8] {
+        try read(path) { ImageFormat(sniffing: $0) == nil ? CodecError.unrecognizedFormat.description : nil }
+    }
+
+    /// The check of an input's first bytes, made once when 8 have arrived or the input has ended.
+    private struct Start {
+        static let length = 8
+        let subject: String
+        let refuses: (([UInt8]) -> String?)?
+
+        func check(_ bytes: [UInt8], filled: Int, ended: Bool) throws(ToolFailure) {
+            guard let refuses, filled >= Start.length || ended, filled > 0 else { return }
+            if let reason = refuses(Array(bytes[..<min(filled, Start.length)])) {
+                throw ToolFailure(.dataError, subject, reason)
+            }
+        }
     }
 
     private static func readAll(
-        descriptor: Int32, subject: String, limit: Int, _ tooLarge: String, expected: Int = 1 << 20
+        descriptor: Int32, subject: String, limit: Int, _ tooLarge: String, expected: Int = 1 << 20, start: Start
     ) throws(ToolFailure) -> [UInt8] {
         // One byte more than the limit is the most ever held: reading it is how a longer input is recognised.
         let ceiling = limit + 1
         var bytes = [UInt8](repeating: 0, count: min(max(expected, 1) + 1, ceiling))
         var filled = 0
+        var startChecked = false
         while true {
             if filled == bytes.count {
                 guard bytes.count < ceiling else { throw ToolFailure(.dataError, subject, tooLarge) }
@@ -58,7 +87,12 @@ enum FileIO {
                 throw ToolFailure(.ioError, subject, errorText(errno))
             }
             filled += count
+            if !startChecked, filled >= Start.length {
+                try start.check(bytes, filled: filled, ended: false)
+                startChecked = true
+            }
         }
+        if !startChecked { try start.check(bytes, filled: filled, ended: true) }
         guard filled <= limit else { throw ToolFailure(.dataError, subject, tooLarge) }
         bytes.removeLast(bytes.count - filled)
         return bytes

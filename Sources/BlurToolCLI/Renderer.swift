@@ -27,7 +27,7 @@ struct Renderer {
         if request.input != "-", outputPath != "-", FileIO.isSameFile(request.input, outputPath) {
             throw ToolFailure(.cannotCreate, outputPath, "is the input file; refusing to overwrite it")
         }
-        let bytes = try times.time("read") { try FileIO.read(request.input) }
+        let bytes = try times.time("read") { try FileIO.readImage(request.input) }
         let (decoded, effect, result): (DecodedImage, MaterialEffect, Image)
         do {
             (decoded, effect, result) = try render(bytes, times: times)

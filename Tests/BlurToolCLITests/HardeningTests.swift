@@ -1,9 +1,10 @@
-import BlurToolCLI
 import Compositor
 import Foundation
 import ImageCodecs
 import TestSupport
 import XCTest
+
+@testable import BlurToolCLI
 
 /// Hostile arguments (issue 10): sizes past the pixel limit, numbers and colours in odd notations, user text
 /// with control characters, long paths. Each run ends with one stderr line and a documented status.
@@ -200,9 +201,16 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: directory)), [longest, "photo.jpg"])
     }
 
-    func testEndlessInputIsRefusedAtTheByteLimit() {
+    /// An endless input of the wrong bytes is refused at its first 8 (it was read to the 1 GiB limit, 3 s and
+    /// 1.6 GB); one that keeps going is refused one byte past the limit, holding no more than that.
+    func testEndlessInputIsRefusedAtItsStartOrAtTheByteLimit() throws {
         let result = ToolRun.run(["/dev/zero", "-m", "thin", "-o", directory + "o.png"])
         XCTAssertEqual(result.status, 65)
-        XCTAssertEqual(result.err, "blurtool: error: \"/dev/zero\": larger than 1024 MiB; not an image")
+        XCTAssertEqual(result.err, "blurtool: error: \"/dev/zero\": not a JPEG or PNG image")
+        XCTAssertThrowsError(try FileIO.read("/dev/zero", upTo: 1 << 20)) { error in
+            XCTAssertEqual((error as? ToolFailure)?.reason, "larger than 1 MiB; not an image")
+        }
+        let input = try writePhoto()
+        XCTAssertEqual(try FileIO.readImage(input).count, try FileIO.read(input).count)
     }
 }
