@@ -275,7 +275,7 @@ final class BlurEngineTests: XCTestCase {
 
 /// A renderer reuses one workspace across calls and sizes: results must not depend on what it held before,
 /// and once sizes settle it must stop growing.
-final class BlurWorkspaceTests: XCTestCase {
+final class WorkspaceTests: XCTestCase {
     func testReusedWorkspaceGivesTheSameResultsAndStopsGrowing() {
         let workspace = Workspace()
         let large = TestImages.photoLike(width: 90, height: 70, seed: 41)
