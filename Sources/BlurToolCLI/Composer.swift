@@ -20,7 +20,8 @@ struct Composer {
         let bytes = try FileIO.read(scenePath, upTo: SceneFile.maximumBytes, whatItIs: "a scene file")
         let slash = scenePath.lastIndex(of: "/")
         var file = SceneFile(
-            directory: scenePath == "-" ? "" : slash.map { String(scenePath[..<$0]) } ?? "",
+            directory: scenePath == "-"
+                ? "" : slash.map { $0 == scenePath.startIndex ? "/" : String(scenePath[..<$0]) } ?? "",
             maxPixels: request.maxPixels, loadImage: ImageCache(request: request, console: console).load)
         let scene: Scene
         do {

@@ -9,18 +9,7 @@ extension String {
         var result = ""
         for scalar in unicodeScalars {
             if result.utf8.count >= limit { return result + "… (message cut at \(limit) bytes)" }
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                switch scalar.properties.generalCategory {
-                case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse:
-                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                default:
-                    result.unicodeScalars.append(scalar)
-                }
-            }
+            String.appendEscaping(scalar, to: &result)
         }
         return result
     }

@@ -62,10 +62,13 @@ final class OutputFile {
     ) throws(ToolFailure)
         -> Target
     {
-        let temporary = OutputFile.temporaryPath(beside: final)
-        let descriptor = try TemporaryFileCleanup.create(temporary, subject: path)
-        if let mode { _ = fchmod(descriptor, mode) }
-        return .replacing(final: final, temporary: temporary, descriptor: descriptor)
+        for attempt in 0..<100 {
+            let temporary = OutputFile.temporaryPath(beside: final, attempt: attempt)
+            guard let descriptor = try TemporaryFileCleanup.create(temporary, subject: path) else { continue }
+            if let mode { _ = fchmod(descriptor, mode) }
+            return .replacing(final: final, temporary: temporary, descriptor: descriptor)
+        }
+        throw ToolFailure(.cannotCreate, path, "100 temporary names beside it are taken")
     }
 
     deinit { discard() }
@@ -136,13 +139,14 @@ final class OutputFile {
         throw ToolFailure(.cannotCreate, path, FileIO.errorText(ELOOP))
     }
 
-    /// `.NAME.blurtool-PID.tmp` in the directory of `path`, with NAME cut so the whole stays within NAME_MAX
-    /// (255 bytes): an output name near the limit must not fail for its temporary file's longer name.
-    static func temporaryPath(beside path: String) -> String {
+    /// `.NAME.blurtool-PID.tmp` (`-PID-N` for later attempts) in the directory of `path`, with NAME cut so the
+    /// whole stays within NAME_MAX (255 bytes): an output name near the limit must not fail for its temporary
+    /// file's longer name.
+    static func temporaryPath(beside path: String, attempt: Int = 0) -> String {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let suffix = ".blurtool-\(getpid()).tmp"
+        let suffix = ".blurtool-\(getpid())" + (attempt == 0 ? "" : "-\(attempt)") + ".tmp"
         var kept = ""
         var bytes = 1 + suffix.utf8.count
         for character in name {

@@ -6,8 +6,9 @@
 
 /// Removes the output's temporary file when SIGINT, SIGTERM or SIGHUP ends the process mid-write.
 ///
-/// A signal handler may call only async-signal-safe functions: no allocation, no lock, no Swift runtime call. So
-/// the path lives in a C buffer allocated once, before any handler is installed, and the handler only reads it,
+/// A signal handler may call only async-signal-safe functions: no allocation, no lock. So the path lives in a C
+/// buffer allocated once, before any handler is installed (reaching the `static let` then takes no lock, only a
+/// check that it is initialised), and the handler only reads it,
 /// calls `unlink`, restores the default action and raises the signal again (the exit status stays the signal's,
 /// as a shell or a supervisor expects). One temporary file exists at a time: outputs are written one by one.
 enum TemporaryFileCleanup {
@@ -26,29 +27,30 @@ enum TemporaryFileCleanup {
     private static let installed: Bool = {
         _ = buffer  // initialised here, never first from a handler
         for number in signals {
-            let previous = signal(number, removeAndReraise)
-            if let previous, unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
-                signal(number, SIG_IGN)
-            }
+            // Asked first, so a signal the parent ignores (nohup's SIGHUP) is never briefly handled.
+            var current = sigaction()
+            guard sigaction(number, nil, &current) == 0,
+                unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+                    != unsafeBitCast(SIG_IGN, to: Int.self)
+            else { continue }
+            signal(number, removeAndReraise)
         }
         return true
     }()
 
-    /// Creates `path` exclusively (mode 0644 before the umask) and records it for the handlers.
-    static func create(_ path: String, subject: String) throws(ToolFailure) -> Int32 {
+    /// Creates `path` exclusively (mode 0644 before the umask) and records it for the handlers; nil when a
+    /// file of that name exists (another process's, perhaps with this process id on another host or container:
+    /// it is never removed), so the caller tries another name.
+    static func create(_ path: String, subject: String) throws(ToolFailure) -> Int32? {
         _ = installed
         let bytes = Array(path.utf8)
         guard bytes.count < capacity else { throw ToolFailure(.cannotCreate, subject, FileIO.errorText(ENAMETOOLONG)) }
         record(bytes)
-        var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        if descriptor < 0, errno == EEXIST {
-            // Left by an earlier process with this process's id (ids are reused): no live process owns it.
-            unlink(path)
-            descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let error = errno
             forget()
+            if error == EEXIST { return nil }
             throw ToolFailure(.cannotCreate, subject, FileIO.errorText(error))
         }
         return descriptor

@@ -4,7 +4,7 @@ extension String {
     ///
     /// User text reaches messages from names, paths and options; raw, a newline would split a one-line error,
     /// an escape sequence would reach the terminal and a 4 MiB name would make a 4 MiB line.
-    public func quotedForMessage(limit: Int = 80) -> String {
+    package func quotedForMessage(limit: Int = 80) -> String {
         var result = "\""
         var count = 0
         for scalar in unicodeScalars {
@@ -16,20 +16,27 @@ extension String {
             switch scalar {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                switch scalar.properties.generalCategory {
-                case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned,
-                    .privateUse:
-                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                default:
-                    result.unicodeScalars.append(scalar)
-                }
+            default: String.appendEscaping(scalar, to: &result)
             }
         }
         return result + "\""
+    }
+
+    /// Appends `scalar`, or its escape when it is a control, format or line-separator character (`\n`,
+    /// `\u{1B}`): the one rule every message in the project escapes by.
+    package static func appendEscaping(_ scalar: Unicode.Scalar, to result: inout String) {
+        switch scalar {
+        case "\n": result += "\\n"
+        case "\r": result += "\\r"
+        case "\t": result += "\\t"
+        default:
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse:
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
     }
 }
 
@@ -37,7 +44,7 @@ extension Double {
     /// A decimal number as a person writes one (`12`, `-0.5`, `.5`, `2.5e3`), in ASCII only; nil for anything
     /// else. `Double(_:)` also reads hex floats (`0x1p3`), `nan`, `inf` and a leading `+`, none of which a user
     /// means as a size or an angle. A huge exponent gives ±infinity or 0, for the caller's range check.
-    public init?(decimalText text: some StringProtocol) {
+    package init?(decimalText text: some StringProtocol) {
         let bytes = Array(text.utf8)
         var index = 0
         func digits() -> Int {

@@ -1,8 +1,9 @@
-import BlurToolCLI
 import Foundation
 import ImageCodecs
 import TestSupport
 import XCTest
+
+@testable import BlurToolCLI
 
 #if canImport(Glibc)
     import Glibc
@@ -127,6 +128,21 @@ final class OutputTargetTests: XCTestCase {
 
     /// SIGTERM or SIGINT while the output is being encoded and written: the temporary file goes, the exit is the
     /// signal's. The input is large noise at zlib level 9, so the encode lasts long enough to be caught.
+    /// A file already bearing this run's temporary name (another host's process with the same id, on a shared
+    /// folder) is left alone: the run takes the next name.
+    func testAnotherProcesssTemporaryFileIsNeverRemoved() throws {
+        let output = directory + "kept.png"
+        let taken = OutputFile.temporaryPath(beside: output)
+        try Data("someone else's".utf8).write(to: URL(fileURLWithPath: taken))
+        let result = ToolRun.run([input, "--sigma", "2", "-o", output])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(try String(contentsOfFile: taken, encoding: .utf8), "someone else's")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output))
+        XCTAssertEqual(
+            OutputFile.temporaryPath(beside: output, attempt: 2), taken.replacingOccurrences(of: ".tmp", with: "-2.tmp")
+        )
+    }
+
     func testASignalDuringTheWriteRemovesTheTemporaryFile() throws {
         let noise = directory + "noise.png"
         try Data(try ImageEncoder.encode(TestImages.randomPremultiplied(width: 2500, height: 2500), as: .png))
@@ -139,7 +155,8 @@ final class OutputTargetTests: XCTestCase {
             let temporary = ".out.png.blurtool-\(process.processIdentifier).tmp"
             let deadline = Date().addingTimeInterval(60)
             while process.isRunning, !(try files()).contains(temporary), Date() < deadline { usleep(2000) }
-            XCTAssertTrue(process.isRunning, "the temporary file was seen while blurtool ran")
+            XCTAssertTrue(try files().contains(temporary), "the temporary file was seen")
+            XCTAssertTrue(process.isRunning, "while blurtool ran")
             kill(process.processIdentifier, signal)
             let result = ToolProcess.finish(process, out, err)
             XCTAssertTrue(result.wasSignalled, "status \(result.status): \(result.err)")

@@ -31,7 +31,7 @@ extension SceneRenderer {
         /// a backdrop's material and its blur's scratch).
         public var peakBytes = 0
         /// Pixel operations, each layer's drawn area weighted by its kind: 1 for a fill (2 with an
-        /// anti-aliased mask), 4 to 400 for an image (by how it is resampled, see `operationsPerPixel`) plus
+        /// anti-aliased mask), 4 to 980 for an image (by how it is resampled, see `operationsPerPixel`) plus
         /// the picture's own pixels, 6 for a backdrop (blur, tint and the margin it reads), 2 more for each
         /// isolated group's composite. The weights are costs relative to a fill's pixel, measured on one core of
         /// the project's machines, so `work` compares scenes by drawing time without depending on the machine.
@@ -119,7 +119,8 @@ extension SceneRenderer {
         case .backdrop:
             guard !box.isEmpty else { return 0 }
             work += area * 6
-            // The material's picture, the blur's rows of floats (16 bytes a pixel) over a band of threads.
+            // The material's picture (4 bytes a pixel) and the blur's streamed rows, counted as another picture:
+            // they are rings of rows per thread, far smaller than the region on either route.
             return area * 2
         case .group(let layers):
             let inner = placement.inside(layer, transform: transform)
