@@ -18,6 +18,9 @@ struct Composer {
         let format = try OutputPath.format(of: outputPath, requested: request.format) ?? .png  // stdout: PNG
         let subject = scenePath == "-" ? "<stdin>" : scenePath
         let bytes = try FileIO.read(scenePath, upTo: SceneFile.maximumBytes, whatItIs: "a scene file")
+        // Opened once the scene is known to be there, so an output that cannot be created fails before the work.
+        let output = try OutputFile(outputPath)
+        defer { output.discard() }
         let slash = scenePath.lastIndex(of: "/")
         var file = SceneFile(
             directory: scenePath == "-"
@@ -46,8 +49,6 @@ struct Composer {
             throw ToolFailure(.dataError, subject, error.description)
         }
         let rendered = clock.now
-        let output = try OutputFile(outputPath)
-        defer { output.discard() }
         let encoded = try ImageWriting.encode(image, as: format, request: request, outputPath: outputPath)
         try output.commit(encoded)
         if outputPath != "-", request.output == nil || outputPath != request.output { console.out(outputPath) }

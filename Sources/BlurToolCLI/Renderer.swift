@@ -28,6 +28,9 @@ struct Renderer {
             throw ToolFailure(.cannotCreate, outputPath, "is the input file; refusing to overwrite it")
         }
         let bytes = try times.time("read") { try FileIO.readImage(request.input) }
+        // Opened once the input is known to be there, so an output that cannot be created fails before the work.
+        let output = try OutputFile(outputPath)
+        defer { output.discard() }
         let (decoded, effect, result): (DecodedImage, MaterialEffect, Image)
         do {
             (decoded, effect, result) = try render(bytes, times: times)
@@ -37,8 +40,6 @@ struct Renderer {
         for warning in decoded.warnings {
             console.err("blurtool: warning: \(ToolFailure.display(subject)): \(warning)".escapedForMessageLine())
         }
-        let output = try OutputFile(outputPath)
-        defer { output.discard() }
         let encoded = try times.time("encode") {
             try ImageWriting.encode(
                 result, as: namedFormat ?? decoded.info.format, request: request, iccProfile: decoded.info.iccProfile,

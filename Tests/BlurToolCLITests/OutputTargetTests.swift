@@ -143,6 +143,16 @@ final class OutputTargetTests: XCTestCase {
         )
     }
 
+    /// An output that cannot be created is reported before the decode and the blur: here the input is broken
+    /// past its first bytes, and the run stops at the output (73), never reaching the decoder's error (65).
+    func testAnUncreatableOutputFailsBeforeTheWork() throws {
+        let broken = directory + "broken.jpg"
+        try Data([0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 7, count: 100)).write(to: URL(fileURLWithPath: broken))
+        XCTAssertEqual(ToolRun.run([broken, "-m", "thin", "-o", directory + "no/such/folder/o.png"]).status, 73)
+        XCTAssertEqual(ToolRun.run([broken, "-m", "thin", "-o", directory + "o.png"]).status, 65)
+        XCTAssertFalse(try files().contains { $0.hasPrefix(".o.png") || $0 == "o.png" }, "nothing left behind")
+    }
+
     func testASignalDuringTheWriteRemovesTheTemporaryFile() throws {
         let noise = directory + "noise.png"
         try Data(try ImageEncoder.encode(TestImages.randomPremultiplied(width: 2500, height: 2500), as: .png))
