@@ -207,7 +207,7 @@ public enum ArgumentParser {
             !needsEffect || request.materialName != nil || request.sigma != nil || request.size != nil
                 || request.transform != nil
         else {
-            throw UsageError("give --material NAME, --sigma S, --size WxH or --transform (see 'blurtool --help')")
+            throw UsageError("give --material NAME, --sigma S, --size WxH or --transform")
         }
         // Checked here, after every option (--max-pixels may follow --size), so nothing is allocated for it.
         if let size = request.size, size.width * size.height > request.maxPixels {

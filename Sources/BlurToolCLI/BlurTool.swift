@@ -37,7 +37,8 @@ public enum BlurTool {
         } catch let error as UsageError {
             console.err(
                 "blurtool: error: \(error.message.escapedForMessageLine())\n"
-                    + "Usage: blurtool INPUT --material NAME [-o OUTPUT]; see 'blurtool --help'.")
+                    + "Usage: blurtool INPUT (--material NAME | --sigma S | --size WxH | --transform T) [-o OUTPUT]; "
+                    + "see 'blurtool --help'.")
             return ExitCode.usage.rawValue
         } catch let failure as ToolFailure {
             console.err(failure.line)

@@ -8,7 +8,8 @@
 /// work, and an interrupted encode leaves nothing behind).
 ///
 /// A regular file (new or existing) is written through a temporary file beside it, renamed over it only once
-/// complete: a failed or interrupted run never leaves a half-written image, and SIGINT, SIGTERM or SIGHUP remove
+/// complete: a failed or interrupted run never leaves a half-written image (a power loss is another matter: it is
+/// not synced to disk), and SIGINT, SIGTERM or SIGHUP remove
 /// the temporary file. A symbolic link is written through: the temporary file goes beside its final target, which
 /// is replaced and the link kept. A character device (`/dev/null`, a terminal) or a FIFO is written directly,
 /// never replaced. Anything else (a directory, a block device, a socket) is refused with 73.

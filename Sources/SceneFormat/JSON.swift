@@ -217,7 +217,7 @@ struct JSONParser {
         index += 1  // opening quote
         var scalars = String.UnicodeScalarView()
         var run: [UInt8] = []
-        let runStart = index
+        var runStart = index  // where `run` began, for the error's column
         func flush() throws(JSONSyntaxError) {
             guard let text = String(validating: run, as: UTF8.self) else {
                 index = runStart
@@ -254,6 +254,7 @@ struct JSONParser {
             case 0..<0x20:
                 throw error("control character in a string (write it as an escape)")
             default:
+                if run.isEmpty { runStart = index - 1 }
                 run.append(byte)
             }
         }

@@ -8,7 +8,8 @@ import XCTest
 /// The shim used to hand libjpeg `jpeg_mem_dest`, which allocates its first buffer at once and reallocates
 /// it behind a pointer private to libjpeg; on an error nothing freed it (valgrind: "4,096 bytes in 1 blocks
 /// are definitely lost ... by jpeg_mem_dest" for the too-wide image below). Leaks are checked by hand with
-/// valgrind (see the codecs notes in the final report); these tests hold the behaviour around them.
+/// valgrind on a small C driver of `bt_jpeg_encode` (glibc's heap counters are out of Swift's reach); these
+/// tests hold the behaviour around them.
 final class EncoderFailureTests: XCTestCase {
     func testJPEGWiderThanLibjpegAllowsIsAnEncodingError() {
         let tooWide = Image(width: 65_501, height: 1)  // libjpeg's limit is 65500

@@ -135,6 +135,10 @@ final class SceneFileTests: XCTestCase {
             }
         }
         XCTAssertEqual(try JSONParser.parse(Array(#"["é€😀"]"#.utf8)), .array([.string("é€😀")]))
+        // The column is where the run holding the bad byte starts, after any escape before it.
+        XCTAssertThrowsError(try JSONParser.parse(Array(#"["ok", "a\nb"#.utf8) + [0xFF] + Array(#""]"#.utf8))) {
+            XCTAssertEqual(($0 as? JSONSyntaxError)?.column, 12)
+        }
     }
 
     /// A repeated key is found through a set: 200,000 keys (a quadratic check would compare 2·10¹⁰ pairs)

@@ -237,7 +237,14 @@ for number in 0..<options.count {
             FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
         }
     } catch let error as SceneRenderError {
-        outcome = error.description.hasPrefix("the scene needs") ? "refused: memory limit" : "refused: work limit"
+        switch error {
+        case .tooMuchMemory: outcome = "refused: memory limit"
+        case .tooMuchWork: outcome = "refused: work limit"
+        case .outOfMemory:
+            // Within the limits the system should not refuse memory: a finding, kept to look at.
+            outcome = "OUT OF MEMORY"
+            FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
+        }
     }
     if outcome == "WRONG SIZE" {
         print("scenefuzz: WRONG SIZE in case \(number); kept in \(options.state)/case-\(number).json")
