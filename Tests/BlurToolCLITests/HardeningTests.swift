@@ -162,7 +162,9 @@ final class HardeningTests: XCTestCase {
             "in.jpg", "--transform", "rotate(1)\n\u{1B}[2J" + String(repeating: "y", count: 1 << 20),
         ])
         XCTAssertEqual(transform.status, 64)
-        XCTAssertFalse(transform.err.dropLast(80).contains("\n"), "one error line, then the usage line")
+        let lines = transform.err.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, "one error line, then the usage line")
+        XCTAssertTrue(lines.last?.hasPrefix("Usage: blurtool") == true, transform.err)
         XCTAssertFalse(transform.err.contains("\u{1B}"))
         XCTAssertLessThan(transform.err.utf8.count, 1200)
 
