@@ -102,7 +102,9 @@ public enum ArgumentParser {
         throws(UsageError) -> RenderRequest
     {
         var request = RenderRequest(input: input)
+        var given = Set<String>()
         for (name, value) in options {
+            given.insert(name)
             let value = value ?? ""
             switch name {
             case "--output": request.output = value
@@ -208,6 +210,17 @@ public enum ArgumentParser {
                 || request.transform != nil
         else {
             throw UsageError("give --material NAME, --sigma S, --size WxH or --transform")
+        }
+        // An option that would change nothing is a mistake to report, as an unknown key in a scene file is.
+        if needsEffect {
+            let blurOnly = ["--edge", "--precision"].filter { given.contains($0) }
+            let materialOnly = ["--appearance", "--pixels-per-point"].filter { given.contains($0) }
+            if request.materialName == nil, let name = materialOnly.first {
+                throw UsageError("\(name) applies to a material; give --material NAME")
+            }
+            if request.materialName == nil, request.sigma == nil, let name = blurOnly.first {
+                throw UsageError("\(name) applies to a blur; give --material NAME or --sigma S")
+            }
         }
         // Checked here, after every option (--max-pixels may follow --size), so nothing is allocated for it.
         if let size = request.size, size.width * size.height > request.maxPixels {

@@ -76,6 +76,8 @@ enum HelpText {
           70 internal error, 73 cannot create the output (also: too large to encode in the memory
           available), 74 I/O error. Killed by SIGINT, SIGTERM or SIGHUP: that signal's status.
           Numbers are ASCII decimals (12, 0.5, 2.5e3); whole numbers are digits only.
+          --edge and --precision need a blur (--material or --sigma), --appearance and
+          --pixels-per-point a material: given without one they are usage errors, not ignored.
 
         EXAMPLES:
           blurtool photo.jpg --material thin                  writes photo-thin.jpg

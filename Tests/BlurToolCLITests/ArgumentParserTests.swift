@@ -112,6 +112,18 @@ final class ArgumentParserTests: XCTestCase {
 
     func testMistakesAreUsageErrorsThatSayWhatIsWrong() {
         XCTAssertEqual(ToolRun.usageError([]), "no INPUT given")
+        // Options that would change nothing are refused, not ignored.
+        XCTAssertEqual(
+            ToolRun.usageError(["in.jpg", "--size", "10x10", "--edge", "clamp"]),
+            "--edge applies to a blur; give --material NAME or --sigma S")
+        XCTAssertEqual(
+            ToolRun.usageError(["in.jpg", "--sigma", "3", "--pixels-per-point", "2"]),
+            "--pixels-per-point applies to a material; give --material NAME")
+        XCTAssertEqual(
+            ToolRun.usageError(["in.jpg", "--transform", "rotate(3deg)", "-a", "dark"]),
+            "--appearance applies to a material; give --material NAME")
+        XCTAssertNil(ToolRun.usageError(["in.jpg", "--sigma", "3", "--edge", "clamp", "--precision", "exact"]))
+        XCTAssertNil(ToolRun.usageError(["in.jpg", "-m", "thin", "-a", "dark", "--pixels-per-point", "3"]))
         XCTAssertEqual(
             ToolRun.usageError(["in.jpg"]), "give --material NAME, --sigma S, --size WxH or --transform"
         )
