@@ -14,8 +14,8 @@ extension ArgumentParser {
         else {
             let kind = integer ? "a whole number" : "a number"
             throw UsageError(
-                "\(name) expects \(kind) from \(format(range.lowerBound)) to "
-                    + "\(format(range.upperBound)), not \(text.quotedForMessage())")
+                "\(name) expects \(kind) from \(range.lowerBound.plainDescription) to "
+                    + "\(range.upperBound.plainDescription), not \(text.quotedForMessage())")
         }
         return value
     }
@@ -25,9 +25,5 @@ extension ArgumentParser {
         let bytes = Array(text.utf8)
         guard (1...18).contains(bytes.count), bytes.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
         return bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
-    }
-
-    private static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -83,6 +83,9 @@ public enum BlurTool {
                 let upright =
                     info.orientation.swapsDimensions
                     ? (info.storedHeight, info.storedWidth) : (info.storedWidth, info.storedHeight)
+                let profile =
+                    info.iccProfile.map { "\($0.count) bytes" }
+                    ?? info.droppedICCProfileReason.map { "none passed on (\($0))" } ?? "none"
                 console.out(
                     """
                     \(ToolFailure.display(path)):
@@ -91,7 +94,7 @@ public enum BlurTool {
                       orientation: \(info.orientation.rawValue) (\(info.orientation))
                       colour:      \(info.colorType), \(info.bitsPerSample) bits per sample\
                     \(info.hasAlpha ? ", alpha" : "")
-                      ICC profile: \(info.iccProfile.map { "\($0.count) bytes" } ?? info.droppedICCProfileReason.map { "none passed on (\($0))" } ?? "none")
+                      ICC profile: \(profile)
                       file size:   \(bytes.count) bytes
                     """)
             } catch let failure as ToolFailure {

@@ -41,6 +41,12 @@ extension String {
 }
 
 extension Double {
+    /// The number as a message shows it: whole numbers without a decimal point (`1`, not `1.0`), others as
+    /// Swift prints them.
+    package var plainDescription: String {
+        self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self)
+    }
+
     /// A decimal number as a person writes one (`12`, `-0.5`, `.5`, `2.5e3`), in ASCII only; nil for anything
     /// else. `Double(_:)` also reads hex floats (`0x1p3`), `nan`, `inf` and a leading `+`, none of which a user
     /// means as a size or an angle. A huge exponent gives ±infinity or 0, for the caller's range check.

@@ -219,10 +219,12 @@ private struct JSONObject {
         guard let json = value(key) else { return nil }
         var expectation = "a number"
         switch (lower, floor, ceiling) {
-        case (_, let floor?, let ceiling?): expectation += " from \(plain(floor)) to \(plain(ceiling))"
-        case (let lower?, _, let ceiling?): expectation += " above \(plain(lower)) and at most \(plain(ceiling))"
-        case (let lower?, _, nil): expectation += " above \(plain(lower))"
-        case (_, let floor?, nil): expectation += " of at least \(plain(floor))"
+        case (_, let floor?, let ceiling?):
+            expectation += " from \(floor.plainDescription) to \(ceiling.plainDescription)"
+        case (let lower?, _, let ceiling?):
+            expectation += " above \(lower.plainDescription) and at most \(ceiling.plainDescription)"
+        case (let lower?, _, nil): expectation += " above \(lower.plainDescription)"
+        case (_, let floor?, nil): expectation += " of at least \(floor.plainDescription)"
         default: break
         }
         guard case .number(let number) = json, lower.map({ number > $0 }) ?? true,
@@ -289,13 +291,9 @@ private struct JSONObject {
             x: try coordinate("x"), y: try coordinate("y"), width: try extent("width"), height: try extent("height"))
     }
 
-    private func plain(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
-
     private func describe(_ json: JSONValue) -> String {
         switch json {
-        case .number(let number): return plain(number)
+        case .number(let number): return number.plainDescription
         case .string(let text): return text.quotedForMessage(limit: 40)
         default: return json.kindDescription
         }
