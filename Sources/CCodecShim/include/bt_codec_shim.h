@@ -125,6 +125,23 @@ int bt_zlib_inflate(const uint8_t *data, size_t size, size_t max_output, uint8_t
 /// Deflates bytes into a zlib stream (level 9, for small metadata such as ICC profiles).
 int bt_zlib_deflate(const uint8_t *data, size_t size, uint8_t **out, size_t *out_length);
 
+typedef struct {
+    const uint8_t *pixels;        // the first pixel: 4 bytes each (RGBA, or RGBX when channels is 3)
+    size_t bytes_per_row;         // the input's row stride
+    int width, height;
+    int channels;                 // written per pixel: 3 (RGB, the fourth input byte dropped) or 4 (RGBA)
+    int level;                    // zlib level 0...9
+    int band_rows;                // rows per independently deflated band: the output depends on this alone
+    int threads;                  // threads to filter and deflate bands on (1: the calling thread only)
+} bt_png_frame_input;
+
+/// One PNG image's zlib data stream (what IDAT or fdAT chunks carry): each row filtered with the filter whose
+/// bytes sum smallest (as signed), then deflated in bands of `band_rows` rows on `threads` threads, each band
+/// primed with the 32 KiB before it, so the stream is the same for every thread count. Returns 0 on success
+/// with a malloc'd buffer in *out; otherwise `message` says why.
+int bt_png_frame_encode(const bt_png_frame_input *input, uint8_t **out, size_t *out_length,
+                        char message[BT_MESSAGE_LENGTH]);
+
 /// CRC-32 as PNG chunks use it.
 uint32_t bt_crc32(uint32_t crc, const uint8_t *data, size_t size);
 

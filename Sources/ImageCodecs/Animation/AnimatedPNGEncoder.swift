@@ -1,0 +1,169 @@
+import CCodecShim
+import Compositor
+import Dispatch
+
+/// One encoded APNG frame: the rectangle it replaces on the canvas and its zlib stream. Its sequence numbers
+/// are assigned when the file is assembled, so frames can be encoded in any order, on any thread.
+public struct AnimatedPNGFrame: Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+    /// How long the frame shows, as a fraction of a second (a denominator of 0 means 1/100, as in fcTL).
+    public var delay: (numerator: UInt16, denominator: UInt16)
+    /// The filtered rows of the rectangle, deflated: what the frame's IDAT or fdAT chunks carry.
+    public var data: [UInt8]
+}
+
+/// Writes animated PNGs (APNG, PNG third edition). Frames after the first replace just the bounding box of
+/// what changed since the frame before (dispose none, blend source), so the file is exact: frame k of the
+/// file is frame k of the animation, identical frames included (each is a 1×1 rectangle).
+public struct AnimatedPNGEncoder: Sendable {
+    public let width: Int
+    public let height: Int
+    public let frameDelay: (numerator: UInt16, denominator: UInt16)
+    /// Plays of the whole animation; 0 means forever.
+    public let loopCount: Int
+    /// RGB instead of RGBA. Alpha is dropped, so a translucent pixel shows as its picture over black.
+    public let opaque: Bool
+    /// zlib level 0...9.
+    public let compressionLevel: Int
+    /// Threads each frame's filtering and deflating may use (bands of rows, the same bytes for any count).
+    public let threads: Int
+
+    /// Rows per band aim at this many filtered bytes: large enough that the 5-byte sync flush and the restarted
+    /// match search between bands cost well under 0.1 %, small enough that a full phone frame splits into
+    /// dozens of bands for the threads to share.
+    static let bandBytes = 256 << 10
+
+    /// - Precondition: width and height in 1...2^31 - 1, loopCount in 0...2^32 - 1.
+    public init(
+        width: Int, height: Int, frameDelay: (numerator: UInt16, denominator: UInt16), loopCount: Int = 0,
+        opaque: Bool, compressionLevel: Int = 6, threads: Int = 1
+    ) {
+        precondition((1...Int(Int32.max)).contains(width) && (1...Int(Int32.max)).contains(height),
+            "APNG sizes are 1...2^31 - 1")
+        precondition((0...Int(UInt32.max)).contains(loopCount), "APNG loop counts are 0...2^32 - 1")
+        self.width = width
+        self.height = height
+        self.frameDelay = frameDelay
+        self.loopCount = loopCount
+        self.opaque = opaque
+        self.compressionLevel = min(max(compressionLevel, 0), 9)
+        self.threads = max(threads, 1)
+    }
+
+    /// One frame's chunks' payload, diffed against the previous frame's pixels (nil for frame 0). Pure: may be
+    /// called for different frames on several threads at once.
+    /// - Throws: `CodecError.encodingFailed` when a frame's size is not the animation's, `.outOfMemory`.
+    public func encodeFrame(_ frame: Image, previous: Image?) throws(CodecError) -> AnimatedPNGFrame {
+        try checkSize(of: frame)
+        var box = (x: 0, y: 0, width: width, height: height)
+        if let previous {
+            try checkSize(of: previous)
+            box = ChangedRegion.boundingBox(of: frame, since: previous) ?? (x: 0, y: 0, width: 1, height: 1)
+        }
+        let region = frame.region(x: box.x, y: box.y, width: box.width, height: box.height)
+        // Opaque premultiplied pixels are already straight; RGBA frames are un-premultiplied as the PNG encoder does.
+        let pixels = opaque ? region : try straightCopy(of: region)
+        let channels = opaque ? 3 : 4
+        let bandRows = max(1, AnimatedPNGEncoder.bandBytes / (box.width * channels + 1))
+        var input = bt_png_frame_input(
+            pixels: pixels.baseAddress, bytes_per_row: pixels.bytesPerRow, width: Int32(box.width),
+            height: Int32(box.height), channels: Int32(channels), level: Int32(compressionLevel),
+            band_rows: Int32(clamping: bandRows), threads: Int32(clamping: threads))
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var message = [CChar](repeating: 0, count: Int(BT_MESSAGE_LENGTH))
+        let status = withExtendedLifetime(pixels) { bt_png_frame_encode(&input, &output, &length, &message) }
+        guard status == 0, let output else {
+            throw .encodingFailed(message.withUnsafeBytes(shimMessage))
+        }
+        defer { bt_free(output) }
+        return AnimatedPNGFrame(
+            x: box.x, y: box.y, width: box.width, height: box.height, delay: frameDelay,
+            data: [UInt8](UnsafeBufferPointer(start: output, count: length)))
+    }
+
+    /// The whole file from the frames in order (sequence numbers assigned here).
+    /// - Precondition: at least one frame, the first covering the whole canvas (as `encodeFrame` makes it
+    ///   with no previous frame), every frame inside the canvas.
+    public func assemble(_ frames: [AnimatedPNGFrame]) -> [UInt8] {
+        precondition(!frames.isEmpty, "an APNG has at least one frame")
+        let first = frames[0]
+        precondition(first.x == 0 && first.y == 0 && first.width == width && first.height == height,
+            "the first APNG frame covers the whole canvas")
+        var file = PNGChunkWriter(reservingCapacity: frames.reduce(1024) { $0 + $1.data.count + 64 })
+        var header: [UInt8] = []
+        header.appendBigEndian(UInt32(width))
+        header.appendBigEndian(UInt32(height))
+        header += [8, opaque ? 2 : 6, 0, 0, 0]
+        file.append("IHDR", header)
+        file.append("sRGB", [0])  // the pixels are sRGB (perceptual intent), as the still encoder says
+        var control: [UInt8] = []
+        control.appendBigEndian(UInt32(frames.count))
+        control.appendBigEndian(UInt32(loopCount))
+        file.append("acTL", control)
+        var sequence: UInt32 = 0
+        for (index, frame) in frames.enumerated() {
+            precondition(frame.x >= 0 && frame.y >= 0 && frame.width >= 1 && frame.height >= 1
+                && frame.x + frame.width <= width && frame.y + frame.height <= height, "APNG frame outside the canvas")
+            var fcTL: [UInt8] = []
+            fcTL.appendBigEndian(sequence)
+            for value in [frame.width, frame.height, frame.x, frame.y] { fcTL.appendBigEndian(UInt32(value)) }
+            fcTL.appendBigEndian(frame.delay.numerator)
+            fcTL.appendBigEndian(frame.delay.denominator)
+            fcTL += [0, 0]  // dispose none, blend source: the rectangle's pixels replace the canvas's
+            file.append("fcTL", fcTL)
+            sequence += 1
+            for start in stride(from: 0, to: frame.data.count, by: AnimatedPNGEncoder.chunkBytes) {
+                let piece = frame.data[start..<min(start + AnimatedPNGEncoder.chunkBytes, frame.data.count)]
+                if index == 0 {
+                    file.append("IDAT", piece)  // frame 0 is also the still image readers without APNG show
+                } else {
+                    var fdAT: [UInt8] = []
+                    fdAT.reserveCapacity(piece.count + 4)
+                    fdAT.appendBigEndian(sequence)
+                    fdAT += piece
+                    file.append("fdAT", fdAT)
+                    sequence += 1
+                }
+            }
+        }
+        file.append("IEND", [])
+        return file.bytes
+    }
+
+    /// Data chunks are cut at 1 MiB: any size to 2^31 - 1 is valid, and this costs 12 bytes per MiB.
+    static let chunkBytes = 1 << 20
+
+    private func checkSize(of frame: Image) throws(CodecError) {
+        guard frame.width == width, frame.height == height else {
+            throw .encodingFailed("a \(frame.width)x\(frame.height) frame in a \(width)x\(height) animation")
+        }
+    }
+
+    private func straightCopy(of region: Image) throws(CodecError) -> Image {
+        let copy: Image
+        do {
+            copy = try Image(checkedWidth: region.width, height: region.height)
+        } catch {
+            throw .outOfMemory("a \(region.width)x\(region.height) frame's straight-alpha copy")
+        }
+        let bands = min(threads, max(1, region.height / 64))
+        let box = UncheckedBox((region, copy))
+        DispatchQueue.concurrentPerform(iterations: bands) { band in
+            let (region, copy) = box.value
+            let rows = (region.height * band / bands)..<(region.height * (band + 1) / bands)
+            region.region(x: 0, y: rows.lowerBound, width: region.width, height: rows.count)
+                .writeStraightRGBA(to: copy.row(rows.lowerBound), bytesPerRow: copy.bytesPerRow)
+        }
+        return copy
+    }
+}
+
+/// Images shared across concurrentPerform's iterations, each writing rows of its own.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,102 @@
+import Compositor
+import ImageCodecs
+import TestSupport
+import XCTest
+
+/// The APNG writer, read back by the project's reader and, for frame 0, by libpng.
+final class AnimatedPNGTests: XCTestCase {
+    private func encode(
+        _ frames: [Image], opaque: Bool, delay: (UInt16, UInt16) = (1, 30), loopCount: Int = 0, threads: Int = 1
+    ) throws -> [UInt8] {
+        let encoder = AnimatedPNGEncoder(
+            width: frames[0].width, height: frames[0].height, frameDelay: (delay.0, delay.1), loopCount: loopCount,
+            opaque: opaque, threads: threads)
+        var encoded: [AnimatedPNGFrame] = []
+        for (index, frame) in frames.enumerated() {
+            encoded.append(try encoder.encodeFrame(frame, previous: index == 0 ? nil : frames[index - 1]))
+        }
+        return encoder.assemble(encoded)
+    }
+
+    func testOpaqueFramesRoundTripExactly() throws {
+        let frames = AnimationFrames.sliding(count: 5, width: 60, height: 40)
+        let png = try encode(frames, opaque: true, delay: (1, 25), loopCount: 3)
+        let decoded = try AnimatedPNGDecoder.decode(png, maxPixels: 1 << 20)
+        XCTAssertEqual(decoded.frames.count, 5)
+        XCTAssertEqual(decoded.delays, Array(repeating: 0.04, count: 5))
+        XCTAssertEqual(decoded.loopCount, 3)
+        for (index, frame) in decoded.frames.enumerated() {
+            XCTAssertTrue(frame.hasSamePixels(as: frames[index]), "frame \(index)")
+        }
+        let chunks = AnimationFrames.chunks(png)
+        XCTAssertEqual(chunks[0].data[9], 2, "an opaque animation is colour type RGB")
+        XCTAssertEqual(chunks.map(\.type).filter { $0 == "fcTL" }.count, 5)
+    }
+
+    /// Premultiplied → straight → premultiplied is lossless (see PNGEncoderRoundTripTests), so RGBA frames
+    /// with every alpha, 0 included, must come back to the byte.
+    func testTranslucentFramesRoundTripExactly() throws {
+        let frames = AnimationFrames.sliding(count: 4, width: 48, height: 36, translucent: true)
+        let png = try encode(frames, opaque: false)
+        XCTAssertEqual(AnimationFrames.chunks(png)[0].data[9], 6, "colour type RGBA")
+        let decoded = try AnimatedPNGDecoder.decode(png, maxPixels: 1 << 20)
+        XCTAssertEqual(decoded.frames.count, 4)
+        for (index, frame) in decoded.frames.enumerated() {
+            XCTAssertTrue(frame.hasSamePixels(as: frames[index]), ImageDifference(frame, frames[index]).description)
+        }
+    }
+
+    /// Frames after the first carry only the rectangle that changed; an unchanged frame is still a frame.
+    func testLaterFramesAreTheChangedBoxAndIdenticalFramesStayFrames() throws {
+        let first = TestImages.photoLike(width: 30, height: 20)
+        let second = first.copy()
+        second[7, 4] = Pixel(red: 1, green: 2, blue: 3)
+        second[12, 9] = Pixel(red: 4, green: 5, blue: 6)
+        let encoder = AnimatedPNGEncoder(width: 30, height: 20, frameDelay: (1, 10), opaque: true)
+        let changed = try encoder.encodeFrame(second, previous: first)
+        XCTAssertEqual([changed.x, changed.y, changed.width, changed.height], [7, 4, 6, 6])
+        let unchanged = try encoder.encodeFrame(second, previous: second)
+        XCTAssertEqual([unchanged.width, unchanged.height], [1, 1])
+        let png = try encode([first, second, second, first], opaque: true)
+        let decoded = try AnimatedPNGDecoder.decode(png, maxPixels: 1 << 20)
+        XCTAssertEqual(decoded.frames.count, 4, "identical frames are not merged")
+        XCTAssertTrue(decoded.frames[2].hasSamePixels(as: second))
+        XCTAssertTrue(decoded.frames[3].hasSamePixels(as: first))
+    }
+
+    /// Frame 0 is the IDAT image, so a reader without APNG support (libpng here) shows it.
+    func testFirstFrameIsThePlainPNGImage() throws {
+        let frames = AnimationFrames.sliding(count: 3, width: 40, height: 30)
+        let png = try encode(frames, opaque: true)
+        XCTAssertEqual(
+            AnimationFrames.chunkTypes(png),
+            ["IHDR", "sRGB", "acTL", "fcTL", "IDAT", "fcTL", "fdAT", "fcTL", "fdAT", "IEND"])
+        XCTAssertTrue(try ImageDecoder.decode(png).image.hasSamePixels(as: frames[0]))
+    }
+
+    /// Frames of several bands (256 KiB of filtered rows each) are one zlib stream whatever the thread count.
+    func testBandedFramesAreTheSameBytesForEveryThreadCount() throws {
+        let frames = AnimationFrames.sliding(count: 2, width: 300, height: 700, step: 40, translucent: true)
+        let single = try encode(frames, opaque: false, threads: 1)
+        for threads in [2, 3, 8] {
+            XCTAssertEqual(try encode(frames, opaque: false, threads: threads), single, "\(threads) threads")
+        }
+        let decoded = try AnimatedPNGDecoder.decode(single, maxPixels: 1 << 22)
+        XCTAssertTrue(decoded.frames[0].hasSamePixels(as: frames[0]))
+        XCTAssertTrue(decoded.frames[1].hasSamePixels(as: frames[1]))
+        XCTAssertTrue(try ImageDecoder.decode(single).image.hasSamePixels(as: frames[0]), "libpng reads the bands")
+    }
+
+    func testFrameOfAnotherSizeIsAnError() {
+        let encoder = AnimatedPNGEncoder(width: 10, height: 10, frameDelay: (1, 10), opaque: true)
+        XCTAssertThrowsError(try encoder.encodeFrame(Image(width: 10, height: 9), previous: nil)) { error in
+            XCTAssertEqual(error as? CodecError, .encodingFailed("a 10x9 frame in a 10x10 animation"))
+        }
+    }
+
+    func testDelayDenominatorZeroMeansHundredths() throws {
+        let frames = AnimationFrames.sliding(count: 2, width: 8, height: 8)
+        let decoded = try AnimatedPNGDecoder.decode(try encode(frames, opaque: true, delay: (7, 0)), maxPixels: 1000)
+        XCTAssertEqual(decoded.delays, [0.07, 0.07])
+    }
+}
