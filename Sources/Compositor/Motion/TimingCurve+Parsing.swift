@@ -74,10 +74,9 @@ extension TimingCurve {
             let values = try labelled(arguments ?? [], function: lowered)
             try values.allow(["duration", "extrabounce", "velocity"], "\(lowered) takes")
             let base = ["smooth": 0, "snappy": 0.15, "bouncy": 0.3][lowered]!
-            let curve = try spring(
+            return try spring(
                 duration: values["duration"] ?? 0.5, bounce: base + (values["extrabounce"] ?? 0),
                 initialVelocity: values["velocity"] ?? 0)
-            return curve
         default:
             throw ParseError(
                 description: "unknown timing curve \(name.quotedForMessage(limit: 40)); expected \(knownCurves)")
@@ -176,7 +175,6 @@ extension TimingCurve {
 
     /// `spring(...)`: the labels choose the parametrisation (see `init(parsing:)`).
     private static func spring(_ values: Labelled) throws(ParseError) -> TimingCurve {
-
         let velocity = values["velocity"] ?? 0
         if values.has("response") || values.has("dampingfraction") {
             try values.allow(["response", "dampingfraction", "velocity"], "a SwiftUI spring takes")
@@ -207,7 +205,6 @@ extension TimingCurve {
     /// SwiftUI's `interpolatingSpring(mass:stiffness:damping:initialVelocity:)` (stiffness and damping required,
     /// as there), iOS 17's `interpolatingSpring(duration:bounce:)`, or alone, its default (0.5 s, no bounce).
     private static func interpolatingSpring(_ values: Labelled) throws(ParseError) -> TimingCurve {
-
         let velocity = values["velocity"] ?? 0
         if values.has("mass") || values.has("stiffness") || values.has("damping") {
             try values.allow(["mass", "stiffness", "damping", "velocity"], "interpolatingSpring takes")
