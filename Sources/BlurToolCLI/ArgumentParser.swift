@@ -65,6 +65,8 @@ public enum ArgumentParser {
                 throw UsageError("option '\(option.name)' does not apply to 'compose' (the scene file says it)")
             }
             return .compose(try renderRequest(input: positionals[1], options: options, needsEffect: false))
+        case "curve":
+            return .curve(try CurveRequest(positionals: Array(positionals.dropFirst()), options: options))
         case nil:
             throw UsageError("no INPUT given")
         default:
@@ -269,6 +271,7 @@ struct OptionSpec {
         OptionSpec(name: "--background", short: nil, takesValue: true),
         OptionSpec(name: "--transform", short: nil, takesValue: true),
         OptionSpec(name: "--threads", short: "-j", takesValue: true),
+        OptionSpec(name: "--samples", short: nil, takesValue: true),
     ]
 
     static func named(_ name: String) -> OptionSpec? {

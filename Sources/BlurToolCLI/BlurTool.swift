@@ -32,6 +32,7 @@ public enum BlurTool {
             case .info(let paths): return try showInfo(paths, console: console)
             case .render(let requests): return render(requests, console: console)
             case .compose(let request): try Composer(request: request, console: console).run()
+            case .curve(let request): try CurveCommand(request: request, console: console).run()
             }
             return ExitCode.success.rawValue
         } catch let error as UsageError {

@@ -12,6 +12,8 @@ public enum Command: Equatable, Sendable {
     /// `blurtool compose SCENE`: the request's input is the scene file; only output, decoding, threading
     /// and precision options apply.
     case compose(RenderRequest)
+    /// `blurtool curve SPEC`: a timing curve's samples or plot.
+    case curve(CurveRequest)
 }
 
 /// `blurtool INPUT --material NAME …` or `blurtool INPUT --sigma S …`.

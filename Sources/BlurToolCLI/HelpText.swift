@@ -8,6 +8,7 @@ enum HelpText {
                blurtool INPUT... --sigma S [--edge mirror|clamp|wrap|transparent] [-o OUTPUT]
                blurtool INPUT... --size WxH | --transform TEXT [-o OUTPUT]   (a resize or a warp alone)
                blurtool compose SCENE.json [-o OUTPUT]
+               blurtool curve SPEC [--samples N] [--format csv|png] [-o OUTPUT]
                blurtool materials
                blurtool info INPUT...
 
@@ -19,6 +20,14 @@ enum HelpText {
                                   frames, opacity, blend operators and transforms; image paths relative to
                                   it. compose takes only the output, decoding, --threads and --precision
                                   options; its default output is SCENE.png beside it. See the README.
+          SPEC                    A timing curve, as scene files write one: linear, easeIn, easeOut,
+                                  easeInOut, ease, cubic-bezier(x1,y1,x2,y2), steps(n, jump-end),
+                                  spring(damping: 0.2, velocity: 0.3, duration: 0.8) (UIKit),
+                                  spring(mass: 1, stiffness: 100, damping: 10) (physical),
+                                  spring(response: 0.5, dampingFraction: 0.825), smooth, snappy, bouncy…
+                                  curve prints --samples lines t,value (default 11) from t = 0 to the
+                                  curve's duration (a spring's own, else 1 s), or with --format png (or
+                                  -o NAME.png) draws a 480x320 plot.
 
         OPTIONS:
           -m, --material NAME     A material: ultraThin, thin, regular, thick, ultraThick, bar, chrome,
