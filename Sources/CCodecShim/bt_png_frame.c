@@ -15,60 +15,58 @@
 
 enum { BT_WINDOW = 32768 };
 
-static inline int bt_abs(int value) {
-    return value < 0 ? -value : value;
-}
-
-static inline uint8_t bt_paeth(uint8_t a, uint8_t b, uint8_t c) {
-    int p = (int)a + b - c;
-    int pa = bt_abs(p - a), pb = bt_abs(p - b), pc = bt_abs(p - c);
-    return pa <= pb && pa <= pc ? a : (pb <= pc ? b : c);
-}
+// Rows are kept with `bpp` zero bytes in front (the "pixel to the left" of the first pixel, as PNG defines
+// it), so the filter loops have no edge cases and the compiler can vectorise them.
+enum { BT_PAD = 4 };
 
 // libpng's and Pillow's heuristic: the filter whose output bytes, read as signed, sum smallest in magnitude.
-static void bt_filter_row(const uint8_t *row, const uint8_t *above, size_t length, int bpp, uint8_t *out) {
-    unsigned long sums[5] = {0, 0, 0, 0, 0};
+// `row` and `above` point past their padding; `candidates` holds 4 rows of `length` bytes.
+static void bt_filter_row(const uint8_t *row, const uint8_t *above, size_t length, int bpp, uint8_t *candidates,
+                          uint8_t *out) {
+    const uint8_t *left = row - bpp, *corner = above - bpp;
+    uint8_t *sub = candidates, *up = candidates + length, *average = up + length, *paeth = average + length;
+    uint32_t sums[5] = {0, 0, 0, 0, 0};
     for (size_t i = 0; i < length; i++) {
-        uint8_t a = i >= (size_t)bpp ? row[i - bpp] : 0;
-        uint8_t b = above ? above[i] : 0;
-        uint8_t c = above && i >= (size_t)bpp ? above[i - bpp] : 0;
-        uint8_t x = row[i];
-        sums[0] += bt_abs((int8_t)x);
-        sums[1] += bt_abs((int8_t)(uint8_t)(x - a));
-        sums[2] += bt_abs((int8_t)(uint8_t)(x - b));
-        sums[3] += bt_abs((int8_t)(uint8_t)(x - ((a + b) >> 1)));
-        sums[4] += bt_abs((int8_t)(uint8_t)(x - bt_paeth(a, b, c)));
+        int x = row[i], a = left[i], b = above[i], c = corner[i];
+        // Paeth's distances |p - a|, |p - b|, |p - c| for p = a + b - c, without forming p.
+        int pa = b - c, pb = a - c, pc = a + b - 2 * c;
+        pa = pa < 0 ? -pa : pa;
+        pb = pb < 0 ? -pb : pb;
+        pc = pc < 0 ? -pc : pc;
+        int predicted = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c);
+        sub[i] = (uint8_t)(x - a);
+        up[i] = (uint8_t)(x - b);
+        average[i] = (uint8_t)(x - ((a + b) >> 1));
+        paeth[i] = (uint8_t)(x - predicted);
+        int8_t s0 = (int8_t)x, s1 = (int8_t)sub[i], s2 = (int8_t)up[i], s3 = (int8_t)average[i], s4 = (int8_t)paeth[i];
+        sums[0] += (uint32_t)(s0 < 0 ? -s0 : s0);
+        sums[1] += (uint32_t)(s1 < 0 ? -s1 : s1);
+        sums[2] += (uint32_t)(s2 < 0 ? -s2 : s2);
+        sums[3] += (uint32_t)(s3 < 0 ? -s3 : s3);
+        sums[4] += (uint32_t)(s4 < 0 ? -s4 : s4);
     }
     int best = 0;
     for (int f = 1; f < 5; f++) {
         if (sums[f] < sums[best]) best = f;
     }
     out[0] = (uint8_t)best;
-    uint8_t *filtered = out + 1;
-    for (size_t i = 0; i < length; i++) {
-        uint8_t a = i >= (size_t)bpp ? row[i - bpp] : 0;
-        uint8_t b = above ? above[i] : 0;
-        uint8_t c = above && i >= (size_t)bpp ? above[i - bpp] : 0;
-        switch (best) {
-        case 0: filtered[i] = row[i]; break;
-        case 1: filtered[i] = (uint8_t)(row[i] - a); break;
-        case 2: filtered[i] = (uint8_t)(row[i] - b); break;
-        case 3: filtered[i] = (uint8_t)(row[i] - ((a + b) >> 1)); break;
-        default: filtered[i] = (uint8_t)(row[i] - bt_paeth(a, b, c)); break;
-        }
-    }
+    memcpy(out + 1, best == 0 ? row : candidates + length * (size_t)(best - 1), length);
 }
 
-// Pixel row y of the input in the output's channel count (RGBX → RGB drops every fourth byte).
-static const uint8_t *bt_packed_row(const bt_png_frame_input *input, int y, uint8_t *scratch) {
+// Pixel row y of the input in the output's channel count (RGBX → RGB drops every fourth byte), after the
+// padding at `padded`.
+static void bt_packed_row(const bt_png_frame_input *input, int y, uint8_t *padded) {
     const uint8_t *source = input->pixels + input->bytes_per_row * (size_t)y;
-    if (input->channels == 4) return source;
-    for (int x = 0; x < input->width; x++) {
-        scratch[x * 3] = source[x * 4];
-        scratch[x * 3 + 1] = source[x * 4 + 1];
-        scratch[x * 3 + 2] = source[x * 4 + 2];
+    uint8_t *target = padded + BT_PAD;
+    if (input->channels == 4) {
+        memcpy(target, source, (size_t)input->width * 4);
+        return;
     }
-    return scratch;
+    for (int x = 0; x < input->width; x++) {
+        target[x * 3] = source[x * 4];
+        target[x * 3 + 1] = source[x * 4 + 1];
+        target[x * 3 + 2] = source[x * 4 + 2];
+    }
 }
 
 typedef struct {
@@ -90,18 +88,20 @@ static int bt_band_rows(const bt_frame_job *job, int band, int *first) {
     return end - *first;
 }
 
+// `scratch`: two padded rows, then the four candidate rows.
 static void bt_filter_band(bt_frame_job *job, int band, uint8_t *scratch) {
     const bt_png_frame_input *input = job->input;
     size_t length = job->row_bytes - 1;
     int first;
     int rows = bt_band_rows(job, band, &first);
-    uint8_t *current = scratch, *previous = scratch + length;
-    const uint8_t *above = first > 0 ? bt_packed_row(input, first - 1, previous) : NULL;
+    uint8_t *current = scratch, *previous = scratch + BT_PAD + length, *candidates = previous + BT_PAD + length;
+    memset(scratch, 0, 2 * (BT_PAD + length));  // the padding, and the row above the first, which is zero
+    if (first > 0) bt_packed_row(input, first - 1, previous);
     for (int y = first; y < first + rows; y++) {
-        const uint8_t *row = bt_packed_row(input, y, current);
-        bt_filter_row(row, above, length, input->channels, job->filtered + job->row_bytes * (size_t)y);
-        above = row;
-        uint8_t *swap = current;  // the packed row just filtered is the next one's row above
+        bt_packed_row(input, y, current);
+        bt_filter_row(current + BT_PAD, previous + BT_PAD, length, input->channels, candidates,
+                      job->filtered + job->row_bytes * (size_t)y);
+        uint8_t *swap = current;  // the row just filtered is the next one's row above
         current = previous;
         previous = swap;
     }
@@ -150,7 +150,7 @@ static int bt_deflate_band(bt_frame_job *job, int band) {
 // Bands are taken from a shared counter, one at a time, by every thread of a phase.
 static void *bt_filter_worker(void *argument) {
     bt_frame_job *job = argument;
-    uint8_t *scratch = malloc(2 * (job->row_bytes - 1));
+    uint8_t *scratch = malloc(2 * (BT_PAD + job->row_bytes - 1) + 4 * (job->row_bytes - 1));
     if (scratch == NULL) {
         atomic_store(&job->failed, 1);
         return NULL;
