@@ -1,0 +1,108 @@
+import Compositor
+import Foundation
+import ImageCodecs
+import TestSupport
+import XCTest
+
+/// YUV4MPEG2 output: the header, BT.601 limited-range values, 2×2 chroma and odd sizes.
+final class Y4MWriterTests: XCTestCase {
+    func testHeaderSaysWhatFfmpegMustAssume() {
+        let writer = Y4MWriter(width: 1170, height: 2532, framesPerSecond: (60000, 1001))
+        XCTAssertEqual(
+            String(decoding: writer.header, as: UTF8.self),
+            "YUV4MPEG2 W1170 H2532 F60000:1001 Ip A1:1 C420jpeg XCOLORRANGE=LIMITED\n")
+    }
+
+    /// The BT.601 limited-range values every table gives for black, white and the primaries.
+    func testPrimariesHaveTheirBT601Values() {
+        let cases: [(Pixel, [UInt8])] = [
+            (Pixel(red: 0, green: 0, blue: 0), [16, 128, 128]), (Pixel(red: 255, green: 255, blue: 255), [235, 128, 128]),
+            (Pixel(red: 255, green: 0, blue: 0), [81, 90, 240]), (Pixel(red: 0, green: 255, blue: 0), [145, 54, 34]),
+            (Pixel(red: 0, green: 0, blue: 255), [41, 240, 110]),
+        ]
+        for (pixel, expected) in cases {
+            let frame = Y4MWriter(width: 2, height: 2, framesPerSecond: (30, 1)).frame(Image(width: 2, height: 2, fill: pixel))
+            XCTAssertEqual(Array(frame[0..<6]), Array("FRAME\n".utf8))
+            XCTAssertEqual(Array(frame[6...]), [expected[0], expected[0], expected[0], expected[0], expected[1], expected[2]],
+                "\(pixel)")
+        }
+    }
+
+    /// A translucent premultiplied pixel is its picture over black: (128, 0, 0, 128) shows as opaque (128, 0, 0).
+    func testTranslucentPixelsAreOverBlack() {
+        let writer = Y4MWriter(width: 2, height: 2, framesPerSecond: (30, 1))
+        XCTAssertEqual(
+            writer.frame(Image(width: 2, height: 2, fill: Pixel(red: 128, green: 0, blue: 0, alpha: 128))),
+            writer.frame(Image(width: 2, height: 2, fill: Pixel(red: 128, green: 0, blue: 0))))
+    }
+
+    /// 3×3: chroma planes of 2×2, the last column's and row's samples averaged from those pixels alone.
+    func testOddSizesAverageTheLastColumnAndRowAlone() {
+        let image = Image(width: 3, height: 3, fill: Pixel(red: 0, green: 0, blue: 0))
+        for y in 0..<3 { image[2, y] = Pixel(red: 0, green: 0, blue: 255) }  // the last column blue
+        image[0, 2] = Pixel(red: 255, green: 0, blue: 0)  // one red pixel in the last row
+        let frame = Y4MWriter(width: 3, height: 3, framesPerSecond: (30, 1)).frame(image)
+        XCTAssertEqual(frame.count, 6 + 9 + 4 + 4)
+        let cb = Array(frame[15..<19])
+        let cr = Array(frame[19..<23])
+        XCTAssertEqual(cb, [128, 240, 109, 240], "black; blue alone; red beside black (128 - 37.8 / 2); blue")
+        XCTAssertEqual(cr, [128, 110, 184, 110])
+    }
+
+    /// With uniform 2×2 blocks no colour is lost to subsampling, so inverting BT.601 gives the pixels back
+    /// within the rounding of three 8-bit values (under 2 levels).
+    func testUniformBlocksInvertToTheirPixels() {
+        let small = TestImages.photoLike(width: 16, height: 12)
+        let image = Image(width: 32, height: 24)
+        for y in 0..<24 { for x in 0..<32 { image[x, y] = small[x / 2, y / 2] } }
+        let frame = Y4MWriter(width: 32, height: 24, framesPerSecond: (30, 1)).frame(image)
+        var worst = 0.0
+        for y in 0..<24 {
+            for x in 0..<32 {
+                let luma = (Double(frame[6 + y * 32 + x]) - 16) / 219
+                let cb = (Double(frame[6 + 768 + (y / 2) * 16 + x / 2]) - 128) / 224
+                let cr = (Double(frame[6 + 768 + 192 + (y / 2) * 16 + x / 2]) - 128) / 224
+                let rgb = [luma + 1.402 * cr, luma - 0.344136 * cb - 0.714136 * cr, luma + 1.772 * cb]
+                let original = image[x, y]
+                for (value, expected) in zip(rgb, [original.red, original.green, original.blue]) {
+                    worst = max(worst, abs(value * 255 - Double(expected)))
+                }
+            }
+        }
+        XCTAssertLessThan(worst, 2.0)
+    }
+
+    /// ffmpeg, when installed, reads the stream as limited-range BT.601 and gives back the pixels closely.
+    func testFfmpegDecodesTheStream() throws {
+        guard let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: FileManager.default.isExecutableFile)
+        else { throw XCTSkip("ffmpeg is not installed") }
+        let image = TestImages.photoLike(width: 64, height: 48)
+        let writer = Y4MWriter(width: 64, height: 48, framesPerSecond: (30, 1))
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("y4m-\(getpid()).y4m")
+        defer { try? FileManager.default.removeItem(at: input) }
+        try Data(writer.header + writer.frame(image) + writer.frame(image)).write(to: input)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        process.arguments = [
+            "-v", "error", "-f", "yuv4mpegpipe", "-i", input.path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let rgb = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(rgb.count, 2 * 64 * 48 * 3)
+        var total = 0.0
+        for y in 0..<48 {
+            for x in 0..<64 {
+                let p = image[x, y]
+                for (channel, value) in [p.red, p.green, p.blue].enumerated() {
+                    total += abs(Double(rgb[(y * 64 + x) * 3 + channel]) - Double(value))
+                }
+            }
+        }
+        // Chroma at half resolution blurs the hard edges, so the mean is what is held: a few levels.
+        XCTAssertLessThan(total / Double(64 * 48 * 3), 4)
+    }
+}
