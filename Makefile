@@ -14,7 +14,7 @@ endif
 # no longer resolves libswiftCore's symbols at every start), which counts when a script runs blurtool per photo.
 RELEASE := $(SWIFT) build -c release --static-swift-stdlib $(CPU_FLAGS)
 BLURTOOL := .build/release/blurtool
-APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev
+APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release demo test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite

@@ -24,10 +24,16 @@ let package = Package(
             pkgConfig: "libpng16",
             providers: [.apt(["libpng-dev", "zlib1g-dev"])]
         ),
+        // Animated WebP through libwebp's WebPAnimEncoder (libwebpmux, which pulls in libwebp).
+        .systemLibrary(
+            name: "CWebP",
+            pkgConfig: "libwebpmux",
+            providers: [.apt(["libwebp-dev"])]
+        ),
         // zlib is named here because pkg-config lists it for libpng only as a private (static) dependency.
         .target(name: "CCodecShim", dependencies: ["CJPEG", "CPNG"], linkerSettings: [.linkedLibrary("z")]),
         .target(name: "Compositor"),
-        .target(name: "ImageCodecs", dependencies: ["Compositor", "CCodecShim"]),
+        .target(name: "ImageCodecs", dependencies: ["Compositor", "CCodecShim", "CWebP"]),
         // Scene files (JSON) read into the Compositor's model; image loading is passed in, so it needs no codec.
         .target(name: "SceneFormat", dependencies: ["Compositor"]),
         .target(name: "BlurToolCLI", dependencies: ["Compositor", "ImageCodecs", "SceneFormat"]),
@@ -41,7 +47,8 @@ let package = Package(
             path: "Tools/scenefuzz"),
         .target(name: "TestSupport", dependencies: ["Compositor"], path: "Tests/TestSupport"),
         .testTarget(name: "CompositorTests", dependencies: ["Compositor", "TestSupport"]),
-        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Compositor", "TestSupport"]),
+        .testTarget(
+            name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Compositor", "TestSupport", "CWebP"]),
         .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "ImageCodecs", "Compositor", "TestSupport"]),
         // The README's code blocks, compiled and run.
         .testTarget(name: "ExamplesTests", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "TestSupport"]),
