@@ -67,6 +67,9 @@ public enum ArgumentParser {
             return .compose(try renderRequest(input: positionals[1], options: options, needsEffect: false))
         case "curve":
             return .curve(try CurveRequest(positionals: Array(positionals.dropFirst()), options: options))
+        case "animate":
+            guard positionals.count == 2 else { throw UsageError("'animate' needs exactly one SCENE file") }
+            return .animate(try animationRequest(scene: positionals[1], options: options))
         case nil:
             throw UsageError("no INPUT given")
         default:
@@ -98,7 +101,7 @@ public enum ArgumentParser {
         if command == "materials", positionals.count > 1 { throw UsageError("'materials' takes no arguments") }
     }
 
-    private static func renderRequest(
+    static func renderRequest(
         input: String, options: [(name: String, value: String?)], needsEffect: Bool = true
     )
         throws(UsageError) -> RenderRequest
@@ -272,6 +275,12 @@ struct OptionSpec {
         OptionSpec(name: "--transform", short: nil, takesValue: true),
         OptionSpec(name: "--threads", short: "-j", takesValue: true),
         OptionSpec(name: "--samples", short: nil, takesValue: true),
+        OptionSpec(name: "--fps", short: nil, takesValue: true),
+        OptionSpec(name: "--duration", short: nil, takesValue: true),
+        OptionSpec(name: "--at", short: nil, takesValue: true),
+        OptionSpec(name: "--loop", short: nil, takesValue: true),
+        OptionSpec(name: "--lossy", short: nil, takesValue: false),
+        OptionSpec(name: "--benchmark", short: nil, takesValue: false),
     ]
 
     static func named(_ name: String) -> OptionSpec? {

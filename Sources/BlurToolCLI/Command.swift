@@ -14,6 +14,8 @@ public enum Command: Equatable, Sendable {
     case compose(RenderRequest)
     /// `blurtool curve SPEC`: a timing curve's samples or plot.
     case curve(CurveRequest)
+    /// `blurtool animate SCENE`: the scene's frames to an animation, or one of them (`--at`) to an image.
+    case animate(AnimationRequest)
 }
 
 /// `blurtool INPUT --material NAME …` or `blurtool INPUT --sigma S …`.

@@ -17,30 +17,11 @@ struct Composer {
         }
         let format = try OutputPath.format(of: outputPath, requested: request.format) ?? .png  // stdout: PNG
         let subject = scenePath == "-" ? "<stdin>" : scenePath
-        let bytes = try FileIO.read(scenePath, upTo: SceneFile.maximumBytes, whatItIs: "a scene file")
+        let bytes = try Composer.readSceneFile(scenePath)
         // Opened once the scene is known to be there, so an output that cannot be created fails before the work.
         let output = try OutputFile(outputPath)
         defer { output.discard() }
-        let slash = scenePath.lastIndex(of: "/")
-        var file = SceneFile(
-            directory: scenePath == "-"
-                ? "" : slash.map { $0 == scenePath.startIndex ? "/" : String(scenePath[..<$0]) } ?? "",
-            maxPixels: request.maxPixels, loadImage: ImageCache(request: request, console: console).load)
-        let scene: Scene
-        do {
-            scene = try file.scene(fromJSON: bytes)
-        } catch .image(let path, let file, let underlying) {
-            // The loader's failure, under the scene's name and the layer's JSON path.
-            let failure = underlying as? ToolFailure ?? ToolFailure(.dataError, file, "\(underlying)")
-            throw ToolFailure(
-                failure.code, shownAs: "\(ToolFailure.display(subject)): \(path)",
-                (failure.subject.map { "\($0): " } ?? "") + failure.reason)
-        } catch {
-            throw ToolFailure(.dataError, subject, error.description)
-        }
-        try MemoryBudget.check(
-            width: scene.pixelWidth, height: scene.pixelHeight, what: "the canvas",
-            subject: ToolFailure.display(subject))
+        let scene = try Composer.scene(fromFile: bytes, path: scenePath, request: request, console: console)
         let loaded = clock.now
         let image: Image
         do {
@@ -62,6 +43,39 @@ struct Composer {
                     + "\(request.threads) threads: read+load \(ms(loaded - start)) ms, render \(ms(rendered - loaded)) ms, "
                     + "encode+write \(ms(clock.now - rendered)) ms")
         }
+    }
+
+    static func readSceneFile(_ path: String) throws -> [UInt8] {
+        try FileIO.read(path, upTo: SceneFile.maximumBytes, whatItIs: "a scene file")
+    }
+
+    /// The scene in a scene file's bytes, its images loaded relative to its folder; every failure a one-line
+    /// `ToolFailure` naming the scene (and the JSON path of the layer at fault).
+    static func scene(
+        fromFile bytes: [UInt8], path scenePath: String, request: RenderRequest, console: BlurTool.Console
+    ) throws -> Scene {
+        let subject = scenePath == "-" ? "<stdin>" : scenePath
+        let slash = scenePath.lastIndex(of: "/")
+        var file = SceneFile(
+            directory: scenePath == "-"
+                ? "" : slash.map { $0 == scenePath.startIndex ? "/" : String(scenePath[..<$0]) } ?? "",
+            maxPixels: request.maxPixels, loadImage: ImageCache(request: request, console: console).load)
+        let scene: Scene
+        do {
+            scene = try file.scene(fromJSON: bytes)
+        } catch .image(let path, let file, let underlying) {
+            // The loader's failure, under the scene's name and the layer's JSON path.
+            let failure = underlying as? ToolFailure ?? ToolFailure(.dataError, file, "\(underlying)")
+            throw ToolFailure(
+                failure.code, shownAs: "\(ToolFailure.display(subject)): \(path)",
+                (failure.subject.map { "\($0): " } ?? "") + failure.reason)
+        } catch {
+            throw ToolFailure(.dataError, subject, error.description)
+        }
+        try MemoryBudget.check(
+            width: scene.pixelWidth, height: scene.pixelHeight, what: "the canvas",
+            subject: ToolFailure.display(subject))
+        return scene
     }
 
     /// `-o` as given; a directory or nothing gives `<scene stem>.png` there (or beside the scene).

@@ -74,6 +74,23 @@ final class OutputFile {
 
     deinit { discard() }
 
+    /// Writes `bytes` now, for an output made in parts (a video stream's frames); `commit` completes it. A
+    /// regular file still appears only at `commit`.
+    func append(_ bytes: [UInt8]) throws(ToolFailure) {
+        guard let target else { return }
+        let descriptor: Int32
+        switch target {
+        case .standardOutput: descriptor = STDOUT_FILENO
+        case .direct(let open): descriptor = open
+        case .replacing(_, _, let open): descriptor = open
+        }
+        guard OutputFile.writeAll(bytes, to: descriptor) else {
+            let error = errno
+            discard()
+            throw ToolFailure(.ioError, path == "-" ? "<stdout>" : path, FileIO.errorText(error))
+        }
+    }
+
     /// Writes `bytes` and, for a regular file, renames the temporary file over the output.
     func commit(_ bytes: [UInt8]) throws(ToolFailure) {
         guard let target else { return }

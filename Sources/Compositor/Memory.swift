@@ -199,3 +199,33 @@ final class Locked<Value>: @unchecked Sendable {
         return body(&value.pointee)
     }
 }
+
+/// A pthread mutex with a condition variable, for threads that wait for each other's results (the frame
+/// pipeline); allocated apart from the object for the same reason as `Locked`'s.
+final class ConditionLock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// Waits for `broadcast`; call inside `withLock`, and check the awaited condition again after.
+    func wait() { pthread_cond_wait(condition, mutex) }
+
+    func broadcast() { pthread_cond_broadcast(condition) }
+}

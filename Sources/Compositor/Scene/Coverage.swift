@@ -1,5 +1,5 @@
 /// A rectangle of whole pixels.
-struct PixelBox: Equatable {
+struct PixelBox: Hashable {
     var x, y, width, height: Int
 
     var isEmpty: Bool { width <= 0 || height <= 0 }

@@ -32,6 +32,9 @@ struct Placement {
 extension Layer {
     /// Fully transparent under an operator that then leaves the destination as it was.
     var drawsNothing: Bool { opacity <= 0 && (blend == .sourceOver || blend.isBlendMode) }
+
+    /// A group drawn alone on a picture of its own, then composited as one.
+    var isIsolated: Bool { isolated || opacity < 1 || blend != .sourceOver }
 }
 
 extension SceneRenderer {

@@ -81,6 +81,13 @@ public struct Layer: Sendable {
     public var transform: AffineTransform2D
     /// A label for messages; not drawn.
     public var name: String?
+    /// How the layer's properties change over time (see `LayerAnimation`); a still frame is
+    /// `Scene.snapshot(at:)`, which the renderer draws.
+    public var animations: [LayerAnimation] = []
+    /// A group drawn alone first and then composited as one even at full opacity with source-over (as
+    /// `CALayer.shouldRasterize` draws it), so its layers' operators meet only each other: a cross-dissolve
+    /// adds its two pictures with plus-lighter without adding them to what lies beneath.
+    public var isolated = false
 
     public init(
         _ content: Content, frame: Rect? = nil, opacity: Double = 1, blend: CompositeOperator = .sourceOver,
@@ -108,11 +115,29 @@ public struct BackdropMaterial: Sendable {
     public var recipe: MaterialRecipe
     public var dim: Double
     public var cornerRadius: Double
+    /// How much of the material shows, 0 (`UIVisualEffectView.effect = nil`) to 1 (all of it): blur,
+    /// saturation, tints and grain all scale from identity, as an effect view animates its `effect`. The dim is
+    /// separate.
+    public var effect: Double
 
-    public init(recipe: MaterialRecipe, dim: Double = 0, cornerRadius: Double = 0) {
+    public init(recipe: MaterialRecipe, dim: Double = 0, cornerRadius: Double = 0, effect: Double = 1) {
         self.recipe = recipe
         self.dim = dim
         self.cornerRadius = cornerRadius
+        self.effect = effect
+    }
+
+    /// The recipe with `effect` applied: the blur radius and grain times the effect, the saturation that part
+    /// of the way from 1, each tint's opacity times the effect.
+    public var effectiveRecipe: MaterialRecipe {
+        let amount = min(max(effect, 0), 1)
+        guard amount < 1 else { return recipe }
+        var partial = recipe
+        partial.blurPoints *= amount
+        partial.saturation = 1 + (recipe.saturation - 1) * amount
+        partial.grain *= amount
+        partial.tints = recipe.tints.map { TintLayer($0.color.opacity($0.color.alpha * amount), blendMode: $0.blendMode) }
+        return partial
     }
 }
 

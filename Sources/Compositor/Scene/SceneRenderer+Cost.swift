@@ -124,7 +124,7 @@ extension SceneRenderer {
             return area * 2
         case .group(let layers):
             let inner = placement.inside(layer, transform: transform)
-            guard layer.opacity < 1 || layer.blend != .sourceOver else {
+            guard layer.isIsolated else {
                 return layers.reduce(0) { max($0, cost(of: $1, in: inner, adding: &work)) }
             }
             guard let picture = pixelBox(ofLayers: layers, in: inner) else { return 0 }

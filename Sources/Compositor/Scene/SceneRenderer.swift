@@ -25,6 +25,12 @@ public struct SceneRenderer: Sendable {
     /// is allocated).
     /// - Throws: `SceneRenderError` when the scene would need more memory or work than `limits` allow.
     public func render(_ scene: Scene, workspace: Workspace = Workspace()) throws(SceneRenderError) -> Image {
+        try render(scene, workspace: workspace, cache: nil)
+    }
+
+    /// Draws a still scene (an animation's snapshot); with a cache, from its copy of the static bottom layers,
+    /// with the backdrops and static groups it keeps. The result is the same with or without one.
+    func render(_ scene: Scene, workspace: Workspace, cache: FrameCache?) throws(SceneRenderError) -> Image {
         try limits.check(cost(of: scene))
         let canvas: Image
         do {
@@ -33,12 +39,28 @@ public struct SceneRenderer: Sendable {
         } catch {
             throw .outOfMemory(error)
         }
+        var layers = scene.layers[...]
+        if let cache {
+            canvas.copyPixels(from: cache.base)
+            layers = layers.dropFirst(cache.staticPrefix)
+        }
+        try draw(layers, onto: canvas, scene: scene, workspace: workspace, cache: cache)
+        return canvas
+    }
+
+    /// Draws top-level layers onto a canvas of the scene's size.
+    func draw(
+        _ layers: ArraySlice<Layer>, onto canvas: Image, scene: Scene, workspace: Workspace, cache: FrameCache?
+    ) throws(SceneRenderError) {
         let context = Context(
             target: canvas, transform: AffineTransform2D(scaleX: scene.scale, y: scene.scale),
             bounds: Rect(x: 0, y: 0, width: scene.width, height: scene.height), space: scene.space,
-            workspace: workspace)
-        for layer in scene.layers { try draw(layer, in: context) }
-        return canvas
+            workspace: workspace, cache: cache, history: cache.map { _ in CanvasHistory() })
+        for (index, layer) in zip(layers.indices, layers) {
+            var inner = context
+            inner.path = [index]
+            try draw(layer, in: inner)
+        }
     }
 
     /// Where layers are being drawn: the target image, the transform from the current coordinates to its
@@ -49,6 +71,13 @@ public struct SceneRenderer: Sendable {
         var bounds: Rect
         var space: WorkingSpace
         var workspace: Workspace
+        var cache: FrameCache?
+        /// Whether the canvas still holds only the cache's base (nil without a cache).
+        var history: CanvasHistory?
+        /// The layer's child indices from the top, for the cache's static groups.
+        var path: [Int] = []
+        /// Drawing onto the canvas itself, not an isolated group's picture.
+        var onCanvas = true
 
         var placement: Placement {
             Placement(transform: transform, bounds: bounds, width: target.width, height: target.height)
@@ -67,6 +96,8 @@ public struct SceneRenderer: Sendable {
         let frame = layer.frame ?? context.bounds
         guard !layer.drawsNothing, let transform = placement(of: layer, in: context.placement) else { return }
         let target = context.target
+        // Whatever this layer draws, the canvas beneath the next one is no longer the cache's base.
+        defer { if context.onCanvas, !layer.isGroupDrawnInPlace { context.history?.untouched = false } }
         switch layer.content {
         case .image(let image, let fit, let filter, let cornerRadius):
             drawImage(
@@ -93,22 +124,43 @@ public struct SceneRenderer: Sendable {
             drawBackdrop(material, opacity: layer.opacity, frame: frame, transform: transform, context: context)
         case .group(let layers):
             var inner = context.inside(layer, transform: transform)
-            guard layer.opacity < 1 || layer.blend != .sourceOver else {
-                for child in layers { try draw(child, in: inner) }
+            guard layer.isIsolated else {
+                for (index, child) in layers.enumerated() {
+                    if context.cache != nil { inner.path = context.path + [index] }
+                    try draw(child, in: inner)
+                }
                 return
             }
             // An isolated group: its layers drawn alone on a transparent picture just large enough to hold
             // them, then composited as one.
             guard let box = pixelBox(ofLayers: layers, in: inner.placement) else { return }
             inner.transform = inner.placement.picture(box).transform
-            do {
-                inner.target = try Image(checkedWidth: box.width, height: box.height)
-            } catch {
-                throw .outOfMemory(error)
+            inner.onCanvas = false
+            func drawPicture() throws(SceneRenderError) -> Image {
+                do {
+                    inner.target = try Image(checkedWidth: box.width, height: box.height)
+                } catch {
+                    throw .outOfMemory(error)
+                }
+                for (index, child) in layers.enumerated() {
+                    if context.cache != nil { inner.path = context.path + [index] }
+                    try draw(child, in: inner)
+                }
+                return inner.target
             }
-            for child in layers { try draw(child, in: inner) }
+            let picture: Image
+            if let cache = context.cache, cache.staticGroups.contains(context.path) {
+                let bounds = inner.bounds
+                picture = try cache.group(
+                    FrameCache.GroupKey(
+                        path: context.path, transform: inner.transform,
+                        bounds: [bounds.x, bounds.y, bounds.width, bounds.height], box: box),
+                    draw: drawPicture)
+            } else {
+                picture = try drawPicture()
+            }
             target.draw(
-                inner.target, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
+                picture, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
                 space: context.space, threads: threads)
         }
     }
@@ -154,15 +206,27 @@ public struct SceneRenderer: Sendable {
         guard !box.isEmpty else { return }
         // The blur scales with the layer (a group scaled 2x blurs twice as wide), up to the longest blur
         // the command line accepts: beyond it any picture is one flat colour anyway.
-        var recipe = material.recipe
+        var recipe = material.effectiveRecipe
         let pixelsPerPoint = abs(transform.a * transform.d - transform.b * transform.c).squareRoot()
         recipe.blurPoints = min(recipe.blurPoints, SceneRenderer.maximumBlurPixels / pixelsPerPoint)
         let effect = MaterialEffect(
             recipe: recipe, dim: material.dim, pixelsPerPoint: pixelsPerPoint, precision: precision,
             threads: threads)
-        let seen = effect.apply(
-            to: target, regionX: box.x, y: box.y, width: box.width, height: box.height,
-            workspace: context.workspace)
+        func effectSeen(in region: PixelBox) -> Image {
+            effect.apply(
+                to: target, regionX: region.x, y: region.y, width: region.width, height: region.height,
+                workspace: context.workspace)
+        }
+        let seen: Image
+        if let cache = context.cache, context.onCanvas, context.history?.untouched == true {
+            // Over the base alone: the same material of the same pixels whatever the frame (the region API's
+            // grid and dither are aligned to the canvas, so a crop of the whole equals the region).
+            let state = FrameCache.BackdropState(
+                recipe: recipe, dim: material.dim, pixelsPerPoint: pixelsPerPoint, precision: precision)
+            seen = cache.backdrop(state, box: box, make: effectSeen(in:))
+        } else {
+            seen = effectSeen(in: box)
+        }
         var mask = Coverage.roundedRectangle(
             frame, radius: material.cornerRadius, through: transform, over: box)
         if opacity < 1 {
@@ -175,5 +239,19 @@ public struct SceneRenderer: Sendable {
             mask = scaled
         }
         target.draw(seen, x: box.x, y: box.y, operator: .copy, mask: mask, space: context.space, threads: threads)
+    }
+}
+
+/// Whether a frame's canvas still holds only the cache's base: a backdrop drawn then sees the same pixels in
+/// every frame.
+final class CanvasHistory {
+    var untouched = true
+}
+
+extension Layer {
+    /// A group whose layers draw straight onto its target (they mark the canvas themselves).
+    var isGroupDrawnInPlace: Bool {
+        if case .group = content { return !isIsolated }
+        return false
     }
 }

@@ -1,0 +1,105 @@
+import Compositor
+import ImageCodecs
+
+/// `blurtool animate SCENE …`: the scene's frames to an animated PNG or WebP, numbered PNGs or YUV4MPEG2, or
+/// one frame (`--at`) to a still image.
+public struct AnimationRequest: Equatable, Sendable {
+    /// What the frames become.
+    public enum Output: String, Equatable, Sendable, CaseIterable {
+        /// An animated PNG (`.png`, `.apng`).
+        case apng
+        /// An animated WebP (`.webp`), lossless unless `--lossy`.
+        case webp
+        /// Numbered PNGs in a folder (`-o frames/`).
+        case frames
+        /// YUV4MPEG2, for `| ffmpeg -i - out.mp4`.
+        case y4m
+    }
+
+    /// The scene file, output, threads, precision, limits and PNG compression, as `compose` takes them.
+    public var render: RenderRequest
+    public var framesPerSecond = 60.0
+    /// How long to render; nil: the scene's own animation duration.
+    public var duration: Double?
+    /// One frame at this time, to a still image (`render.format` or the output's extension).
+    public var time: Double?
+    /// nil: from the output's extension (`.webp`, a folder), else an animated PNG.
+    public var output: Output?
+    /// Times an animated PNG or WebP plays; 0 for ever.
+    public var loopCount = 0
+    public var isLossy = false
+    /// WebP's quality with `--lossy` (0...100).
+    public var webPQuality = 90.0
+    /// Draw the frames, encode nothing, and print how fast (`--benchmark`).
+    public var isBenchmark = false
+
+    public init(render: RenderRequest) {
+        self.render = render
+    }
+}
+
+extension ArgumentParser {
+    /// The options only `animate` takes; the rest are `compose`'s.
+    static let animationOptions: Set = ["--fps", "--duration", "--at", "--loop", "--lossy", "--benchmark"]
+
+    static func animationRequest(scene: String, options: [(name: String, value: String?)]) throws(UsageError)
+        -> AnimationRequest
+    {
+        let composeOptions: Set = [
+            "--output", "--quality", "--png-compression", "--no-auto-orient", "--lenient", "--max-pixels",
+            "--verbose", "--threads", "--precision", "--chroma", "--progressive", "--optimize",
+        ]
+        var shared: [(name: String, value: String?)] = []
+        var request = AnimationRequest(render: RenderRequest(input: scene))
+        var format: String?
+        var quality: Double?
+        for (name, value) in options {
+            let value = value ?? ""
+            switch name {
+            case "--fps": request.framesPerSecond = try number(value, name, in: 1...1000)
+            case "--duration": request.duration = try number(value, name, in: 0...3600)
+            case "--at": request.time = try number(value, name, in: 0...3600)
+            case "--loop": request.loopCount = Int(try number(value, name, in: 0...65_535, integer: true))
+            case "--lossy": request.isLossy = true
+            case "--benchmark": request.isBenchmark = true
+            case "--format": format = value.lowercased()
+            case "--quality":
+                quality = try number(value, name, in: 0...100)
+                shared.append((name, String(Int(quality!.rounded()).clamped(to: 1...100))))
+            default:
+                guard composeOptions.contains(name) else {
+                    throw UsageError("option '\(name)' does not apply to 'animate' (the scene file says it)")
+                }
+                shared.append((name, value))
+            }
+        }
+        request.render = try renderRequest(input: scene, options: shared, needsEffect: false)
+        if let format {
+            if request.time != nil {
+                switch format {
+                case "png": request.render.format = .png
+                case "jpeg", "jpg": request.render.format = .jpeg
+                default: throw UsageError("--format with --at must be png or jpeg, not \(format.quotedForMessage())")
+                }
+            } else {
+                guard let output = AnimationRequest.Output(rawValue: format == "png" ? "apng" : format) else {
+                    throw UsageError(
+                        "--format must be apng, webp, frames or y4m, not \(format.quotedForMessage())")
+                }
+                request.output = output
+            }
+        }
+        if let quality { request.webPQuality = quality }
+        if request.time != nil, request.isBenchmark || request.duration != nil {
+            throw UsageError("--at renders one frame; it takes neither --duration nor --benchmark")
+        }
+        if request.isLossy, request.output != nil, request.output != .webp {
+            throw UsageError("--lossy applies to an animated WebP")
+        }
+        return request
+    }
+}
+
+extension Comparable {
+    fileprivate func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
+}

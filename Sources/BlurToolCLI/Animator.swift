@@ -1,0 +1,152 @@
+import Compositor
+import ImageCodecs
+import SceneFormat
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs `blurtool animate SCENE`: read the scene, draw its frames in parallel, encode them as they come (the
+/// animated PNG's frames on the drawing threads too), write the output once complete.
+struct Animator {
+    let request: AnimationRequest
+    let console: BlurTool.Console
+
+    private var subject: String { request.render.input == "-" ? "<stdin>" : request.render.input }
+
+    func run() throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let scenePath = request.render.input
+        let output = try outputKind()
+        let outputPath = try resolvedOutputPath(output)
+        if scenePath != "-", let outputPath, outputPath != "-", FileIO.isSameFile(scenePath, outputPath) {
+            throw ToolFailure(.cannotCreate, outputPath, "is the scene file; refusing to overwrite it")
+        }
+        let bytes = try Composer.readSceneFile(scenePath)
+        let scene = try Composer.scene(fromFile: bytes, path: scenePath, request: request.render, console: console)
+        var renderer = AnimationRenderer(
+            framesPerSecond: request.framesPerSecond,
+            renderer: SceneRenderer(threads: request.render.threads, precision: request.render.precision))
+        renderer.renderer.limits = SceneRenderer.Limits()
+        if let time = request.time {
+            return try writeStill(scene, at: time, renderer: renderer, to: outputPath ?? "-")
+        }
+        guard request.duration != nil || scene.isAnimated else {
+            throw ToolFailure(
+                .dataError, subject, "nothing in the scene is animated; give --duration to render it still")
+        }
+        let duration = request.duration ?? scene.animationDuration
+        let frames = (duration * request.framesPerSecond * (1 - 1e-12)).rounded(.up) + 1
+        guard frames <= Double(AnimationRenderer.maximumFrames) else {
+            throw ToolFailure(
+                .dataError, subject,
+                "\(duration.plainDescription) s at \(request.framesPerSecond.plainDescription) fps is "
+                    + "\(Int(frames)) frames, more than \(AnimationRenderer.maximumFrames); give a shorter "
+                    + "--duration or a lower --fps")
+        }
+        let count = renderer.frameCount(duration: duration)
+        // Frames in flight: one per thread being drawn, its predecessor, one being delivered.
+        try MemoryBudget.check(
+            width: scene.pixelWidth, height: scene.pixelHeight * (request.render.threads + 3),
+            what: "the frames in flight", subject: ToolFailure.display(subject))
+        let loaded = clock.now
+        let progress = ProgressBar(total: count, clock: clock)
+        let sink = try FrameSink.make(
+            output, path: outputPath, scene: scene, request: request, frames: count)
+        defer { sink.discard() }
+        do {
+            try renderer.renderFrames(
+                of: scene, count: count, process: sink.process,
+                deliver: { index, encoded in
+                    try sink.deliver(index, encoded)
+                    progress.advance()
+                })
+        } catch let error as SceneRenderError {
+            throw ToolFailure(.dataError, subject, error.description)
+        } catch let error as CodecError {
+            throw ToolFailure(
+                ImageWriting.isOutOfMemory(error) ? .cannotCreate : .internalError, outputPath ?? "<stdout>",
+                error.description)
+        }
+        progress.finish()
+        let rendered = clock.now
+        try sink.finish()
+        if request.isBenchmark {
+            let seconds = (rendered - loaded).seconds
+            console.out(
+                "render-only: \(count) frames in \(String(format2: seconds)) s "
+                    + "(\(String(format2: Double(count) / seconds)) frames/s), \(scene.pixelWidth)x\(scene.pixelHeight), "
+                    + "\(request.render.threads) threads")
+        } else if let outputPath, outputPath != "-", outputPath != request.render.output {
+            console.out(outputPath)
+        }
+        if request.render.isVerbose {
+            console.err(
+                "blurtool: animate \(scene.pixelWidth)x\(scene.pixelHeight), \(count) frames at "
+                    + "\(request.framesPerSecond.plainDescription) fps, \(request.render.threads) threads: read+load "
+                    + "\(String(format2: (loaded - start).seconds * 1000)) ms, render+encode "
+                    + "\(String(format2: (rendered - loaded).seconds * 1000)) ms, write "
+                    + "\(String(format2: (clock.now - rendered).seconds * 1000)) ms")
+        }
+    }
+
+    /// The output's kind: `--format`, else the path's (a folder: frames; `.webp`), else an animated PNG.
+    private func outputKind() throws -> AnimationRequest.Output {
+        if let output = request.output { return output }
+        guard let path = request.render.output else { return .apng }
+        if path != "-", path.hasSuffix("/") || FileIO.isDirectory(path) { return .frames }
+        let lowered = path.lowercased()
+        if lowered.hasSuffix(".webp") { return .webp }
+        if lowered.hasSuffix(".y4m") { return .y4m }
+        if lowered.hasSuffix(".png") || lowered.hasSuffix(".apng") || path == "-" || FileIO.isStream(path) {
+            return .apng
+        }
+        throw UsageError(
+            "cannot tell the animation's format from \(ToolFailure.display(path)); name it .png, .apng, .webp, "
+                + ".y4m or a folder/, or give --format")
+    }
+
+    /// Where it goes: `-o`, or `<scene stem>.png` (`.webp`, …) beside the scene; nil for `--benchmark`.
+    private func resolvedOutputPath(_ output: AnimationRequest.Output) throws(UsageError) -> String? {
+        if request.isBenchmark {
+            guard request.render.output == nil else { throw UsageError("--benchmark writes no output; drop -o") }
+            return nil
+        }
+        if output == .frames {
+            guard let folder = request.render.output, folder != "-" else {
+                throw UsageError("numbered frames go to a folder: give -o FOLDER/")
+            }
+            return folder
+        }
+        return try OutputPath.resolve(request.render.output, input: request.render.input) { stem in
+            if request.time != nil { return stem + "." + (request.render.format ?? .png).fileExtension }
+            switch output {
+            case .apng, .frames: return stem + ".png"
+            case .webp: return stem + ".webp"
+            case .y4m: return stem + ".y4m"
+            }
+        }
+    }
+
+    /// `--at`: one frame, the snapshot at `time`, to a PNG or JPEG.
+    private func writeStill(_ scene: Scene, at time: Double, renderer: AnimationRenderer, to path: String) throws {
+        let format = try OutputPath.format(of: path, requested: request.render.format) ?? .png
+        let output = try OutputFile(path)
+        defer { output.discard() }
+        let image: Image
+        do {
+            image = try renderer.frame(of: scene, at: time)
+        } catch {
+            throw ToolFailure(.dataError, subject, error.description)
+        }
+        try output.commit(try ImageWriting.encode(image, as: format, request: request.render, outputPath: path))
+        if path != "-", path != request.render.output { console.out(path) }
+    }
+}
+
+extension Duration {
+    fileprivate var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,184 @@
+import Compositor
+import ImageCodecs
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where `animate`'s frames go, in two steps per frame: `process` on the drawing threads, several at once (an
+/// animated PNG's frame diffed and deflated, a PNG or a YUV frame encoded), then `deliver` in frame order, one
+/// at a time (kept for the file, fed to the WebP encoder, written).
+final class FrameSink: @unchecked Sendable {
+    enum Encoded: Sendable {
+        case apngFrame(AnimatedPNGFrame)
+        case image(Image)
+        case bytes([UInt8])
+        case nothing
+    }
+
+    private enum Kind {
+        case apng(AnimatedPNGEncoder)
+        case webp(AnimatedWebPEncoder)
+        case frames(folder: String, digits: Int, request: RenderRequest)
+        case y4m(Y4MWriter)
+        case benchmark
+    }
+
+    private let kind: Kind
+    private let output: OutputFile?
+    private let framesPerSecond: Double
+    private var apngFrames: [AnimatedPNGFrame] = []
+    private var deliveredFrames = 0
+
+    private init(kind: Kind, output: OutputFile?, framesPerSecond: Double) {
+        self.kind = kind
+        self.output = output
+        self.framesPerSecond = framesPerSecond
+    }
+
+    /// Opens the output (before any frame is drawn, so one that cannot be created fails first).
+    static func make(
+        _ kind: AnimationRequest.Output, path: String?, scene: Scene, request: AnimationRequest, frames: Int
+    ) throws -> FrameSink {
+        let (width, height) = (scene.pixelWidth, scene.pixelHeight)
+        guard let path else { return FrameSink(kind: .benchmark, output: nil, framesPerSecond: 0) }
+        let fps = request.framesPerSecond
+        switch kind {
+        case .apng:
+            let encoder = AnimatedPNGEncoder(
+                width: width, height: height, frameDelay: FrameSink.delay(framesPerSecond: fps),
+                loopCount: request.loopCount, opaque: scene.staysOpaque,
+                compressionLevel: request.render.pngCompressionLevel)
+            return FrameSink(kind: .apng(encoder), output: try OutputFile(path), framesPerSecond: fps)
+        case .webp:
+            let output = try OutputFile(path)
+            let encoder: AnimatedWebPEncoder
+            do {
+                encoder = try AnimatedWebPEncoder(
+                    width: width, height: height, lossless: !request.isLossy, quality: request.webPQuality,
+                    loopCount: request.loopCount)
+            } catch {
+                throw ToolFailure(.dataError, path, error.description)
+            }
+            return FrameSink(kind: .webp(encoder), output: output, framesPerSecond: fps)
+        case .frames:
+            try FrameSink.makeFolder(path)
+            let digits = max(4, String(frames - 1).count)
+            return FrameSink(
+                kind: .frames(folder: path, digits: digits, request: request.render), output: nil, framesPerSecond: fps)
+        case .y4m:
+            let output = try OutputFile(path)
+            let writer = Y4MWriter(
+                width: width, height: height, framesPerSecond: FrameSink.rational(framesPerSecond: fps))
+            try output.append(writer.header)
+            return FrameSink(kind: .y4m(writer), output: output, framesPerSecond: fps)
+        }
+    }
+
+    func process(_ index: Int, _ frame: Image, _ previous: Image?) throws -> Encoded {
+        switch kind {
+        case .apng(let encoder): return .apngFrame(try encoder.encodeFrame(frame, previous: previous))
+        case .webp: return .image(frame)
+        case .frames(let folder, _, let request):
+            return .bytes(try ImageWriting.encode(frame, as: .png, request: request, outputPath: framePath(index, folder)))
+        case .y4m(let writer): return .bytes(writer.frame(frame))
+        case .benchmark: return .nothing
+        }
+    }
+
+    func deliver(_ index: Int, _ encoded: Encoded) throws {
+        deliveredFrames += 1
+        switch (kind, encoded) {
+        case (.apng, .apngFrame(let frame)): apngFrames.append(frame)
+        case (.webp(let encoder), .image(let frame)):
+            try encoder.add(frame, timestampMilliseconds: milliseconds(ofFrame: index))
+        case (.frames(let folder, _, _), .bytes(let bytes)):
+            // Each frame file whole or not at all (written beside it and renamed, as any output).
+            try OutputFile(framePath(index, folder)).commit(bytes)
+        case (.y4m, .bytes(let bytes)): try output?.append(bytes)
+        default: break
+        }
+    }
+
+    /// Writes what is held (the animated PNG's or WebP's file) and completes the output.
+    func finish() throws {
+        switch kind {
+        case .apng(let encoder): try output?.commit(encoder.assemble(apngFrames))
+        case .webp(let encoder):
+            let bytes: [UInt8]
+            do {
+                bytes = try encoder.finish(endTimestampMilliseconds: milliseconds(ofFrame: deliveredFrames))
+            } catch {
+                throw ToolFailure(.internalError, output?.path, error.description)
+            }
+            try output?.commit(bytes)
+        case .y4m: try output?.commit([])
+        case .frames, .benchmark: break
+        }
+    }
+
+    func discard() { output?.discard() }
+
+
+    private func milliseconds(ofFrame index: Int) -> Int { Int((Double(index) * 1000 / framesPerSecond).rounded()) }
+
+    private func framePath(_ index: Int, _ folder: String) -> String {
+        guard case .frames(_, let digits, _) = kind else { return folder }
+        let number = String(index)
+        return (folder.hasSuffix("/") ? folder : folder + "/") + "frame-"
+            + String(repeating: "0", count: max(digits - number.count, 0)) + number + ".png"
+    }
+
+    private static func makeFolder(_ path: String) throws {
+        if FileIO.isDirectory(path) { return }
+        guard mkdir(path, 0o755) == 0 else { throw ToolFailure(.cannotCreate, path, FileIO.errorText(errno)) }
+    }
+
+    /// A frame's display time as APNG's 16-bit fraction: 1/fps for a whole fps, else the closest fraction.
+    static func delay(framesPerSecond fps: Double) -> (numerator: UInt16, denominator: UInt16) {
+        let (numerator, denominator) = rational(framesPerSecond: fps)
+        return (UInt16(denominator), UInt16(numerator))
+    }
+
+    /// fps as numerator/denominator within 16 bits each (60 → 60/1, 29.97 → 29970/1000).
+    static func rational(framesPerSecond fps: Double) -> (numerator: Int, denominator: Int) {
+        if fps == fps.rounded(), fps <= 65_535 { return (Int(fps), 1) }
+        let denominator = max(1, min(1000, Int(65_535 / fps)))
+        return (Int((fps * Double(denominator)).rounded()), denominator)
+    }
+}
+
+/// Frames done, frames per second and time left on standard error, when it is a terminal; nothing otherwise.
+final class ProgressBar {
+    private let total: Int
+    private let clock: ContinuousClock
+    private let start: ContinuousClock.Instant
+    private var done = 0
+    private var shown: ContinuousClock.Instant?
+    private let enabled = isatty(STDERR_FILENO) == 1
+
+    init(total: Int, clock: ContinuousClock) {
+        self.total = total
+        self.clock = clock
+        start = clock.now
+    }
+
+    func advance() {
+        done += 1
+        guard enabled else { return }
+        let now = clock.now
+        if let shown, now - shown < .milliseconds(100), done < total { return }
+        shown = now
+        let elapsed = Double((now - start).components.attoseconds) / 1e18 + Double((now - start).components.seconds)
+        let rate = Double(done) / max(elapsed, 1e-9)
+        let left = Double(total - done) / max(rate, 1e-9)
+        writeToStandardError(
+            "\rblurtool: frame \(done)/\(total), \(String(format2: rate)) frames/s, \(String(format2: left)) s left\u{1B}[K")
+    }
+
+    func finish() {
+        if enabled { writeToStandardError("\r\u{1B}[K") }
+    }
+}

@@ -1,0 +1,240 @@
+import Compositor
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A layer's `animations`: one object per animated property, as one line inside `UIView.animate { … }`:
+///
+///     { "property": "opacity", "to": 1, "duration": 0.4, "delay": 0.1, "curve": "easeInOut" }
+///     { "property": "transform", "to": "scale(1)", "curve": "spring(damping: 0.2, velocity: 0.3, duration: 0.8)" }
+///     { "property": "effect", "from": 0, "to": 1, "duration": 0.55, "curve": "cubic-bezier(0.57,-0.4,0.96,0.87)" }
+///
+/// Keys: `property`, `from` (default: the layer's value), `to` or `keyframes` ([{ "time": 0…1, "value": …,
+/// "curve": … }]), `curve` (a timing curve's text, default `easeInOut` as `UIView.animate`), `duration`
+/// (seconds; a spring that fixes its own duration ignores it, as an animator does), `delay`, `delayFactor`
+/// (`addAnimations(_:delayFactor:)`), `repeatCount` (a number or `"forever"`), `autoreverses`, `velocity` (a
+/// spring's initial velocity: a number, or `[dx, dy]` for the two axes).
+extension SceneFile {
+    /// Animations in one file, keyframes counted one each: every frame evaluates them all.
+    public static let maximumAnimations = 10_000
+
+    static let animationKeys = [
+        "property", "from", "to", "keyframes", "curve", "duration", "delay", "delayFactor", "repeatCount",
+        "autoreverses", "velocity",
+    ]
+
+    /// Which layer types each property applies to.
+    private static let propertyTypes: [String: [String]] = [
+        "opacity": [], "transform": [], "rotation": [], "frame": [], "color": ["color", "shape"],
+        "cornerRadius": ["image", "shape", "backdrop"], "effect": ["backdrop"], "blur": ["backdrop"],
+        "dim": ["backdrop"], "image": ["image"],
+    ]
+
+    mutating func animations(_ json: JSONValue, layerType: String, path: String) throws(SceneFileError)
+        -> [LayerAnimation]
+    {
+        guard case .array(let elements) = json else {
+            throw SceneFileError.invalid(
+                path: path, message: "expected an array of animations, found \(json.kindDescription)")
+        }
+        var result: [LayerAnimation] = []
+        for (index, element) in elements.enumerated() {
+            result.append(try animation(element, layerType: layerType, path: "\(path)[\(index)]"))
+        }
+        return result
+    }
+
+    private mutating func animation(_ json: JSONValue, layerType: String, path: String) throws(SceneFileError)
+        -> LayerAnimation
+    {
+        try countAnimation(path: path)
+        let object = try JSONObject(json, path: path)
+        try object.allowKeys(SceneFile.animationKeys)
+        let names = SceneFile.propertyTypes.keys.sorted()
+        let property = try object.string("property", oneOf: names)
+        if let types = SceneFile.propertyTypes[property], !types.isEmpty, !types.contains(layerType) {
+            throw SceneFileError.invalid(
+                path: object.at("property"),
+                message: "\(property) does not animate a \(layerType) layer (only \(types.joined(separator: ", ")))")
+        }
+        var curve = TimingCurve.easeInOut
+        if let text = try object.optionalString("curve") {
+            do {
+                curve = try TimingCurve(parsing: text)
+            } catch {
+                throw SceneFileError.invalid(path: object.at("curve"), message: error.description)
+            }
+        }
+        var verticalVelocity: Double?
+        if let velocity = object.value("velocity") {
+            guard curve.isSpring else {
+                throw SceneFileError.invalid(
+                    path: object.at("velocity"), message: "an initial velocity needs a spring curve")
+            }
+            let (dx, dy) = try velocityPair(velocity, path: object.at("velocity"))
+            curve = curve.withInitialVelocity(dx)
+            verticalVelocity = dy
+        }
+        let duration = try object.optionalNumber("duration", atLeast: 0, atMost: SceneFile.maximumSeconds)
+        guard duration != nil || curve.intrinsicDuration != nil else {
+            throw SceneFileError.invalid(
+                path: object.at("duration"), message: "missing (only a spring fixes its own duration)")
+        }
+        let repeatCount: Double
+        if case .string("forever") = object.value("repeatCount") {
+            repeatCount = .infinity
+        } else {
+            repeatCount = try object.optionalNumber("repeatCount", above: 0, atMost: 1e6) ?? 1
+        }
+        let timing = AnimationTiming(
+            curve: curve, duration: duration,
+            delay: try object.optionalNumber("delay", atLeast: 0, atMost: SceneFile.maximumSeconds) ?? 0,
+            delayFactor: try object.optionalNumber("delayFactor", atLeast: 0, atMost: 0.999) ?? 0,
+            repeatCount: repeatCount, autoreverses: try object.optionalBool("autoreverses") ?? false)
+        let values = try PropertyValues(property: property, object: object)
+        return LayerAnimation(
+            try values.animatedProperty(&self), timing: timing, verticalVelocity: verticalVelocity)
+    }
+
+    /// Seconds a duration or delay may be: an hour.
+    static let maximumSeconds = 3600.0
+
+    mutating func countAnimation(path: String) throws(SceneFileError) {
+        animationCount += 1
+        guard animationCount <= SceneFile.maximumAnimations else {
+            throw SceneFileError.invalid(
+                path: path, message: "more than \(SceneFile.maximumAnimations) animations and keyframes")
+        }
+    }
+
+    private func velocityPair(_ json: JSONValue, path: String) throws(SceneFileError) -> (Double, Double?) {
+        let expected = "expected a number or [dx, dy] (distances per second, at most 1000)"
+        switch json {
+        case .number(let v) where abs(v) <= 1000: return (v, nil)
+        case .array(let items) where items.count == 2:
+            guard case .number(let dx) = items[0], case .number(let dy) = items[1], abs(dx) <= 1000, abs(dy) <= 1000
+            else { break }
+            return (dx, dy)
+        default: break
+        }
+        throw SceneFileError.invalid(path: path, message: "\(expected), found \(json.kindDescription)")
+    }
+}
+
+/// The `from`, `to` and `keyframes` of one animation, read as the property's kind of value.
+private struct PropertyValues {
+    let property: String
+    let object: JSONObject
+
+    init(property: String, object: JSONObject) throws(SceneFileError) {
+        self.property = property
+        self.object = object
+        let hasTo = object.value("to") != nil
+        let hasKeyframes = object.value("keyframes") != nil
+        guard hasTo != hasKeyframes else {
+            throw SceneFileError.invalid(
+                path: object.path, message: hasTo ? "give either to or keyframes, not both" : "missing to (or keyframes)")
+        }
+        if property == "image", hasKeyframes || object.value("from") != nil {
+            throw SceneFileError.invalid(
+                path: object.path, message: "an image cross-dissolves from the layer's picture to one given by to")
+        }
+    }
+
+    func animatedProperty(_ file: inout SceneFile) throws(SceneFileError) -> AnimatedProperty {
+        switch property {
+        case "opacity": return .opacity(try track(&file) { (j, p) throws(SceneFileError) in try number(j, p, 0...1) })
+        case "effect": return .effect(try track(&file) { (j, p) throws(SceneFileError) in try number(j, p, 0...1) })
+        case "dim": return .dim(try track(&file) { (j, p) throws(SceneFileError) in try number(j, p, 0...1) })
+        case "blur": return .blur(try track(&file) { (j, p) throws(SceneFileError) in try number(j, p, 0...1000) })
+        case "cornerRadius":
+            return .cornerRadius(try track(&file) { (j, p) throws(SceneFileError) in try number(j, p, 0...1e6) })
+        case "rotation":
+            // Degrees, as a number: turns of any size, the long way round included.
+            return .rotation(
+                try track(&file) { (j, p) throws(SceneFileError) in try number(j, p, -1e6...1e6) * .pi / 180 })
+        case "transform": return .transform(try track(&file, transform))
+        case "frame": return .frame(try track(&file, rect))
+        case "color": return .color(try track(&file, color))
+        default:
+            let to = try object.required("to")
+            guard case .string(let name) = to else {
+                throw SceneFileError.invalid(
+                    path: object.at("to"), message: "expected an image file's path, found \(to.kindDescription)")
+            }
+            return .image(to: try file.image(name, path: object.at("to")))
+        }
+    }
+
+    private func track<Value>(
+        _ file: inout SceneFile, _ read: (JSONValue, String) throws(SceneFileError) -> Value
+    ) throws(SceneFileError) -> Track<Value> {
+        let from = try object.value("from").map { (json) throws(SceneFileError) in try read(json, object.at("from")) }
+        if let to = object.value("to") { return Track(from: from, to: try read(to, object.at("to"))) }
+        let path = object.at("keyframes")
+        guard case .array(let items) = try object.required("keyframes"), !items.isEmpty else {
+            throw SceneFileError.invalid(path: path, message: "expected a non-empty array of keyframes")
+        }
+        var keyframes: [Keyframe<Value>] = []
+        for (index, item) in items.enumerated() {
+            let itemPath = "\(path)[\(index)]"
+            try file.countAnimation(path: itemPath)
+            let keyframe = try JSONObject(item, path: itemPath)
+            try keyframe.allowKeys(["time", "value", "curve"])
+            _ = try keyframe.required("time")
+            let time = try keyframe.optionalNumber("time", atLeast: keyframes.last?.time ?? 0, atMost: 1)!
+            var curve: TimingCurve?
+            if let text = try keyframe.optionalString("curve") {
+                do {
+                    curve = try TimingCurve(parsing: text)
+                } catch {
+                    throw SceneFileError.invalid(path: keyframe.at("curve"), message: error.description)
+                }
+            }
+            keyframes.append(
+                Keyframe(time: time, value: try read(try keyframe.required("value"), keyframe.at("value")), curve: curve))
+        }
+        return Track(from: from, keyframes: keyframes)
+    }
+
+    private func number(_ json: JSONValue, _ path: String, _ range: ClosedRange<Double>) throws(SceneFileError)
+        -> Double
+    {
+        guard case .number(let value) = json, range.contains(value) else {
+            throw SceneFileError.invalid(
+                path: path,
+                message: "expected a number from \(range.lowerBound.plainDescription) to "
+                    + "\(range.upperBound.plainDescription), found \(object.describe(json))")
+        }
+        return value
+    }
+
+    private func transform(_ json: JSONValue, _ path: String) throws(SceneFileError) -> AffineTransform2D {
+        guard case .string(let text) = json else {
+            throw SceneFileError.invalid(
+                path: path, message: "expected a transform such as \"scale(5) translate(600, 0)\", found "
+                    + object.describe(json))
+        }
+        do {
+            return try AffineTransform2D(parsing: text)
+        } catch {
+            throw SceneFileError.invalid(path: path, message: error.description)
+        }
+    }
+
+    private func rect(_ json: JSONValue, _ path: String) throws(SceneFileError) -> Rect {
+        try JSONObject.rect(json, path: path)
+    }
+
+    private func color(_ json: JSONValue, _ path: String) throws(SceneFileError) -> RGBAColor {
+        guard case .string(let text) = json, let color = RGBAColor(css: text) else {
+            throw SceneFileError.invalid(
+                path: path, message: "expected a colour (#rgb, #rrggbb, #rrggbbaa or a name), found "
+                    + object.describe(json))
+        }
+        return color
+    }
+}
