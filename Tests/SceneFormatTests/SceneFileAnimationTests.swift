@@ -1,0 +1,166 @@
+import Compositor
+import Foundation
+import ImageCodecs
+import TestSupport
+import XCTest
+
+@testable import SceneFormat
+
+/// A layer's `animations` as scene files write them: the seeds' fixtures, and every mistake a JSON path.
+final class SceneFileAnimationTests: XCTestCase {
+    private func scene(_ text: String) throws -> Scene {
+        var file = SceneFile(directory: Fixtures.root + "fixtures/", maxPixels: 1_000_000, loadImage: loadImageFile)
+        return try file.scene(fromJSON: Array(text.utf8))
+    }
+
+    private func error(_ text: String) -> String? {
+        var file = SceneFile(directory: Fixtures.root + "fixtures/", maxPixels: 1_000_000, loadImage: loadImageFile)
+        do {
+            _ = try file.scene(fromJSON: Array(text.utf8))
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    private func fixture(_ name: String) throws -> Scene {
+        var file = SceneFile(directory: Fixtures.root + "fixtures/", maxPixels: 4_000_000, loadImage: loadImageFile)
+        return try file.scene(fromJSON: Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(name)))))
+    }
+
+    private func layer(_ json: String) -> String {
+        #"{"canvas": {"width": 40, "height": 30}, "layers": [\#(json)]}"#
+    }
+
+    /// The UIKit entrance: five buttons start invisible and scaled up 5× 600 points to the right, each fading
+    /// in over 0.4 s and springing home over 0.8 s, 0.05 s apart from 0.1 s.
+    func testReviewEntranceReadsAsTheSeedWritesIt() throws {
+        let scene = try fixture("review-entrance.json")
+        guard case .group(let buttons) = scene.layers[6].content else { return XCTFail("the rating stack") }
+        XCTAssertEqual(buttons.count, 5)
+        for (index, button) in buttons.enumerated() {
+            XCTAssertEqual(button.opacity, 0)
+            XCTAssertEqual(button.transform, try AffineTransform2D(parsing: "translate(600, 0) scale(5)"))
+            XCTAssertEqual(button.animations.count, 2)
+            let (fade, spring) = (button.animations[0].timing, button.animations[1].timing)
+            XCTAssertEqual(fade.delay, 0.1 + 0.05 * Double(index), accuracy: 1e-12)
+            XCTAssertEqual(fade.duration, 0.4)
+            XCTAssertEqual(fade.curve, .easeInOut)
+            XCTAssertEqual(spring.duration, 0.8, "the UIKit spring's own duration")
+            XCTAssertTrue(spring.curve.isSpring)
+        }
+        XCTAssertEqual(scene.animationDuration, 1.1, accuracy: 1e-12)
+        let end = scene.snapshot(at: 2)
+        guard case .group(let settled) = end.layers[6].content else { return XCTFail() }
+        XCTAssertEqual(settled[3].transform, AffineTransform2D(scaleX: 1.15, y: 1.15))
+        XCTAssertEqual(settled[0].opacity, 0.55)
+    }
+
+    func testEveryFixtureAnimates() throws {
+        for name in ["review-entrance.json", "review-entrance-swiftui.json", "blur-animator.json", "rating-pop.json"] {
+            let scene = try fixture(name)
+            XCTAssertTrue(scene.isAnimated, name)
+            XCTAssertGreaterThan(scene.animationDuration, 0.3, name)
+            XCTAssertLessThanOrEqual(scene.animationDuration, 1.1 + 1e-9, name)
+        }
+        let animator = try fixture("blur-animator.json")
+        guard case .backdrop(let blur) = animator.layers[1].content else { return XCTFail("the blur view") }
+        XCTAssertEqual(blur.effect, 0)
+        guard case .backdrop(let full) = animator.snapshot(at: 0.55).layers[1].content else { return XCTFail() }
+        XCTAssertEqual(full.effect, 1)
+        XCTAssertEqual(animator.snapshot(at: 0.55).layers[2].opacity, 0.33, accuracy: 1e-12)
+    }
+
+    func testKeyframesVelocityRepeatAndImage() throws {
+        let scene = try scene(
+            layer(
+                #"{"type": "image", "path": "coffee.jpg", "animations": [{"property": "image", "to": "coffee.jpg", "duration": 1}, {"property": "opacity", "keyframes": [{"time": 0.5, "value": 0.2, "curve": "easeOut"}, {"time": 1, "value": 1}], "duration": 2, "repeatCount": "forever", "autoreverses": true}, {"property": "frame", "to": {"x": 1, "y": 2, "width": 3, "height": 4}, "curve": "spring(mass: 1, stiffness: 100, damping: 10)", "velocity": [1, 0.2]}]}"#
+            ))
+        let animations = scene.layers[0].animations
+        XCTAssertEqual(animations.count, 3)
+        XCTAssertEqual(animations[1].timing.repeatCount, .infinity)
+        XCTAssertTrue(animations[1].timing.autoreverses)
+        guard case .opacity(let track) = animations[1].property else { return XCTFail() }
+        XCTAssertEqual(track.keyframes.map(\.time), [0.5, 1])
+        XCTAssertEqual(track.keyframes[0].curve, .easeOut)
+        XCTAssertEqual(animations[2].verticalVelocity, 0.2)
+        XCTAssertEqual(animations[2].timing.curve, try TimingCurve(parsing: "spring(mass: 1, stiffness: 100, damping: 10, velocity: 1)"))
+        XCTAssertEqual(animations[2].timing.duration, animations[2].timing.curve.intrinsicDuration)
+    }
+
+    func testMistakesNameTheirPath() {
+        let cases: [(String, String)] = [
+            (
+                #"{"type": "color", "color": "red", "animations": [{"property": "alpha", "to": 1, "duration": 1}]}"#,
+                "layers[0].animations[0].property: expected one of blur, color, cornerRadius, dim, effect, frame, "
+                    + "image, opacity, rotation, transform, found \"alpha\""
+            ),
+            (
+                #"{"type": "color", "color": "red", "animations": [{"property": "effect", "to": 1, "duration": 1}]}"#,
+                "layers[0].animations[0].property: effect does not animate a color layer (only backdrop)"
+            ),
+            (
+                #"{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 1}]}"#,
+                "layers[0].animations[0].duration: missing (only a spring fixes its own duration)"
+            ),
+            (
+                #"{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 2, "duration": 1}]}"#,
+                "layers[0].animations[0].to: expected a number from 0 to 1, found 2"
+            ),
+            (
+                #"{"type": "color", "color": "red", "animations": [{"property": "opacity", "duration": 1}]}"#,
+                "layers[0].animations[0]: missing to (or keyframes)"
+            ),
+            (
+                #"{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 1, "keyframes": [], "duration": 1}]}"#,
+                "layers[0].animations[0]: give either to or keyframes, not both"
+            ),
+            (
+                #"{"type": "color", "color": "red", "animations": [{"property": "opacity", "keyframes": [{"time": 0.5, "value": 1}, {"time": 0.2, "value": 0}], "duration": 1}]}"#,
+                "layers[0].animations[0].keyframes[1].time: expected a number from 0.5 to 1, found 0.2"
+            ),
+            (
+                #"{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 1, "duration": 1, "velocity": 2}]}"#,
+                "layers[0].animations[0].velocity: an initial velocity needs a spring curve"
+            ),
+            (
+                #"{"type": "color", "color": "red", "animations": [{"property": "transform", "to": 5, "duration": 1}]}"#,
+                #"layers[0].animations[0].to: expected a transform such as "scale(5) translate(600, 0)", found 5"#
+            ),
+            (
+                #"{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 1, "duration": 1, "repeatCount": 0}]}"#,
+                "layers[0].animations[0].repeatCount: expected a number above 0 and at most 1000000, found 0"
+            ),
+            (
+                #"{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 1, "duration": 1, "autoreverses": 1}]}"#,
+                "layers[0].animations[0].autoreverses: expected true or false, found 1"
+            ),
+            (
+                #"{"type": "image", "path": "coffee.jpg", "animations": [{"property": "image", "to": "missing.png", "duration": 1}]}"#,
+                "layers[0].animations[0].to: "
+            ),
+            (
+                #"{"type": "color", "color": "red", "animations": {"property": "opacity"}}"#,
+                "layers[0].animations: expected an array of animations, found an object"
+            ),
+        ]
+        for (json, expected) in cases {
+            let message = error(layer(json))
+            XCTAssertTrue(message?.hasPrefix(expected) ?? false, "\(message ?? "loaded") for \(json)")
+            XCTAssertFalse(message?.contains("\n") ?? true)
+        }
+        let badCurve = error(
+            layer(#"{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 1, "duration": 1, "curve": "cubic-bezier(2, 0, 1, 1)"}]}"#))
+        XCTAssertTrue(badCurve?.hasPrefix("layers[0].animations[0].curve: ") ?? false, badCurve ?? "loaded")
+    }
+
+    /// Ten thousand animations and keyframes in all; one more is refused before it is read.
+    func testAnimationCountIsBounded() {
+        let keyframes = (0..<SceneFile.maximumAnimations).map { #"{"time": 1, "value": \#($0 % 2)}"# }
+        let json = layer(
+            #"{"type": "color", "color": "red", "animations": [{"property": "opacity", "keyframes": [\#(keyframes.joined(separator: ","))], "duration": 1}]}"#
+        )
+        XCTAssertEqual(
+            error(json), "layers[0].animations[0].keyframes[9999]: more than 10000 animations and keyframes")
+    }
+}
