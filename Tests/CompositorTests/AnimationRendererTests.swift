@@ -7,7 +7,8 @@ import XCTest
 final class AnimationRendererTests: XCTestCase {
     /// A photo, a full-screen backdrop and a dim that never move (the cache's base and a backdrop over it), a
     /// frosted panel sliding over them (the whole-canvas material cropped), a static isolated group fading (its
-    /// picture cached), and a shape that moves and recolours above.
+    /// picture cached), a shape that moves and recolours above, and a static panel far enough from all that
+    /// moves to be served from the cache in every frame, and one over the moving shape's path.
     private func scene() -> Scene {
         let linear = AnimationTiming(curve: .linear, duration: 0.5)
         var panel = Layer.backdrop(.thin, .dark, cornerRadius: 3, frame: Rect(x: 2, y: 4, width: 20, height: 12))
@@ -28,13 +29,19 @@ final class AnimationRendererTests: XCTestCase {
             LayerAnimation(
                 .color(Track(to: RGBAColor(red: 0, green: 0.5, blue: 1))), timing: AnimationTiming(duration: 0.3)),
         ]
+        let far = Layer.backdrop(
+            MaterialRecipe(blurPoints: 2, saturation: 1.4, tints: [TintLayer(.white.opacity(0.3))]), cornerRadius: 2,
+            frame: Rect(x: 80, y: 4, width: 16, height: 20))
+        // Static too, but over where the dot passes: drawn afresh in the frames the dot is within its reach.
+        let near = Layer.backdrop(
+            MaterialRecipe(blurPoints: 2, saturation: 0.5), frame: Rect(x: 30, y: 14, width: 14, height: 10))
         return Scene(
-            width: 64, height: 32, scale: 1, background: .black,
+            width: 100, height: 32, scale: 1, background: .black,
             layers: [
-                .image(TestImages.photoLike(width: 96, height: 48, seed: 9)),
+                .image(TestImages.photoLike(width: 150, height: 48, seed: 9)),
                 .backdrop(.ultraThin, .light),
                 .color(.black, opacity: 0.2),
-                panel, badge, dot,
+                panel, badge, dot, far, near,
             ])
     }
 

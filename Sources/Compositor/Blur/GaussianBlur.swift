@@ -46,6 +46,15 @@ public struct GaussianBlur: Sendable {
     /// detail finer than that cannot show in the result, so a caller may resample the picture more cheaply.
     public var reductionFactor: Int { usesPyramid ? PyramidGaussianBlur.factor(forSigma: sigma) : 1 }
 
+    /// How far beyond a region its blurred pixels may read, in pixels along each axis (so pixels changed farther
+    /// away leave a region's result as it was); nil when any pixel may count (wrapped edges read the far side).
+    var reach: Int? {
+        guard edgeMode != .wrap else { return nil }
+        let sigma = GaussianKernel.usableSigma(self.sigma)
+        guard sigma > 0 else { return 0 }
+        return usesPyramid ? PyramidGaussianBlur.reach(forSigma: sigma) : GaussianKernel(sigma: sigma).radius
+    }
+
     /// Whether `precision` resolves to the pyramid route for this σ.
     public var usesPyramid: Bool {
         PyramidGaussianBlur.factor(forSigma: sigma) > 1

@@ -51,6 +51,24 @@ struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
         GaussianKernel.usableSigma(sigma) < cubicBelowSigma ? .cubic : .linear
     }
 
+    /// The σ left for the small image once a factor's box average has contributed its variance, in small pixels.
+    static func smallSigma(sigma: Double, factor: Int) -> Double {
+        (max(sigma * sigma - Double(factor * factor - 1) / 12, 0)).squareRoot() / Double(factor)
+    }
+
+    /// Grid cells read beyond a region's cells: the small kernel's radius, and interpolation reads one small
+    /// sample before and two after the one at or left of a pixel.
+    static func margin(smallKernel kernel: GaussianKernel) -> Int { kernel.radius + 2 }
+
+    /// How far beyond a region, in pixels along each axis, the pixels its result depends on may lie: the
+    /// grid's margin of cells and the cells' alignment to the canvas origin.
+    static func reach(forSigma sigma: Double) -> Int {
+        let sigma = GaussianKernel.usableSigma(sigma)
+        let factor = self.factor(forSigma: sigma)
+        let kernel = GaussianKernel(sigma: smallSigma(sigma: sigma, factor: factor))
+        return (margin(smallKernel: kernel) + 2) * factor
+    }
+
     /// The factor this route uses for σ; 1 means the pyramid is not used (NaN and σ ≤ 0 too). At most 3030,
     /// for `GaussianKernel.maximumSigma`.
     static func factor(forSigma sigma: Double) -> Int {
@@ -107,11 +125,10 @@ struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
         width: Int, height: Int, workspace: Workspace, cells: (Grid) -> some CellRows
     ) {
         let sigma = GaussianKernel.usableSigma(sigma)
-        let smallSigma = (max(sigma * sigma - Double(factor * factor - 1) / 12, 0)).squareRoot() / Double(factor)
+        let smallSigma = PyramidGaussianBlur.smallSigma(sigma: sigma, factor: factor)
         let kernel = GaussianKernel(sigma: smallSigma)
         interpolation = PyramidGaussianBlur.interpolation(forSigma: sigma)
-        // Interpolation reads one small sample before and two after the one at or left of a pixel.
-        let margin = kernel.radius + 2
+        let margin = PyramidGaussianBlur.margin(smallKernel: kernel)
         self.width = width
         self.height = height
         self.factor = factor

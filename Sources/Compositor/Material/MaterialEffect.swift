@@ -37,6 +37,10 @@ public struct MaterialEffect: Sendable {
     /// The blur σ in pixels.
     public var sigmaPixels: Double { recipe.blurPoints * pixelsPerPoint }
 
+    /// How far beyond a region `apply(to:regionX:…)` reads the source (see `GaussianBlur.reach`); the shading
+    /// and dither are per pixel.
+    var reach: Int? { GaussianBlur(sigma: sigmaPixels, edgeMode: edgeMode, precision: precision).reach }
+
     /// Nothing but a blur: no saturation, tint, grain, dim or dither, so `GaussianBlur` gives the same pixels.
     var isPlainBlur: Bool {
         recipe.saturation == 1 && recipe.tints.isEmpty && recipe.grain == 0 && dim == 0 && !dither

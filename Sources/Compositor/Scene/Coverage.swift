@@ -4,6 +4,29 @@ struct PixelBox: Hashable {
 
     var isEmpty: Bool { width <= 0 || height <= 0 }
 
+    /// The smallest box holding both.
+    func union(_ other: PixelBox) -> PixelBox {
+        let left = min(x, other.x)
+        let top = min(y, other.y)
+        return PixelBox(
+            x: left, y: top, width: max(x + width, other.x + other.width) - left,
+            height: max(y + height, other.y + other.height) - top)
+    }
+
+    /// The overlap (empty when they do not meet).
+    func intersection(_ other: PixelBox) -> PixelBox {
+        let left = max(x, other.x)
+        let top = max(y, other.y)
+        return PixelBox(
+            x: left, y: top, width: max(min(x + width, other.x + other.width) - left, 0),
+            height: max(min(y + height, other.y + other.height) - top, 0))
+    }
+
+    /// This box grown by `margin` pixels on every side (not clipped).
+    func expanded(by margin: Int) -> PixelBox {
+        PixelBox(x: x - margin, y: y - margin, width: width + 2 * margin, height: height + 2 * margin)
+    }
+
     /// The pixels the transformed rectangle touches, within `width` × `height`.
     init(covering rect: Rect, through transform: AffineTransform2D, within width: Int, _ height: Int) {
         let box = transform.apply(toRect: rect.tuple)

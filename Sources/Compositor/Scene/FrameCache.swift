@@ -53,9 +53,10 @@ final class FrameCache: @unchecked Sendable {
     }
 
     /// The material `state` of the base canvas in `box`, from the cache or made by `make(region)` (a region of
-    /// the canvas, or the whole canvas when a panel of this state has moved).
+    /// the canvas, or the whole canvas when a panel of this state has moved and `wholeAllowed`: the canvas is
+    /// still all base).
     func backdrop(
-        _ state: BackdropState, box: PixelBox, make: (PixelBox) -> Image
+        _ state: BackdropState, box: PixelBox, wholeAllowed: Bool, make: (PixelBox) -> Image
     ) -> Image {
         enum Plan { case hit(Image), region, whole }
         let plan = entries.withLock { entries -> Plan in
@@ -63,7 +64,7 @@ final class FrameCache: @unchecked Sendable {
             let entry = entries.backdrops[index]
             if let image = entry.regions[box] { return .hit(image) }
             if let whole = entry.whole { return .hit(whole.region(x: box.x, y: box.y, width: box.width, height: box.height)) }
-            return .whole
+            return wholeAllowed ? .whole : .region
         }
         switch plan {
         case .hit(let image): return image

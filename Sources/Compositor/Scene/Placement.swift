@@ -102,10 +102,6 @@ extension SceneRenderer {
     private func union(_ a: PixelBox?, _ b: PixelBox?) -> PixelBox? {
         guard let a else { return b }
         guard let b else { return a }
-        let left = min(a.x, b.x)
-        let top = min(a.y, b.y)
-        return PixelBox(
-            x: left, y: top, width: max(a.x + a.width, b.x + b.width) - left,
-            height: max(a.y + a.height, b.y + b.height) - top)
+        return a.union(b)
     }
 }

@@ -96,8 +96,12 @@ public struct SceneRenderer: Sendable {
         let frame = layer.frame ?? context.bounds
         guard !layer.drawsNothing, let transform = placement(of: layer, in: context.placement) else { return }
         let target = context.target
-        // Whatever this layer draws, the canvas beneath the next one is no longer the cache's base.
-        defer { if context.onCanvas, !layer.isGroupDrawnInPlace { context.history?.untouched = false } }
+        // Whatever this layer draws, the canvas beneath the next one is no longer the cache's base there.
+        defer {
+            if context.onCanvas, !layer.isGroupDrawnInPlace, let history = context.history {
+                history.touch(pixelBox(of: layer, in: context.placement))
+            }
+        }
         switch layer.content {
         case .image(let image, let fit, let filter, let cornerRadius):
             drawImage(
@@ -218,12 +222,14 @@ public struct SceneRenderer: Sendable {
                 workspace: context.workspace)
         }
         let seen: Image
-        if let cache = context.cache, context.onCanvas, context.history?.untouched == true {
-            // Over the base alone: the same material of the same pixels whatever the frame (the region API's
-            // grid and dither are aligned to the canvas, so a crop of the whole equals the region).
+        if let cache = context.cache, context.onCanvas, let history = context.history,
+            let reach = effect.reach, history.isUntouched(box.expanded(by: reach))
+        {
+            // Over pixels of the base alone: the same material of the same pixels whatever the frame (the region
+            // API's grid and dither are aligned to the canvas, so a crop of the whole equals the region).
             let state = FrameCache.BackdropState(
                 recipe: recipe, dim: material.dim, pixelsPerPoint: pixelsPerPoint, precision: precision)
-            seen = cache.backdrop(state, box: box, make: effectSeen(in:))
+            seen = cache.backdrop(state, box: box, wholeAllowed: history.dirty == nil, make: effectSeen(in:))
         } else {
             seen = effectSeen(in: box)
         }
@@ -242,10 +248,21 @@ public struct SceneRenderer: Sendable {
     }
 }
 
-/// Whether a frame's canvas still holds only the cache's base: a backdrop drawn then sees the same pixels in
-/// every frame.
+/// Where a frame's canvas no longer holds the cache's base: a backdrop that reads none of it sees the same
+/// pixels in every frame.
 final class CanvasHistory {
-    var untouched = true
+    /// The union of what the layers drawn so far touched; nil while the canvas is the base.
+    private(set) var dirty: PixelBox?
+
+    func touch(_ box: PixelBox?) {
+        guard let box, !box.isEmpty else { return }
+        dirty = dirty.map { $0.union(box) } ?? box
+    }
+
+    func isUntouched(_ area: PixelBox) -> Bool {
+        guard let dirty else { return true }
+        return dirty.intersection(area).isEmpty
+    }
 }
 
 extension Layer {
