@@ -21,6 +21,7 @@ struct Animator {
         let start = clock.now
         let scenePath = request.render.input
         let output = try outputKind()
+        if request.isLossy, output != .webp { throw UsageError("--lossy applies to an animated WebP") }
         let outputPath = try resolvedOutputPath(output)
         if scenePath != "-", let outputPath, outputPath != "-", FileIO.isSameFile(scenePath, outputPath) {
             throw ToolFailure(.cannotCreate, outputPath, "is the scene file; refusing to overwrite it")

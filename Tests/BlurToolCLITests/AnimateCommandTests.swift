@@ -1,0 +1,157 @@
+import Compositor
+import Foundation
+import ImageCodecs
+import TestSupport
+import XCTest
+
+@testable import BlurToolCLI
+
+/// `blurtool animate`: every output kind read back, `--at` equal to the same frame of the whole, and mistakes
+/// one line with the documented status.
+final class AnimateCommandTests: XCTestCase {
+    private var directory = ""
+    private var scene = ""
+
+    override func setUpWithError() throws {
+        directory = NSTemporaryDirectory() + "blurtool-animate-\(UUID().uuidString)/"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let photo = try ImageEncoder.encode(TestImages.photoLike(width: 60, height: 40), as: .png)
+        try Data(photo).write(to: URL(fileURLWithPath: directory + "photo.png"))
+        scene = directory + "scene.json"
+        try write(
+            ##"{"canvas": {"width": 40, "height": 24, "background": "#000"}, "layers": [{"type": "image", "path": "photo.png"}, {"type": "backdrop", "material": "thin", "effect": 0, "animations": [{"property": "effect", "to": 1, "duration": 0.3}]}, {"type": "shape", "shape": "capsule", "color": "#ffffff", "frame": {"x": 2, "y": 8, "width": 10, "height": 6}, "transform": "translate(30, 0) scale(2)", "animations": [{"property": "transform", "to": "scale(1)", "curve": "spring(damping: 0.4, velocity: 0.5, duration: 0.4)", "delay": 0.05}]}]}"##,
+            to: scene)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    private func files() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+    }
+
+    private func decodedFrames(_ path: String) throws -> DecodedAnimation {
+        try AnimatedPNGDecoder.decode(try FileIO.read(path), maxPixels: 1 << 20)
+    }
+
+    /// 0.45 s at 20 fps: 10 frames, each 1/20 s, frame k the same pixels as `--at k/20`.
+    func testAnimatedPNGFramesEqualStillFrames() throws {
+        let output = directory + "out.png"
+        let result = ToolRun.run(["animate", scene, "--fps", "20", "-o", output])
+        XCTAssertEqual(result.status, 0, result.err)
+        let animation = try decodedFrames(output)
+        XCTAssertEqual(animation.frames.count, 10)
+        XCTAssertEqual(animation.loopCount, 0)
+        for delay in animation.delays { XCTAssertEqual(delay, 0.05, accuracy: 1e-9) }
+        for index in [0, 3, 9] {
+            let still = directory + "at\(index).png"
+            let at = ToolRun.run(["animate", scene, "--at", String(Double(index) / 20), "-o", still])
+            XCTAssertEqual(at.status, 0, at.err)
+            let image = try ImageDecoder.decode(try FileIO.read(still)).image
+            XCTAssertTrue(image.hasSamePixels(as: animation.frames[index]), "frame \(index)")
+        }
+        XCTAssertFalse(animation.frames[0].hasSamePixels(as: animation.frames[5]))
+        XCTAssertTrue(animation.frames[9].isOpaque)
+    }
+
+    /// The thread count changes no byte of the file.
+    func testThreadCountDoesNotChangeTheFile() throws {
+        for threads in ["1", "3"] {
+            XCTAssertEqual(
+                ToolRun.run(["animate", scene, "--fps", "20", "-j", threads, "-o", directory + "t\(threads).png"]).status, 0)
+        }
+        XCTAssertEqual(try FileIO.read(directory + "t1.png"), try FileIO.read(directory + "t3.png"))
+    }
+
+    func testOtherOutputs() throws {
+        let frames = ToolRun.run(["animate", scene, "--fps", "10", "--duration", "0.2", "-o", directory + "frames/"])
+        XCTAssertEqual(frames.status, 0, frames.err)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory + "frames").sorted(),
+            ["frame-0000.png", "frame-0001.png", "frame-0002.png"])
+        let apng = ToolRun.run(["animate", scene, "--fps", "10", "--duration", "0.2", "-o", directory + "a.apng"])
+        XCTAssertEqual(apng.status, 0, apng.err)
+        let animation = try decodedFrames(directory + "a.apng")
+        for index in 0..<3 {
+            let frame = try ImageDecoder.decode(try FileIO.read(directory + "frames/frame-000\(index).png")).image
+            XCTAssertTrue(frame.hasSamePixels(as: animation.frames[index]), "frame \(index)")
+        }
+
+        let webp = ToolRun.run(["animate", scene, "--fps", "10", "--loop", "2", "-o", directory + "a.webp"])
+        XCTAssertEqual(webp.status, 0, webp.err)
+        let bytes = try FileIO.read(directory + "a.webp")
+        XCTAssertEqual(Array(bytes[0..<4]), Array("RIFF".utf8))
+        XCTAssertEqual(Array(bytes[8..<12]), Array("WEBP".utf8))
+        XCTAssertNotNil(String(decoding: bytes.prefix(64), as: UTF8.self).range(of: "ANIM"))
+        let lossy = ToolRun.run(["animate", scene, "--fps", "10", "--lossy", "-q", "60", "-o", directory + "b.webp"])
+        XCTAssertEqual(lossy.status, 0, lossy.err)
+
+        let y4m = ToolRun.run(["animate", scene, "--fps", "10", "-o", directory + "a.y4m"])
+        XCTAssertEqual(y4m.status, 0, y4m.err)
+        let video = try FileIO.read(directory + "a.y4m")
+        let header = String(decoding: video.prefix(while: { $0 != 0x0A }), as: UTF8.self)
+        XCTAssertTrue(header.hasPrefix("YUV4MPEG2 W40 H24 F10:1"), header)
+        let frameBytes = 6 + 40 * 24 + 2 * 20 * 12
+        XCTAssertEqual(video.count, header.utf8.count + 1 + 6 * frameBytes, "6 frames of 0.45 s at 10 fps")
+
+        let benchmark = ToolRun.run(["animate", scene, "--fps", "10", "--benchmark"])
+        XCTAssertEqual(benchmark.status, 0, benchmark.err)
+        XCTAssertTrue(benchmark.out.hasPrefix("render-only: 6 frames in "), benchmark.out)
+    }
+
+    func testMistakesAreOneLineWithTheirStatus() throws {
+        let still = directory + "still.json"
+        try write(#"{"canvas": {"width": 4, "height": 4}, "layers": [{"type": "color", "color": "red"}]}"#, to: still)
+        let bad = directory + "bad.json"
+        try write(
+            #"{"canvas": {"width": 4, "height": 4}, "layers": [{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 0, "duration": 1, "curve": "bounce"}]}]}"#,
+            to: bad)
+        let cases: [([String], Int32, String)] = [
+            (["animate", still, "-o", directory + "x.png"], 65, "nothing in the scene is animated"),
+            (["animate", bad, "-o", directory + "x.png"], 65, "layers[0].animations[0].curve: "),
+            (["animate", scene, "--lossy", "-o", directory + "x.png", "--format", "apng"], 64, "--lossy applies to"),
+            (["animate", scene, "--at", "0.1", "--duration", "1"], 64, "--at renders one frame"),
+            (["animate", scene, "--format", "frames"], 64, "numbered frames go to a folder"),
+            (["animate", scene, "-o", directory + "x.gif"], 64, "cannot tell the animation's format"),
+            (["animate", scene, "--fps", "0"], 64, "--fps expects a number from 1 to 1000"),
+            (["animate", scene, "--sigma", "3"], 64, "option '--sigma' does not apply to 'animate'"),
+            (["animate", scene, "--duration", "3600", "--fps", "1000"], 65, "more than 36000"),
+            (["animate", scene, "--benchmark", "-o", directory + "x.png"], 64, "--benchmark writes no output"),
+        ]
+        for (arguments, status, message) in cases {
+            let result = ToolRun.run(arguments)
+            XCTAssertEqual(result.status, status, "\(arguments): \(result.err)")
+            XCTAssertTrue(result.err.contains(message), "\(arguments): \(result.err)")
+            XCTAssertEqual(result.err.split(separator: "\n").count, status == 64 ? 2 : 1, result.err)
+        }
+        XCTAssertFalse(try files().contains("x.png"), "no output from a failed run")
+        let stillRun = ToolRun.run(["animate", still, "--duration", "0.1", "--fps", "10", "-o", directory + "s.png"])
+        XCTAssertEqual(stillRun.status, 0, "a still scene renders for a given duration: \(stillRun.err)")
+        XCTAssertEqual(try decodedFrames(directory + "s.png").frames.count, 2)
+    }
+
+    /// Ctrl-C while the frames are drawn: the output's temporary file goes, nothing else is left.
+    func testAnInterruptLeavesNoOutput() throws {
+        let long = directory + "long.json"
+        try write(
+            ##"{"canvas": {"width": 400, "height": 300, "background": "#000"}, "layers": [{"type": "image", "path": "photo.png"}, {"type": "backdrop", "material": "thick", "frame": {"x": 20, "y": 20, "width": 200, "height": 100}, "animations": [{"property": "frame", "to": {"x": 150, "y": 150, "width": 200, "height": 100}, "duration": 60}]}]}"##,
+            to: long)
+        let output = directory + "long.png"
+        let (process, out, err) = try ToolProcess.start(["animate", long, "--fps", "30", "-o", output])
+        let temporary = ".long.png.blurtool-\(process.processIdentifier).tmp"
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, !(try files()).contains(temporary), Date() < deadline { usleep(2000) }
+        XCTAssertTrue(try files().contains(temporary), "the temporary file was seen")
+        usleep(200_000)
+        XCTAssertTrue(process.isRunning, "still drawing")
+        kill(process.processIdentifier, SIGINT)
+        let result = ToolProcess.finish(process, out, err)
+        XCTAssertTrue(result.wasSignalled, "status \(result.status): \(result.err)")
+        XCTAssertEqual(try files(), ["long.json", "photo.png", "scene.json"])
+    }
+}
