@@ -358,7 +358,7 @@ def draw_layer(canvas, layer, bounds, t, sampling):
 
 
 class Renderer:
-    """Draws frames of one scene into a 1170x2532-style raster: the static bottom layers once, the rest per frame."""
+    """Draws one scene's frames on a raster of its size in pixels: the static bottom layers once, the rest per frame."""
 
     def __init__(self, scene, naive=False):
         self.scene, self.sampling = scene, skia.SamplingOptions(skia.CubicResampler.CatmullRom())
@@ -366,6 +366,8 @@ class Renderer:
         self.info = skia.ImageInfo.Make(self.width, self.height, skia.ColorType.kRGBA_8888_ColorType,
                                         skia.AlphaType.kPremul_AlphaType)
         self.surface = skia.Surface.MakeRaster(self.info)
+        if self.surface is None:
+            raise SceneError(f"canvas: Skia cannot make a {self.width}x{self.height} px raster")
         layers = scene["layers"]
         self.static = 0 if naive else next((i for i, layer in enumerate(layers) if animated(layer)), len(layers))
         self.base = None
@@ -395,7 +397,10 @@ class Renderer:
 def render(renderer, times, processes):
     """Every frame drawn into one buffer (shared memory when forked: process i draws frames i, i+n, …)."""
     shape = (len(times), renderer.height, renderer.width, 4)
-    memory = mmap.mmap(-1, int(np.prod(shape)))  # anonymous and shared: children write straight into it
+    try:
+        memory = mmap.mmap(-1, int(np.prod(shape)))  # anonymous and shared: children write straight into it
+    except (OSError, OverflowError) as error:
+        raise RuntimeError(f"{int(np.prod(shape))} bytes for the frames: {error}") from None
     frames = np.frombuffer(memory, np.uint8).reshape(shape)
     children = []
     for worker in range(1, processes):
