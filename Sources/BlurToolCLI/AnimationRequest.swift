@@ -32,6 +32,9 @@ public struct AnimationRequest: Equatable, Sendable {
     public var webPQuality = 90.0
     /// Draw the frames, encode nothing, and print how fast (`--benchmark`).
     public var isBenchmark = false
+    /// The animated PNG's zlib level (`--png-compression`; default 6, where a still PNG's is 1: most of an
+    /// animation's frames are small, and the whole file is what gets shared).
+    public var animatedPNGLevel = 6
 
     public init(render: RenderRequest) {
         self.render = render
@@ -63,6 +66,9 @@ extension ArgumentParser {
             case "--lossy": request.isLossy = true
             case "--benchmark": request.isBenchmark = true
             case "--format": format = value.lowercased()
+            case "--png-compression":
+                request.animatedPNGLevel = Int(try number(value, name, in: 0...9, integer: true))
+                shared.append((name, value))
             case "--quality":
                 quality = try number(value, name, in: 0...100)
                 shared.append((name, String(Int(quality!.rounded()).clamped(to: 1...100))))

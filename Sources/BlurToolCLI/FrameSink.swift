@@ -49,8 +49,8 @@ final class FrameSink: @unchecked Sendable {
         case .apng:
             let encoder = AnimatedPNGEncoder(
                 width: width, height: height, frameDelay: FrameSink.delay(framesPerSecond: fps),
-                loopCount: request.loopCount, opaque: scene.staysOpaque,
-                compressionLevel: request.render.pngCompressionLevel)
+                loopCount: request.loopCount, opaque: scene.staysOpaque, compressionLevel: request.animatedPNGLevel,
+                threads: request.render.threads)
             return FrameSink(kind: .apng(encoder), output: try OutputFile(path), framesPerSecond: fps)
         case .webp:
             let output = try OutputFile(path)

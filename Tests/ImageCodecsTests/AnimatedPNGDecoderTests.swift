@@ -97,7 +97,7 @@ final class AnimatedPNGDecoderTests: XCTestCase {
 
     func testUnknownFilterTypeIsRefused() throws {
         var chunks = try sample()
-        let rowBytes = 1 + 16 * 3
+        let rowBytes = 1 + 16 * 4
         var rows = [UInt8](repeating: 0, count: rowBytes * 12)
         rows[rowBytes * 5] = 5
         chunks[4].data = PNGFileWriter.storedZlib(rows)

@@ -29,8 +29,10 @@ final class AnimatedPNGTests: XCTestCase {
             XCTAssertTrue(frame.hasSamePixels(as: frames[index]), "frame \(index)")
         }
         let chunks = AnimationFrames.chunks(png)
-        XCTAssertEqual(chunks[0].data[9], 2, "an opaque animation is colour type RGB")
-        XCTAssertEqual(chunks.map(\.type).filter { $0 == "fcTL" }.count, 5)
+        XCTAssertEqual(chunks[0].data[9], 6, "RGBA, so later frames can keep pixels by being transparent")
+        let controls = chunks.filter { $0.type == "fcTL" }
+        XCTAssertEqual(controls.count, 5)
+        XCTAssertEqual(controls.map { $0.data[25] }, [0, 1, 1, 1, 1], "later frames blend over")
     }
 
     /// Premultiplied → straight → premultiplied is lossless (see PNGEncoderRoundTripTests), so RGBA frames

@@ -13,18 +13,26 @@ public struct AnimatedPNGFrame: Sendable {
     public var delay: (numerator: UInt16, denominator: UInt16)
     /// The filtered rows of the rectangle, deflated: what the frame's IDAT or fdAT chunks carry.
     public var data: [UInt8]
+    /// Drawn over the canvas (blend op over) rather than replacing it: an opaque animation's later frames carry
+    /// their unchanged pixels as transparent, which deflate turns into almost nothing.
+    public var blendsOver = false
 }
 
-/// Writes animated PNGs (APNG, PNG third edition). Frames after the first replace just the bounding box of
-/// what changed since the frame before (dispose none, blend source), so the file is exact: frame k of the
-/// file is frame k of the animation, identical frames included (each is a 1×1 rectangle).
+/// Writes animated PNGs (APNG, PNG third edition). Frames after the first cover just the bounding box of what
+/// changed since the frame before, so the file is exact: frame k of the file is frame k of the animation,
+/// identical frames included (each is a 1×1 rectangle). In an opaque animation the box's unchanged pixels are
+/// written transparent and the frame is drawn over the canvas (blend op over: an opaque pixel replaces, a
+/// transparent one keeps): when a panel slides, most of its box is the same photo as before, and runs of
+/// zeros cost deflate next to nothing (the review entrance: 4.4 MB instead of 13.6 MB at level 6). A
+/// translucent animation replaces its boxes (blend op source), since over would mix its pixels.
 public struct AnimatedPNGEncoder: Sendable {
     public let width: Int
     public let height: Int
     public let frameDelay: (numerator: UInt16, denominator: UInt16)
     /// Plays of the whole animation; 0 means forever.
     public let loopCount: Int
-    /// RGB instead of RGBA. Alpha is dropped, so a translucent pixel shows as its picture over black.
+    /// Every frame is opaque: later frames then carry unchanged pixels as transparent (see above). Alpha is
+    /// dropped from the frames, so a translucent pixel shows as its picture over black.
     public let opaque: Bool
     /// zlib level 0...9.
     public let compressionLevel: Int
@@ -64,9 +72,17 @@ public struct AnimatedPNGEncoder: Sendable {
             box = ChangedRegion.boundingBox(of: frame, since: previous) ?? (x: 0, y: 0, width: 1, height: 1)
         }
         let region = frame.region(x: box.x, y: box.y, width: box.width, height: box.height)
-        // Opaque premultiplied pixels are already straight; RGBA frames are un-premultiplied as the PNG encoder does.
-        let pixels = opaque ? region : try straightCopy(of: region)
-        let channels = opaque ? 3 : 4
+        let blendsOver = opaque && previous != nil
+        let pixels: Image
+        if blendsOver, let previous {
+            pixels = try changedPixels(
+                of: region, since: previous.region(x: box.x, y: box.y, width: box.width, height: box.height))
+        } else {
+            // Opaque premultiplied pixels are already straight; RGBA frames are un-premultiplied as the PNG
+            // encoder does. An opaque first frame's alpha is forced to 255 (dropped, as the doc says).
+            pixels = opaque ? try opaqueCopy(of: region) : try straightCopy(of: region)
+        }
+        let channels = 4
         let bandRows = max(1, AnimatedPNGEncoder.bandBytes / (box.width * channels + 1))
         var input = bt_png_frame_input(
             pixels: pixels.baseAddress, bytes_per_row: pixels.bytesPerRow, width: Int32(box.width),
@@ -82,7 +98,7 @@ public struct AnimatedPNGEncoder: Sendable {
         defer { bt_free(output) }
         return AnimatedPNGFrame(
             x: box.x, y: box.y, width: box.width, height: box.height, delay: frameDelay,
-            data: [UInt8](UnsafeBufferPointer(start: output, count: length)))
+            data: [UInt8](UnsafeBufferPointer(start: output, count: length)), blendsOver: blendsOver)
     }
 
     /// The whole file from the frames in order (sequence numbers assigned here).
@@ -97,7 +113,7 @@ public struct AnimatedPNGEncoder: Sendable {
         var header: [UInt8] = []
         header.appendBigEndian(UInt32(width))
         header.appendBigEndian(UInt32(height))
-        header += [8, opaque ? 2 : 6, 0, 0, 0]
+        header += [8, 6, 0, 0, 0]
         file.append("IHDR", header)
         file.append("sRGB", [0])  // the pixels are sRGB (perceptual intent), as the still encoder says
         var control: [UInt8] = []
@@ -113,7 +129,8 @@ public struct AnimatedPNGEncoder: Sendable {
             for value in [frame.width, frame.height, frame.x, frame.y] { fcTL.appendBigEndian(UInt32(value)) }
             fcTL.appendBigEndian(frame.delay.numerator)
             fcTL.appendBigEndian(frame.delay.denominator)
-            fcTL += [0, 0]  // dispose none, blend source: the rectangle's pixels replace the canvas's
+            // Dispose none; blend source (the rectangle's pixels replace the canvas's) or over.
+            fcTL += [0, frame.blendsOver ? 1 : 0]
             file.append("fcTL", fcTL)
             sequence += 1
             for start in stride(from: 0, to: frame.data.count, by: AnimatedPNGEncoder.chunkBytes) {
@@ -140,6 +157,46 @@ public struct AnimatedPNGEncoder: Sendable {
     private func checkSize(of frame: Image) throws(CodecError) {
         guard frame.width == width, frame.height == height else {
             throw .encodingFailed("a \(frame.width)x\(frame.height) frame in a \(width)x\(height) animation")
+        }
+    }
+
+    /// The region's pixels where they differ from `previous` (forced opaque), transparent zeros where not.
+    private func changedPixels(of region: Image, since previous: Image) throws(CodecError) -> Image {
+        let copy = try blankCopy(of: region)
+        for y in 0..<region.height {
+            let (source, before, target) = (region.row(y), previous.row(y), copy.row(y))
+            for x in 0..<region.width {
+                let offset = x * 4
+                let pixel = UnsafeRawPointer(source).loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                let old = UnsafeRawPointer(before).loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                let value = pixel == old ? 0 : pixel | AnimatedPNGEncoder.opaqueAlpha
+                UnsafeMutableRawPointer(target).storeBytes(of: value, toByteOffset: offset, as: UInt32.self)
+            }
+        }
+        return copy
+    }
+
+    private func opaqueCopy(of region: Image) throws(CodecError) -> Image {
+        let copy = try blankCopy(of: region)
+        for y in 0..<region.height {
+            let (source, target) = (region.row(y), copy.row(y))
+            for x in 0..<region.width {
+                let pixel = UnsafeRawPointer(source).loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
+                UnsafeMutableRawPointer(target).storeBytes(
+                    of: pixel | AnimatedPNGEncoder.opaqueAlpha, toByteOffset: x * 4, as: UInt32.self)
+            }
+        }
+        return copy
+    }
+
+    /// The alpha byte of an RGBA pixel loaded as a little- or big-endian word.
+    private static let opaqueAlpha: UInt32 = 1.littleEndian == 1 ? 0xFF00_0000 : 0x0000_00FF
+
+    private func blankCopy(of region: Image) throws(CodecError) -> Image {
+        do {
+            return try Image(checkedWidth: region.width, height: region.height)
+        } catch {
+            throw .outOfMemory("a \(region.width)x\(region.height) frame's copy")
         }
     }
 
