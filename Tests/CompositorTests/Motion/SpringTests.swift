@@ -161,7 +161,9 @@ final class SpringTests: XCTestCase {
         let long = Spring(dampingRatio: 0.5, initialVelocity: 0, duration: 60)
         XCTAssertEqual(long, Spring(dampingRatio: 0.5, initialVelocity: 0, duration: 10))
         let undamped = Spring(dampingRatio: 0, initialVelocity: 0, duration: 0.5)
+        XCTAssertEqual(undamped.dampingRatio, Reconstructed.uiKitDampingRatioRange.lowerBound, accuracy: 1e-12)
         XCTAssertTrue(undamped.stiffness.isFinite && undamped.damping > 0)
+        XCTAssertLessThanOrEqual(abs(undamped.value(at: 0.5) - 1), 0.001 + 1e-12)
     }
 
     func testANewVelocityResolvesUIKitsStiffnessAndKeepsAPhysicalSprings() throws {
