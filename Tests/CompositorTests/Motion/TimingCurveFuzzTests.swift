@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 
 @testable import Compositor
@@ -5,21 +6,6 @@ import XCTest
 /// Seeded, structure-aware curve texts, from valid to hostile: the parser never traps, refuses with one line,
 /// and every curve it accepts gives finite progress, ends exactly at 1 and reads back from its description.
 final class TimingCurveFuzzTests: XCTestCase {
-    /// SplitMix64, so a failure reproduces from its case number.
-    private struct Generator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        mutating func pick<T>(_ choices: [T]) -> T { choices[Int(next() % UInt64(choices.count))] }
-    }
-
     private static let names = [
         "linear", "easeIn", "ease-out", "easeInOut", "ease", "default", "cubic-bezier", "steps", "step-start",
         "step-end", "spring", "interpolatingSpring", "interactiveSpring", "smooth", "snappy", "bouncy", "wobble", "",
@@ -33,29 +19,30 @@ final class TimingCurveFuzzTests: XCTestCase {
         "3601", "1e8", "1e9", "nan", "inf", "0x10", "+1", "1,5", "１", "2", "4", "-0.4", "0.96", "",
     ]
 
-    private func text(_ random: inout Generator) -> String {
-        let name = random.pick(TimingCurveFuzzTests.names)
+    private func text(_ random: inout SeededGenerator) -> String {
+        func pick(_ choices: [String]) -> String { choices.randomElement(using: &random)! }
+        let name = pick(TimingCurveFuzzTests.names)
         var arguments: [String] = []
-        for _ in 0..<Int(random.next() % 5) {
-            switch random.next() % 4 {
-            case 0: arguments.append(random.pick(TimingCurveFuzzTests.numbers))
-            case 1: arguments.append(random.pick(["jump-start", "jump-none", "end", "middle", ":", "(", ")"]))
+        for _ in 0..<Int.random(in: 0..<5, using: &random) {
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: arguments.append(pick(TimingCurveFuzzTests.numbers))
+            case 1: arguments.append(pick(["jump-start", "jump-none", "end", "middle", ":", "(", ")"]))
             default:
                 arguments.append(
-                    random.pick(TimingCurveFuzzTests.labels) + random.pick([": ", ":", " : ", " "])
-                        + random.pick(TimingCurveFuzzTests.numbers))
+                    pick(TimingCurveFuzzTests.labels) + pick([": ", ":", " : ", " "])
+                        + pick(TimingCurveFuzzTests.numbers))
             }
         }
-        let inside = arguments.joined(separator: random.pick([", ", ",", " ,", ",,"]))
-        switch random.next() % 6 {
+        let inside = arguments.joined(separator: pick([", ", ",", " ,", ",,"]))
+        switch Int.random(in: 0..<6, using: &random) {
         case 0: return name
         case 1: return name + "(" + inside
-        default: return name + random.pick(["(", " ("]) + inside + random.pick([")", " )", "))"])
+        default: return name + pick(["(", " ("]) + inside + pick([")", " )", "))"])
         }
     }
 
     func testHostileCurveTextNeverTrapsAndAcceptedCurvesBehave() {
-        var random = Generator(state: 20_261_201)
+        var random = SeededGenerator(seed: 20_261_201)
         var accepted = 0
         for index in 0..<20_000 {
             let spec = text(&random)
