@@ -8,9 +8,11 @@ public enum Reconstructed {
     public static let settlingThreshold = 0.001
 
     /// UIKit's duration-based spring (`usingSpringWithDamping:`, `UISpringTimingParameters(dampingRatio:)`)
-    /// has no over-damping: the ratio is clamped to at most 1. Its lower clamp is not known; a positive floor
-    /// keeps the solved stiffness finite for a damping of 0, which UIKit accepts.
-    public static let uiKitDampingRatioRange = 0.001...1.0
+    /// has no over-damping: the ratio is clamped to at most 1. Apple does not say what a damping of 0 (which
+    /// UIKit accepts) becomes; the floor of 0.01 is the one of the reconstruction quoted in Stack Overflow
+    /// question 61763337 ("only allow damping ratio between just above 0 and 1"), and keeps the solved stiffness
+    /// finite.
+    public static let uiKitDampingRatioRange = 0.01...1.0
 
     /// UIKit clamps the duration its stiffness is solved for to about this range.
     public static let uiKitDurationRange = 0.01...10.0

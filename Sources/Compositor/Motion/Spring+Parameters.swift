@@ -38,12 +38,8 @@ extension Spring {
         let ratioRange = Reconstructed.uiKitDampingRatioRange
         let durationRange = Reconstructed.uiKitDurationRange
         let ratio = dampingRatio.isNaN ? ratioRange.upperBound : min(max(dampingRatio, ratioRange.lowerBound), 1)
-        let time =
-            duration.isNaN
-            ? durationRange.lowerBound
-            : min(
-                max(duration, durationRange.lowerBound),
-                durationRange.upperBound)
+        let given = duration.isNaN ? durationRange.lowerBound : duration
+        let time = min(max(given, durationRange.lowerBound), durationRange.upperBound)
         let velocity = initialVelocity.isFinite ? initialVelocity : 0
         let omega = Spring.solveNaturalFrequency(dampingRatio: ratio, initialVelocity: velocity, duration: time)
         let mass = Reconstructed.uiKitMass
@@ -74,10 +70,18 @@ extension Spring {
             return (0.5 * log1p(q * q) - zeta * omega * d - target, q * dq / (1 + q * q) - zeta * d)
         }
         let guess = -target / (zeta * d)
+        // Widen a bracket [lower, upper] with g(lower) ≥ 0 ≥ g(upper) from the guess that ignores the amplitude.
         var lower = guess
         var upper = guess
-        for _ in 0..<200 where g(upper).value > 0 { (lower, upper) = (upper, upper * 2) }
-        for _ in 0..<200 where g(lower).value < 0 { (upper, lower) = (lower, lower / 2) }
+        var widenings = 0
+        while g(upper).value > 0 && widenings < 200 {
+            (lower, upper) = (upper, upper * 2)
+            widenings += 1
+        }
+        while g(lower).value < 0 && widenings < 400 {
+            (upper, lower) = (lower, lower / 2)
+            widenings += 1
+        }
         var omega = min(max(guess, lower), upper)
         for _ in 0..<100 {
             let (value, slope) = g(omega)

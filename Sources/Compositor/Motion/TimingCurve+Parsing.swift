@@ -41,12 +41,15 @@ extension TimingCurve {
         String(text.lowercased().filter { $0 != "-" && $0 != "_" })
     }
 
+    /// Curves named without arguments, by `key`. `step-start` and `step-end` are CSS's steps(1, start | end).
+    private static let bare: [String: TimingCurve] = [
+        "linear": .linear, "easein": .easeIn, "easeout": .easeOut, "easeinout": .easeInOut,
+        "easeineaseout": .easeInOut, "ease": .coreAnimationDefault, "default": .coreAnimationDefault,
+        "stepstart": TimingCurve(shape: .steps(count: 1, position: .jumpStart)),
+        "stepend": TimingCurve(shape: .steps(count: 1, position: .jumpEnd)),
+    ]
+
     private static func curve(named name: String, _ arguments: [Substring]?) throws(ParseError) -> TimingCurve {
-        let bare: [String: TimingCurve] = [
-            "linear": .linear, "easein": .easeIn, "easeout": .easeOut, "easeinout": .easeInOut,
-            "easeineaseout": .easeInOut, "ease": .coreAnimationDefault, "default": .coreAnimationDefault,
-            "stepstart": try! .steps(1, .jumpStart), "stepend": try! .steps(1, .jumpEnd),
-        ]
         let lowered = key(name)
         if let curve = bare[lowered] {
             guard arguments == nil else {

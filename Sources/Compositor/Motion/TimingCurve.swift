@@ -117,11 +117,13 @@ public struct TimingCurve: Sendable, Equatable, CustomStringConvertible {
 
     /// The same curve with another initial velocity (springs, re-solving UIKit's stiffness; others: self).
     ///
-    /// A non-finite velocity is taken as 0. The duration of a physical or SwiftUI spring becomes the new
-    /// velocity's settling duration.
+    /// A non-finite velocity is taken as 0, and a velocity is limited to ±`Limits.maximumMagnitude` as the
+    /// parser limits it (past that the solved stiffness would overflow). The duration of a physical or SwiftUI
+    /// spring becomes the new velocity's settling duration.
     public func withInitialVelocity(_ velocity: Double) -> TimingCurve {
         guard case .spring(let form, var spring, _) = shape else { return self }
-        let velocity = velocity.isFinite ? velocity : 0
+        let limit = Limits.maximumMagnitude
+        let velocity = velocity.isFinite ? min(max(velocity, -limit), limit) : 0
         if case .uiKit(let ratio, let duration) = form {
             let solved = Spring(dampingRatio: ratio, initialVelocity: velocity, duration: duration)
             return TimingCurve(shape: .spring(form, solved, duration: duration))

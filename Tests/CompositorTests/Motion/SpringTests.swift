@@ -34,6 +34,10 @@ final class SpringTests: XCTestCase {
             Spring(mass: 2, stiffness: 50, damping: 20, initialVelocity: 25),  // critical, overshooting
             Spring(mass: 3, stiffness: 1000, damping: 500, initialVelocity: 0),  // UISpringTimingParameters()
             Spring(mass: 1, stiffness: 10, damping: 30, initialVelocity: -2),  // over-damped, backing off
+            // Apple's parametrisations, each reduced to the same equation.
+            Spring(dampingRatio: 0.2, initialVelocity: 0.3, duration: 0.8),
+            Spring(dampingRatio: 1, initialVelocity: 2, duration: 0.5),
+            Spring(response: 0.5, dampingFraction: 0.825), Spring(duration: 0.5, bounce: -0.3), Spring.bouncy,
         ]
         for spring in springs {
             for time in [0.05, 0.2, 0.7] {
@@ -157,6 +161,29 @@ final class SpringTests: XCTestCase {
         let long = Spring(dampingRatio: 0.5, initialVelocity: 0, duration: 60)
         XCTAssertEqual(long, Spring(dampingRatio: 0.5, initialVelocity: 0, duration: 10))
         let undamped = Spring(dampingRatio: 0, initialVelocity: 0, duration: 0.5)
+        XCTAssertEqual(undamped.dampingRatio, Reconstructed.uiKitDampingRatioRange.lowerBound, accuracy: 1e-12)
         XCTAssertTrue(undamped.stiffness.isFinite && undamped.damping > 0)
+        XCTAssertLessThanOrEqual(abs(undamped.value(at: 0.5) - 1), 0.001 + 1e-12)
+    }
+
+    func testANewVelocityResolvesUIKitsStiffnessAndKeepsAPhysicalSprings() throws {
+        let uiKit = try TimingCurve(parsing: "spring(damping: 0.5, velocity: 0, duration: 0.6)")
+        let pushed = uiKit.withInitialVelocity(4)
+        XCTAssertEqual(pushed.intrinsicDuration, 0.6)
+        XCTAssertEqual(pushed.spring, Spring(dampingRatio: 0.5, initialVelocity: 4, duration: 0.6))
+        XCTAssertNotEqual(pushed.spring?.stiffness, uiKit.spring?.stiffness)
+        XCTAssertLessThanOrEqual(abs(pushed.spring!.value(at: 0.6) - 1), 0.001 + 1e-12)
+        XCTAssertEqual(pushed.description, "spring(damping: 0.5, velocity: 4, duration: 0.6)")
+
+        let physical = try TimingCurve(parsing: "spring(mass: 1, stiffness: 100, damping: 10)")
+        let moving = physical.withInitialVelocity(-3)
+        XCTAssertEqual(moving.spring, Spring(mass: 1, stiffness: 100, damping: 10, initialVelocity: -3))
+        XCTAssertEqual(moving.intrinsicDuration, moving.spring!.settlingDuration())
+        XCTAssertNotEqual(moving.intrinsicDuration, physical.intrinsicDuration)
+        // Absurd velocities are limited as the parser limits them, so the stiffness stays finite.
+        let flung = uiKit.withInitialVelocity(1e300)
+        XCTAssertEqual(flung.spring?.initialVelocity, TimingCurve.Limits.maximumMagnitude)
+        XCTAssertTrue(flung.spring!.stiffness.isFinite)
+        XCTAssertEqual(uiKit.withInitialVelocity(.nan), uiKit)
     }
 }

@@ -70,6 +70,9 @@ final class TimingCurveParsingTests: XCTestCase {
             parse("interpolatingSpring(mass: 1, stiffness: 170, damping: 15, velocity: 0)")?.spring,
             Spring(mass: 1, stiffness: 170, damping: 15))
         XCTAssertEqual(parse("interpolatingSpring"), TimingCurve.smooth)
+        // A velocity alone keeps SwiftUI's default spring.
+        XCTAssertEqual(
+            parse("spring(velocity: 2)")?.spring, Spring(response: 0.5, dampingFraction: 0.825, initialVelocity: 2))
     }
 
     func testDescriptionIsCanonicalTextThatReadsBack() {
@@ -128,7 +131,9 @@ final class TimingCurveParsingTests: XCTestCase {
         XCTAssertTrue(refusal("spring(velocity: 1e7)").contains("velocity must be"))
         XCTAssertTrue(refusal("interpolatingSpring(mass: 1)").contains("give both stiffness: and damping:"))
         XCTAssertTrue(refusal("").hasPrefix("unknown timing curve \"\""))
-        // User text is quoted and escaped, never breaking the line.
+        // User text is quoted and escaped, never breaking the line, and cut short.
         XCTAssertTrue(refusal("ease\nin").contains("\\n"))
+        XCTAssertLessThan(refusal(String(repeating: "x", count: 1_000_000)).count, 400)
+        XCTAssertLessThan(refusal("spring(mass: " + String(repeating: "9", count: 100_000) + "x)").count, 200)
     }
 }

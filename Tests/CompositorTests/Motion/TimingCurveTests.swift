@@ -9,6 +9,9 @@ final class TimingCurveTests: XCTestCase {
         ("easeInOut", .easeInOut, (0.42, 0, 0.58, 1)), ("default", .coreAnimationDefault, (0.25, 0.1, 0.25, 1)),
         ("seed animator", try! .cubicBezier(0.57, -0.4, 0.96, 0.87), (0.57, -0.4, 0.96, 0.87)),
         ("overshoot", try! .cubicBezier(0.3, 1.6, 0.7, -0.6), (0.3, 1.6, 0.7, -0.6)),
+        // x′(t) = 3(1 − 2t)² vanishes half-way, where Newton's method stalls and bisection must finish.
+        ("flat middle", try! .cubicBezier(1, 0, 0, 1), (1, 0, 0, 1)),
+        ("flat ends", try! .cubicBezier(0, 0.3, 1, 0.7), (0, 0.3, 1, 0.7)),
     ]
 
     /// The Bernstein form of one coordinate, written out independently of the solver's polynomial.
