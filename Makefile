@@ -17,7 +17,7 @@ BLURTOOL := .build/release/blurtool
 APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite
+.PHONY: deps build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -38,7 +38,14 @@ demo: release
 	@mkdir -p out
 	$(BLURTOOL) fixtures/coffee.jpg --material thin -o out/coffee-thin.jpg --verbose
 	$(BLURTOOL) compose fixtures/review-screen.json -o out/review-screen.png --verbose
-	@echo "wrote out/coffee-thin.jpg and out/review-screen.png"
+	$(BLURTOOL) animate fixtures/review-entrance.json -o out/review-entrance.png --verbose
+	@echo "wrote out/coffee-thin.jpg, out/review-screen.png and out/review-entrance.png (animated)"
+
+# The README's pictures, from the project's own fixtures: the review-screen entrance at one pixel per point
+# and 20 fps, a few hundred kilobytes.
+docs: release
+	@mkdir -p docs
+	$(BLURTOOL) animate fixtures/review-entrance.json --scale 1 --fps 20 -o docs/review-entrance.png
 
 # The suites are XCTest; Swift Testing is off so the run ends on XCTest's "Executed N tests" line.
 test: deps

@@ -32,6 +32,8 @@ public struct AnimationRequest: Equatable, Sendable {
     public var webPQuality = 90.0
     /// Draw the frames, encode nothing, and print how fast (`--benchmark`).
     public var isBenchmark = false
+    /// Pixels per point instead of the scene's own `scale` (a small preview: `--scale 1`).
+    public var scale: Double?
     /// The animated PNG's zlib level (`--png-compression`; default 6, where a still PNG's is 1: most of an
     /// animation's frames are small, and the whole file is what gets shared).
     public var animatedPNGLevel = 6
@@ -42,9 +44,6 @@ public struct AnimationRequest: Equatable, Sendable {
 }
 
 extension ArgumentParser {
-    /// The options only `animate` takes; the rest are `compose`'s.
-    static let animationOptions: Set = ["--fps", "--duration", "--at", "--loop", "--lossy", "--benchmark"]
-
     static func animationRequest(scene: String, options: [(name: String, value: String?)]) throws(UsageError)
         -> AnimationRequest
     {
@@ -64,6 +63,7 @@ extension ArgumentParser {
             case "--at": request.time = try number(value, name, in: 0...3600)
             case "--loop": request.loopCount = Int(try number(value, name, in: 0...65_535, integer: true))
             case "--lossy": request.isLossy = true
+            case "--scale": request.scale = try number(value, name, in: 0.01...16)
             case "--benchmark": request.isBenchmark = true
             case "--format": format = value.lowercased()
             case "--png-compression":

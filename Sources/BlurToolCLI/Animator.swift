@@ -27,7 +27,21 @@ struct Animator {
             throw ToolFailure(.cannotCreate, outputPath, "is the scene file; refusing to overwrite it")
         }
         let bytes = try Composer.readSceneFile(scenePath)
-        let scene = try Composer.scene(fromFile: bytes, path: scenePath, request: request.render, console: console)
+        var scene = try Composer.scene(fromFile: bytes, path: scenePath, request: request.render, console: console)
+        if let scale = request.scale {
+            scene.scale = scale
+            guard scene.pixelWidth > 0, scene.pixelHeight > 0,
+                Double(scene.pixelWidth) * Double(scene.pixelHeight) <= Double(request.render.maxPixels)
+            else {
+                throw ToolFailure(
+                    .dataError, subject,
+                    "--scale \(scale.plainDescription) makes the canvas \(scene.pixelWidth)x\(scene.pixelHeight) "
+                        + "pixels, outside 1 to \(request.render.maxPixels) (see --max-pixels)")
+            }
+            try MemoryBudget.check(
+                width: scene.pixelWidth, height: scene.pixelHeight, what: "the canvas",
+                subject: ToolFailure.display(subject))
+        }
         var renderer = AnimationRenderer(
             framesPerSecond: request.framesPerSecond,
             renderer: SceneRenderer(threads: request.render.threads, precision: request.render.precision))

@@ -281,6 +281,7 @@ struct OptionSpec {
         OptionSpec(name: "--loop", short: nil, takesValue: true),
         OptionSpec(name: "--lossy", short: nil, takesValue: false),
         OptionSpec(name: "--benchmark", short: nil, takesValue: false),
+        OptionSpec(name: "--scale", short: nil, takesValue: true),
     ]
 
     static func named(_ name: String) -> OptionSpec? {

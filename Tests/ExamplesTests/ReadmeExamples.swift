@@ -56,3 +56,27 @@ func resamplingExample(photo: DecodedImage) throws -> (Image, AffineTransform2D,
         .apply(to: photo.image, width: 1170, height: 2532)   // nil when the transform is singular
     return (screen, turn, moved)
 }
+
+func animationExample(photo: Image) throws -> (apng: [UInt8], still: Image) {
+    var face = Layer.shape(.capsule, color: .white, frame: Rect(x: 170, y: 400, width: 50, height: 50))
+    face.opacity = 0
+    face.transform = AffineTransform2D(scaleX: 5, y: 5).concatenating(AffineTransform2D(translationX: 600, y: 0))
+    face.animations = [
+        LayerAnimation(.opacity(to: 1), timing: AnimationTiming(duration: 0.4, delay: 0.1)),
+        LayerAnimation(
+            .transform(to: .identity),
+            timing: AnimationTiming(
+                curve: try .spring(dampingRatio: 0.2, initialVelocity: 0.3, duration: 0.8), delay: 0.1)),
+    ]
+    let scene = Scene(width: 390, height: 844, layers: [.image(photo), .backdrop(.thin, .dark), face])
+    let animator = AnimationRenderer(framesPerSecond: 30)
+    let encoder = AnimatedPNGEncoder(width: 390, height: 844, frameDelay: (1, 30), opaque: scene.staysOpaque)
+    var frames: [AnimatedPNGFrame] = []
+    try animator.renderFrames(
+        of: scene, count: animator.frameCount(duration: scene.animationDuration),  // 28 frames, 0 … 0.9 s
+        process: { _, frame, previous in try encoder.encodeFrame(frame, previous: previous) },  // on every core
+        deliver: { _, encoded in frames.append(encoded) })                                   // in order
+    let apng = encoder.assemble(frames)
+    let still = try animator.frame(of: scene, at: 0.3)   // the same pixels as frame 9
+    return (apng, still)
+}

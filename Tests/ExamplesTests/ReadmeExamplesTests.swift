@@ -48,6 +48,11 @@ final class ReadmeExamplesTests: XCTestCase {
         XCTAssertEqual(blurred.height, 732)
         XCTAssertEqual(blurred[100, 100], Pixel(red: 10, green: 20, blue: 30), "a flat picture stays flat")
 
+        let (apng, still) = try animationExample(photo: photo.image)
+        let animation = try AnimatedPNGDecoder.decode(apng, maxPixels: 1 << 24)
+        XCTAssertEqual(animation.frames.count, 28)
+        XCTAssertTrue(animation.frames[9].hasSamePixels(as: still))
+
         let (filled, turn, moved) = try resamplingExample(photo: photo)
         XCTAssertEqual(filled.width, 1170)
         XCTAssertEqual(turn.tx, 600)

@@ -56,7 +56,7 @@ final class SceneFileTests: XCTestCase {
             ),
             (
                 #"{\#(canvas), "layers": [{"type": "color", "color": "red", "opactiy": 1}]}"#,
-                "layers[0].opactiy: unknown key; expected one of type, name, frame, opacity, blend, transform, color"
+                "layers[0].opactiy: unknown key; expected one of type, name, frame, opacity, blend, transform, animations, color"
             ),
             (
                 #"{\#(canvas), "layers": [{"type": "color", "color": "reddish"}]}"#,
