@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Compositor"], path: "Tests/TestSupport"),
         .testTarget(name: "CompositorTests", dependencies: ["Compositor", "TestSupport"]),
         .testTarget(
-            name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Compositor", "TestSupport", "CWebP"]),
+            name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Compositor", "TestSupport", "CCodecShim", "CWebP"]),
         .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "ImageCodecs", "Compositor", "TestSupport"]),
         // The README's code blocks, compiled and run.
         .testTarget(name: "ExamplesTests", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "TestSupport"]),
