@@ -149,4 +149,32 @@ final class AnimatedPNGDecoderTests: XCTestCase {
         XCTAssertEqual(decoded.frames.count, 1)
         XCTAssertTrue(decoded.frames[0].hasSamePixels(as: image))
     }
+
+    /// Seeded damage inside chunks, CRCs made right again so the semantic checks are what stands: every case
+    /// decodes or throws a CodecError (a trap would end the test run), within the pixel limit.
+    func testDamagedChunksWithValidCRCsNeverTrap() throws {
+        let original = try sample()
+        var random = SeededGenerator(seed: 11)
+        var refused = 0
+        for _ in 0..<3000 {
+            var chunks = original
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let index = Int.random(in: 0..<chunks.count, using: &random)
+                guard !chunks[index].data.isEmpty else { continue }
+                let offset = Int.random(in: 0..<chunks[index].data.count, using: &random)
+                chunks[index].data[offset] = [0, 0xFF, 1, UInt8.random(in: 0...255, using: &random)][
+                    Int.random(in: 0..<4, using: &random)]
+            }
+            if Int.random(in: 0..<8, using: &random) == 0 {
+                chunks.remove(at: Int.random(in: 0..<chunks.count, using: &random))
+            }
+            do {
+                let decoded = try AnimatedPNGDecoder.decode(AnimationFrames.file(chunks), maxPixels: 1 << 16)
+                XCTAssertLessThanOrEqual(decoded.frames.reduce(0) { $0 + $1.pixelCount }, 1 << 16)
+            } catch is CodecError {
+                refused += 1
+            }
+        }
+        XCTAssertGreaterThan(refused, 1000, "most damage is found")
+    }
 }
