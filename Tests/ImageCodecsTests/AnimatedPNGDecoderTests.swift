@@ -143,6 +143,29 @@ final class AnimatedPNGDecoderTests: XCTestCase {
         ])
     }
 
+    /// An IDAT before the first fcTL is a still image for readers without APNG, not a frame.
+    func testStillImageBeforeTheFirstFcTLIsNotAFrame() throws {
+        let frames = AnimationFrames.sliding(count: 2, width: 16, height: 12, step: 2)
+        let encoder = AnimatedPNGEncoder(width: 16, height: 12, frameDelay: (1, 10), opaque: true)
+        let still = try encoder.encodeFrame(frames[0], previous: nil)
+        let first = try encoder.encodeFrame(frames[1], previous: nil)
+        var chunks = AnimationFrames.chunks(encoder.assemble([first]))
+        let fcTL = chunks[3]
+        XCTAssertEqual(chunks.map(\.type), ["IHDR", "sRGB", "acTL", "fcTL", "IDAT", "IEND"])
+        chunks[3] = ("IDAT", still.data)
+        chunks[4] = fcTL
+        chunks.insert(("fdAT", PNGFileWriter.bigEndian(1) + first.data), at: 5)
+        let decoded = try AnimatedPNGDecoder.decode(AnimationFrames.file(chunks), maxPixels: 1 << 20)
+        XCTAssertEqual(decoded.frames.count, 1)
+        XCTAssertTrue(decoded.frames[0].hasSamePixels(as: frames[1]))
+    }
+
+    func testFrameInIDATMustCoverTheCanvas() throws {
+        var chunks = try sample()
+        chunks[3].data[7] = 15  // frame 0 one column narrower
+        assertRefused(AnimationFrames.file(chunks), isCorrupt("does not cover the whole canvas"))
+    }
+
     func testPlainPNGIsOneFrame() throws {
         let image = TestImages.photoLike(width: 9, height: 7)
         let decoded = try AnimatedPNGDecoder.decode(ImageEncoder.encode(image, as: .png), maxPixels: 100)
