@@ -35,13 +35,15 @@ final class AnimatedPNGDecoderTests: XCTestCase {
     }
 
     func testTheSampleDecodes() throws {
-        XCTAssertEqual(try AnimatedPNGDecoder.decode(AnimationFrames.file(sample()), maxPixels: 1 << 20).frames.count, 3)
+        XCTAssertEqual(
+            try AnimatedPNGDecoder.decode(AnimationFrames.file(sample()), maxPixels: 1 << 20).frames.count, 3)
     }
 
     func testEveryTruncationIsRefused() throws {
         let bytes = AnimationFrames.file(try sample())
         for length in 0..<bytes.count {
-            XCTAssertThrowsError(try AnimatedPNGDecoder.decode(Array(bytes[..<length]), maxPixels: 1 << 20), "\(length)")
+            XCTAssertThrowsError(
+                try AnimatedPNGDecoder.decode(Array(bytes[..<length]), maxPixels: 1 << 20), "\(length)")
         }
     }
 
@@ -138,9 +140,11 @@ final class AnimatedPNGDecoderTests: XCTestCase {
         ])
         let decoded = try AnimatedPNGDecoder.decode(bytes, maxPixels: 100)
         XCTAssertEqual(decoded.loopCount, 1)
-        XCTAssertEqual(decoded.frames.map { [$0[0, 0], $0[1, 0]] }, [
-            [red, red], [red, Pixel(red: 127, green: 0, blue: 128, alpha: 255)], [halfBlue, red],
-        ])
+        XCTAssertEqual(
+            decoded.frames.map { [$0[0, 0], $0[1, 0]] },
+            [
+                [red, red], [red, Pixel(red: 127, green: 0, blue: 128, alpha: 255)], [halfBlue, red],
+            ])
     }
 
     /// An IDAT before the first fcTL is a still image for readers without APNG, not a frame.
@@ -185,8 +189,9 @@ final class AnimatedPNGDecoderTests: XCTestCase {
                 let index = Int.random(in: 0..<chunks.count, using: &random)
                 guard !chunks[index].data.isEmpty else { continue }
                 let offset = Int.random(in: 0..<chunks[index].data.count, using: &random)
-                chunks[index].data[offset] = [0, 0xFF, 1, UInt8.random(in: 0...255, using: &random)][
-                    Int.random(in: 0..<4, using: &random)]
+                chunks[index].data[offset] =
+                    [0, 0xFF, 1, UInt8.random(in: 0...255, using: &random)][
+                        Int.random(in: 0..<4, using: &random)]
             }
             if Int.random(in: 0..<8, using: &random) == 0 {
                 chunks.remove(at: Int.random(in: 0..<chunks.count, using: &random))

@@ -10,7 +10,9 @@ final class AnimatedPNGFilterTests: XCTestCase {
     private func filterTypes(_ frame: AnimatedPNGFrame, channels: Int) throws -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
-        let ok = frame.data.withUnsafeBufferPointer { bt_zlib_inflate($0.baseAddress, $0.count, 1 << 20, &output, &length) }
+        let ok = frame.data.withUnsafeBufferPointer {
+            bt_zlib_inflate($0.baseAddress, $0.count, 1 << 20, &output, &length)
+        }
         defer { bt_free(output) }
         XCTAssertEqual(ok, 1)
         let rows = try XCTUnwrap(output)
@@ -48,7 +50,8 @@ final class AnimatedPNGFilterTests: XCTestCase {
     /// Bytes that no predictor helps (alternating 0 and 128 columns: every difference is ±128) stay unfiltered.
     func testUnpredictableRowsGetNone() throws {
         let encoder = AnimatedPNGEncoder(width: 64, height: 2, frameDelay: (1, 10), opaque: true)
-        let frame = try encoder.encodeFrame(image(width: 64, height: 2) { x, y in (x + y) % 2 == 0 ? 0 : 128 }, previous: nil)
+        let frame = try encoder.encodeFrame(
+            image(width: 64, height: 2) { x, y in (x + y) % 2 == 0 ? 0 : 128 }, previous: nil)
         XCTAssertEqual(try filterTypes(frame, channels: 3), [0, 0])
     }
 }
