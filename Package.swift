@@ -47,8 +47,10 @@ let package = Package(
             path: "Tools/scenefuzz"),
         .target(name: "TestSupport", dependencies: ["Compositor"], path: "Tests/TestSupport"),
         .testTarget(name: "CompositorTests", dependencies: ["Compositor", "TestSupport"]),
+        // CCodecShim and CWebP for the animation tests: zlib to read frames' filter bytes, libwebp's demuxer.
         .testTarget(
-            name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Compositor", "TestSupport", "CWebP"]),
+            name: "ImageCodecsTests",
+            dependencies: ["ImageCodecs", "Compositor", "TestSupport", "CCodecShim", "CWebP"]),
         .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "ImageCodecs", "Compositor", "TestSupport"]),
         // The README's code blocks, compiled and run.
         .testTarget(name: "ExamplesTests", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "TestSupport"]),

@@ -207,6 +207,10 @@ int bt_png_frame_encode(const bt_png_frame_input *input, uint8_t **out, size_t *
         return bt_frame_fail(&job, message, "invalid frame encoding parameters");
     }
     job.row_bytes = (size_t)input->width * (size_t)input->channels + 1;
+    int band_rows = input->band_rows < input->height ? input->band_rows : input->height;
+    if (job.row_bytes * (size_t)band_rows > 0x7FFFFFFF) {
+        return bt_frame_fail(&job, message, "a band of rows is more than zlib takes in one call (2 GiB)");
+    }
     job.bands = (input->height + input->band_rows - 1) / input->band_rows;
     job.filtered = malloc(job.row_bytes * (size_t)input->height);
     job.band_output = calloc((size_t)job.bands, sizeof(uint8_t *));

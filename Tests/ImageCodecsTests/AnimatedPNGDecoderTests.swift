@@ -35,13 +35,15 @@ final class AnimatedPNGDecoderTests: XCTestCase {
     }
 
     func testTheSampleDecodes() throws {
-        XCTAssertEqual(try AnimatedPNGDecoder.decode(AnimationFrames.file(sample()), maxPixels: 1 << 20).frames.count, 3)
+        XCTAssertEqual(
+            try AnimatedPNGDecoder.decode(AnimationFrames.file(sample()), maxPixels: 1 << 20).frames.count, 3)
     }
 
     func testEveryTruncationIsRefused() throws {
         let bytes = AnimationFrames.file(try sample())
         for length in 0..<bytes.count {
-            XCTAssertThrowsError(try AnimatedPNGDecoder.decode(Array(bytes[..<length]), maxPixels: 1 << 20), "\(length)")
+            XCTAssertThrowsError(
+                try AnimatedPNGDecoder.decode(Array(bytes[..<length]), maxPixels: 1 << 20), "\(length)")
         }
     }
 
@@ -138,9 +140,34 @@ final class AnimatedPNGDecoderTests: XCTestCase {
         ])
         let decoded = try AnimatedPNGDecoder.decode(bytes, maxPixels: 100)
         XCTAssertEqual(decoded.loopCount, 1)
-        XCTAssertEqual(decoded.frames.map { [$0[0, 0], $0[1, 0]] }, [
-            [red, red], [red, Pixel(red: 127, green: 0, blue: 128, alpha: 255)], [halfBlue, red],
-        ])
+        XCTAssertEqual(
+            decoded.frames.map { [$0[0, 0], $0[1, 0]] },
+            [
+                [red, red], [red, Pixel(red: 127, green: 0, blue: 128, alpha: 255)], [halfBlue, red],
+            ])
+    }
+
+    /// An IDAT before the first fcTL is a still image for readers without APNG, not a frame.
+    func testStillImageBeforeTheFirstFcTLIsNotAFrame() throws {
+        let frames = AnimationFrames.sliding(count: 2, width: 16, height: 12, step: 2)
+        let encoder = AnimatedPNGEncoder(width: 16, height: 12, frameDelay: (1, 10), opaque: true)
+        let still = try encoder.encodeFrame(frames[0], previous: nil)
+        let first = try encoder.encodeFrame(frames[1], previous: nil)
+        var chunks = AnimationFrames.chunks(encoder.assemble([first]))
+        let fcTL = chunks[3]
+        XCTAssertEqual(chunks.map(\.type), ["IHDR", "sRGB", "acTL", "fcTL", "IDAT", "IEND"])
+        chunks[3] = ("IDAT", still.data)
+        chunks[4] = fcTL
+        chunks.insert(("fdAT", PNGFileWriter.bigEndian(1) + first.data), at: 5)
+        let decoded = try AnimatedPNGDecoder.decode(AnimationFrames.file(chunks), maxPixels: 1 << 20)
+        XCTAssertEqual(decoded.frames.count, 1)
+        XCTAssertTrue(decoded.frames[0].hasSamePixels(as: frames[1]))
+    }
+
+    func testFrameInIDATMustCoverTheCanvas() throws {
+        var chunks = try sample()
+        chunks[3].data[7] = 15  // frame 0 one column narrower
+        assertRefused(AnimationFrames.file(chunks), isCorrupt("does not cover the whole canvas"))
     }
 
     func testPlainPNGIsOneFrame() throws {
@@ -148,5 +175,34 @@ final class AnimatedPNGDecoderTests: XCTestCase {
         let decoded = try AnimatedPNGDecoder.decode(ImageEncoder.encode(image, as: .png), maxPixels: 100)
         XCTAssertEqual(decoded.frames.count, 1)
         XCTAssertTrue(decoded.frames[0].hasSamePixels(as: image))
+    }
+
+    /// Seeded damage inside chunks, CRCs made right again so the semantic checks are what stands: every case
+    /// decodes or throws a CodecError (a trap would end the test run), within the pixel limit.
+    func testDamagedChunksWithValidCRCsNeverTrap() throws {
+        let original = try sample()
+        var random = SeededGenerator(seed: 11)
+        var refused = 0
+        for _ in 0..<3000 {
+            var chunks = original
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let index = Int.random(in: 0..<chunks.count, using: &random)
+                guard !chunks[index].data.isEmpty else { continue }
+                let offset = Int.random(in: 0..<chunks[index].data.count, using: &random)
+                chunks[index].data[offset] =
+                    [0, 0xFF, 1, UInt8.random(in: 0...255, using: &random)][
+                        Int.random(in: 0..<4, using: &random)]
+            }
+            if Int.random(in: 0..<8, using: &random) == 0 {
+                chunks.remove(at: Int.random(in: 0..<chunks.count, using: &random))
+            }
+            do {
+                let decoded = try AnimatedPNGDecoder.decode(AnimationFrames.file(chunks), maxPixels: 1 << 16)
+                XCTAssertLessThanOrEqual(decoded.frames.reduce(0) { $0 + $1.pixelCount }, 1 << 16)
+            } catch is CodecError {
+                refused += 1
+            }
+        }
+        XCTAssertGreaterThan(refused, 1000, "most damage is found")
     }
 }

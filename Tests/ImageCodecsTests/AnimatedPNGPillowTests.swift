@@ -12,7 +12,9 @@ final class AnimatedPNGPillowTests: XCTestCase {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// Pillow's view of an APNG file: frames as straight RGBA, delays in seconds, the loop count.
-    private func readWithPillow(_ png: [UInt8], python: String) throws -> (frames: [[UInt8]], delays: [Double], loop: Int) {
+    private func readWithPillow(
+        _ png: [UInt8], python: String
+    ) throws -> (frames: [[UInt8]], delays: [Double], loop: Int) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apng-pillow-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

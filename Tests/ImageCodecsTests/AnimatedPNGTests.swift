@@ -96,6 +96,21 @@ final class AnimatedPNGTests: XCTestCase {
         }
     }
 
+    /// zlib takes at most 4 GiB per call in 32-bit counts; a single row past 2 GiB (800 million RGB pixels) is
+    /// refused before anything is read or allocated. The frame borrows a few bytes and claims the rest.
+    func testRowTooLongForZlibIsRefusedBeforeReading() {
+        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
+        pixels.initialize(repeating: 255, count: 64)
+        defer { pixels.deallocate() }
+        let width = 800_000_000
+        let frame = Image(borrowing: pixels, width: width, height: 1, bytesPerRow: width * 4)
+        let encoder = AnimatedPNGEncoder(width: width, height: 1, frameDelay: (1, 10), opaque: true)
+        XCTAssertThrowsError(try encoder.encodeFrame(frame, previous: nil)) { error in
+            XCTAssertEqual(
+                error as? CodecError, .encodingFailed("a band of rows is more than zlib takes in one call (2 GiB)"))
+        }
+    }
+
     func testDelayDenominatorZeroMeansHundredths() throws {
         let frames = AnimationFrames.sliding(count: 2, width: 8, height: 8)
         let decoded = try AnimatedPNGDecoder.decode(try encode(frames, opaque: true, delay: (7, 0)), maxPixels: 1000)

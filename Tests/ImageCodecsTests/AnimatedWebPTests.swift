@@ -33,6 +33,17 @@ final class AnimatedWebPTests: XCTestCase {
         }
     }
 
+    /// Opaque frames are imported in place with their own row stride (here regions of a wider image).
+    func testLosslessOpaqueRegionsRoundTripExactly() throws {
+        let wide = AnimationFrames.sliding(count: 3, width: 70, height: 30)
+        let frames = wide.map { $0.region(x: 10, y: 0, width: 40, height: 30) }
+        let decoded = try XCTUnwrap(WebPAnimationReader(try encode(frames, lossless: true)))
+        XCTAssertEqual(decoded.frames.count, 3)
+        for (index, frame) in decoded.frames.enumerated() {
+            XCTAssertTrue(frame.hasSamePixels(as: frames[index]), ImageDifference(frame, frames[index]).description)
+        }
+    }
+
     func testLossyFramesAreClose() throws {
         let frames = AnimationFrames.sliding(count: 3, width: 64, height: 48, step: 5)
         let lossy = try encode(frames, lossless: false, quality: 90, frameMilliseconds: 33)

@@ -16,14 +16,17 @@ final class Y4MWriterTests: XCTestCase {
     /// The BT.601 limited-range values every table gives for black, white and the primaries.
     func testPrimariesHaveTheirBT601Values() {
         let cases: [(Pixel, [UInt8])] = [
-            (Pixel(red: 0, green: 0, blue: 0), [16, 128, 128]), (Pixel(red: 255, green: 255, blue: 255), [235, 128, 128]),
+            (Pixel(red: 0, green: 0, blue: 0), [16, 128, 128]),
+            (Pixel(red: 255, green: 255, blue: 255), [235, 128, 128]),
             (Pixel(red: 255, green: 0, blue: 0), [81, 90, 240]), (Pixel(red: 0, green: 255, blue: 0), [145, 54, 34]),
             (Pixel(red: 0, green: 0, blue: 255), [41, 240, 110]),
         ]
         for (pixel, expected) in cases {
-            let frame = Y4MWriter(width: 2, height: 2, framesPerSecond: (30, 1)).frame(Image(width: 2, height: 2, fill: pixel))
+            let frame = Y4MWriter(width: 2, height: 2, framesPerSecond: (30, 1)).frame(
+                Image(width: 2, height: 2, fill: pixel))
             XCTAssertEqual(Array(frame[0..<6]), Array("FRAME\n".utf8))
-            XCTAssertEqual(Array(frame[6...]), [expected[0], expected[0], expected[0], expected[0], expected[1], expected[2]],
+            XCTAssertEqual(
+                Array(frame[6...]), [expected[0], expected[0], expected[0], expected[0], expected[1], expected[2]],
                 "\(pixel)")
         }
     }
@@ -76,12 +79,14 @@ final class Y4MWriterTests: XCTestCase {
     /// within 2 levels away from their edges (a wrong range or matrix is off by tens), a photo-like frame
     /// within a few levels on average (half-resolution chroma blurs its hard edges).
     func testFfmpegDecodesTheStream() throws {
-        guard let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: FileManager.default.isExecutableFile)
+        guard
+            let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: FileManager.default.isExecutableFile)
         else { throw XCTSkip("ffmpeg is not installed") }
         let patches = Image(width: 64, height: 48)
         let colours = [
             Pixel(red: 255, green: 0, blue: 0), Pixel(red: 0, green: 255, blue: 0), Pixel(red: 0, green: 0, blue: 255),
-            Pixel(red: 250, green: 240, blue: 20), Pixel(red: 255, green: 255, blue: 255), Pixel(red: 0, green: 0, blue: 0),
+            Pixel(red: 250, green: 240, blue: 20), Pixel(red: 255, green: 255, blue: 255),
+            Pixel(red: 0, green: 0, blue: 0),
         ]
         for y in 0..<48 { for x in 0..<64 { patches[x, y] = colours[(y / 16) * 2 + x / 32] } }
         let photo = TestImages.photoLike(width: 64, height: 48)

@@ -18,7 +18,9 @@ struct PNGHeader {
         }
         let depth = data[start + 8]
         let colorType = data[start + 9]
-        guard data[start + 10] == 0, data[start + 11] == 0 else { throw .corrupt("unknown compression or filter method") }
+        guard data[start + 10] == 0, data[start + 11] == 0 else {
+            throw .corrupt("unknown compression or filter method")
+        }
         switch colorType {
         case 0: channels = 1
         case 2: channels = 3
@@ -68,7 +70,8 @@ struct FrameControl {
         y = Int(data.bigEndianUInt32(at: start + 16))
         // Each value is below 2^32, so the sums cannot overflow an Int.
         guard width >= 1, height >= 1, x + width <= canvas.width, y + height <= canvas.height else {
-            throw .corrupt("a \(width)x\(height) frame at (\(x), \(y)) is not inside the \(canvas.width)x\(canvas.height) canvas")
+            throw .corrupt(
+                "a \(width)x\(height) frame at (\(x), \(y)) is not inside the \(canvas.width)x\(canvas.height) canvas")
         }
         let numerator = data.bigEndianUInt16(at: start + 20)
         let denominator = data.bigEndianUInt16(at: start + 22)

@@ -49,7 +49,8 @@ public struct AnimatedPNGEncoder: Sendable {
         width: Int, height: Int, frameDelay: (numerator: UInt16, denominator: UInt16), loopCount: Int = 0,
         opaque: Bool, compressionLevel: Int = 6, threads: Int = 1
     ) {
-        precondition((1...Int(Int32.max)).contains(width) && (1...Int(Int32.max)).contains(height),
+        precondition(
+            (1...Int(Int32.max)).contains(width) && (1...Int(Int32.max)).contains(height),
             "APNG sizes are 1...2^31 - 1")
         precondition((0...Int(UInt32.max)).contains(loopCount), "APNG loop counts are 0...2^32 - 1")
         self.width = width
@@ -107,7 +108,8 @@ public struct AnimatedPNGEncoder: Sendable {
     public func assemble(_ frames: [AnimatedPNGFrame]) -> [UInt8] {
         precondition(!frames.isEmpty, "an APNG has at least one frame")
         let first = frames[0]
-        precondition(first.x == 0 && first.y == 0 && first.width == width && first.height == height,
+        precondition(
+            first.x == 0 && first.y == 0 && first.width == width && first.height == height,
             "the first APNG frame covers the whole canvas")
         var file = PNGChunkWriter(reservingCapacity: frames.reduce(1024) { $0 + $1.data.count + 64 })
         var header: [UInt8] = []
@@ -122,8 +124,10 @@ public struct AnimatedPNGEncoder: Sendable {
         file.append("acTL", control)
         var sequence: UInt32 = 0
         for (index, frame) in frames.enumerated() {
-            precondition(frame.x >= 0 && frame.y >= 0 && frame.width >= 1 && frame.height >= 1
-                && frame.x + frame.width <= width && frame.y + frame.height <= height, "APNG frame outside the canvas")
+            precondition(
+                frame.x >= 0 && frame.y >= 0 && frame.width >= 1 && frame.height >= 1
+                    && frame.x + frame.width <= width && frame.y + frame.height <= height,
+                "APNG frame outside the canvas")
             var fcTL: [UInt8] = []
             fcTL.appendBigEndian(sequence)
             for value in [frame.width, frame.height, frame.x, frame.y] { fcTL.appendBigEndian(UInt32(value)) }

@@ -10,6 +10,7 @@ public final class AnimatedWebPEncoder {
     private var config = WebPConfig()
     private var lastTimestamp = Int.min
     private var isFinished = false
+    private var straight: [UInt8] = []
 
     /// WebP's limit on a side, from its 14-bit size fields.
     public static let maximumDimension = Int(WEBP_MAX_DIMENSION)
@@ -65,9 +66,18 @@ public final class AnimatedWebPEncoder {
         picture.use_argb = 1
         picture.width = Int32(width)
         picture.height = Int32(height)
-        let straight = frame.straightRGBABytes()  // WebP stores straight alpha
-        let imported = straight.withUnsafeBufferPointer {
-            WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(width * 4))
+        // WebP stores straight alpha. Opaque premultiplied pixels are straight already, so they are imported
+        // in place; others are converted into a buffer kept across frames (a fresh 12 MB one per frame cost
+        // its page faults each time).
+        let imported: Int32
+        if frame.isOpaque {
+            imported = WebPPictureImportRGBA(&picture, frame.baseAddress, Int32(frame.bytesPerRow))
+        } else {
+            if straight.count != width * height * 4 { straight = [UInt8](repeating: 0, count: width * height * 4) }
+            imported = straight.withUnsafeMutableBufferPointer { buffer in
+                frame.writeStraightRGBA(to: buffer.baseAddress!, bytesPerRow: width * 4)
+                return WebPPictureImportRGBA(&picture, buffer.baseAddress, Int32(width * 4))
+            }
         }
         guard imported != 0 else { throw AnimatedWebPEncoder.error(picture.error_code, doing: "importing a frame") }
         guard WebPAnimEncoderAdd(encoder, &picture, timestamp, &config) != 0 else {

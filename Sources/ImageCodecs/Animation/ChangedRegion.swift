@@ -25,14 +25,18 @@ enum ChangedRegion {
             let b = UnsafeRawPointer(previous.row(y))
             // Only columns outside the box found so far can widen it.
             var x = 0
-            while x < left, a.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
-                == b.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self) {
+            while x < left,
+                a.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
+                    == b.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
+            {
                 x += 1
             }
             left = min(left, x)
             var end = frame.width - 1
-            while end > right, a.loadUnaligned(fromByteOffset: end * 4, as: UInt32.self)
-                == b.loadUnaligned(fromByteOffset: end * 4, as: UInt32.self) {
+            while end > right,
+                a.loadUnaligned(fromByteOffset: end * 4, as: UInt32.self)
+                    == b.loadUnaligned(fromByteOffset: end * 4, as: UInt32.self)
+            {
                 end -= 1
             }
             right = max(right, end)
