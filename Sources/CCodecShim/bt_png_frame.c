@@ -60,6 +60,9 @@ static void bt_packed_row(const bt_png_frame_input *input, int y, uint8_t *padde
     uint8_t *target = padded + BT_PAD;
     if (input->channels == 4) {
         memcpy(target, source, (size_t)input->width * 4);
+        if (input->opaque_alpha) {
+            for (int x = 0; x < input->width; x++) target[x * 4 + 3] = 255;
+        }
         return;
     }
     for (int x = 0; x < input->width; x++) {

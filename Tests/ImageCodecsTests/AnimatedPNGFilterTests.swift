@@ -37,7 +37,7 @@ final class AnimatedPNGFilterTests: XCTestCase {
     func testPlaneGetsSubThenPaeth() throws {
         let encoder = AnimatedPNGEncoder(width: 64, height: 4, frameDelay: (1, 10), opaque: true)
         let frame = try encoder.encodeFrame(image(width: 64, height: 4) { 2 * $0 + 5 * $1 + 10 }, previous: nil)
-        XCTAssertEqual(try filterTypes(frame, channels: 3), [1, 4, 4, 4])
+        XCTAssertEqual(try filterTypes(frame, channels: 4), [1, 4, 4, 4])
     }
 
     /// Repeated rows are all zeros under Up (Paeth too, and loses the tie).
@@ -52,6 +52,6 @@ final class AnimatedPNGFilterTests: XCTestCase {
         let encoder = AnimatedPNGEncoder(width: 64, height: 2, frameDelay: (1, 10), opaque: true)
         let frame = try encoder.encodeFrame(
             image(width: 64, height: 2) { x, y in (x + y) % 2 == 0 ? 0 : 128 }, previous: nil)
-        XCTAssertEqual(try filterTypes(frame, channels: 3), [0, 0])
+        XCTAssertEqual(try filterTypes(frame, channels: 4), [0, 0])
     }
 }

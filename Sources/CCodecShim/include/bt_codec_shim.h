@@ -133,6 +133,7 @@ typedef struct {
     int level;                    // zlib level 0...9
     int band_rows;                // rows per independently deflated band: the output depends on this alone
     int threads;                  // threads to filter and deflate bands on (1: the calling thread only)
+    int opaque_alpha;             // with 4 channels, 1 writes every alpha byte as 255 (alpha the caller drops)
 } bt_png_frame_input;
 
 /// One PNG image's zlib data stream (what IDAT or fdAT chunks carry): each row filtered with the filter whose

@@ -79,16 +79,17 @@ public struct AnimatedPNGEncoder: Sendable {
             pixels = try changedPixels(
                 of: region, since: previous.region(x: box.x, y: box.y, width: box.width, height: box.height))
         } else {
-            // Opaque premultiplied pixels are already straight; RGBA frames are un-premultiplied as the PNG
-            // encoder does. An opaque first frame's alpha is forced to 255 (dropped, as the doc says).
-            pixels = opaque ? try opaqueCopy(of: region) : try straightCopy(of: region)
+            // Opaque premultiplied pixels are already straight (the shim writes their alpha as 255, dropping
+            // it as the doc says); translucent frames are un-premultiplied as the PNG encoder does.
+            pixels = opaque ? region : try straightCopy(of: region)
         }
         let channels = 4
         let bandRows = max(1, AnimatedPNGEncoder.bandBytes / (box.width * channels + 1))
         var input = bt_png_frame_input(
             pixels: pixels.baseAddress, bytes_per_row: pixels.bytesPerRow, width: Int32(box.width),
             height: Int32(box.height), channels: Int32(channels), level: Int32(compressionLevel),
-            band_rows: Int32(clamping: bandRows), threads: Int32(clamping: threads))
+            band_rows: Int32(clamping: bandRows), threads: Int32(clamping: threads),
+            opaque_alpha: opaque && !blendsOver ? 1 : 0)
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         var message = [CChar](repeating: 0, count: Int(BT_MESSAGE_LENGTH))
@@ -175,19 +176,6 @@ public struct AnimatedPNGEncoder: Sendable {
                 let old = UnsafeRawPointer(before).loadUnaligned(fromByteOffset: offset, as: UInt32.self)
                 let value = pixel == old ? 0 : pixel | AnimatedPNGEncoder.opaqueAlpha
                 UnsafeMutableRawPointer(target).storeBytes(of: value, toByteOffset: offset, as: UInt32.self)
-            }
-        }
-        return copy
-    }
-
-    private func opaqueCopy(of region: Image) throws(CodecError) -> Image {
-        let copy = try blankCopy(of: region)
-        for y in 0..<region.height {
-            let (source, target) = (region.row(y), copy.row(y))
-            for x in 0..<region.width {
-                let pixel = UnsafeRawPointer(source).loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
-                UnsafeMutableRawPointer(target).storeBytes(
-                    of: pixel | AnimatedPNGEncoder.opaqueAlpha, toByteOffset: x * 4, as: UInt32.self)
             }
         }
         return copy
