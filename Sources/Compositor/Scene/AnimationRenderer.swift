@@ -71,20 +71,23 @@ public struct AnimationRenderer: Sendable {
         try check(scene, frames: count)
         let cache = try makeCache(for: scene)
         let pipeline = FramePipeline<Result>(count: count)
-        // Frame 0 on every thread first: it fills the cache (backdrops over the base) for the frames after it.
+        // Frame 0 drawn on every thread first: it fills the cache (backdrops over the base) for the frames after
+        // it. Its processing (the largest: an encoder's whole first frame) then runs beside the next frames.
         let first = SceneRenderer(threads: renderer.threads, precision: renderer.precision, limits: .unlimited)
         let frame0 = try first.render(scene.snapshot(at: 0), workspace: Workspace(), cache: cache)
-        try pipeline.finish(0, frame: frame0, process: process, deliver: deliver)
         let single = SceneRenderer(threads: 1, precision: renderer.precision, limits: .unlimited)
-        let workers = max(1, min(renderer.threads, count - 1))
+        let workers = max(1, min(renderer.threads, count))
         withoutActuallyEscaping(deliver) { deliver in
             let deliverBox = UncheckedSendable(deliver)
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 let workspace = Workspace()
                 while let index = pipeline.nextIndex() {
                     do {
-                        let frame = try single.render(
-                            scene.snapshot(at: time(ofFrame: index)), workspace: workspace, cache: cache)
+                        let frame =
+                            index == 0
+                            ? frame0
+                            : try single.render(
+                                scene.snapshot(at: time(ofFrame: index)), workspace: workspace, cache: cache)
                         try pipeline.finish(index, frame: frame, process: process, deliver: deliverBox.value)
                     } catch {
                         pipeline.fail(error)
@@ -120,7 +123,7 @@ private final class FramePipeline<Result: Sendable>: @unchecked Sendable {
     private let count: Int
     private let lock = ConditionLock()
     // Guarded by `lock`:
-    private var next = 1
+    private var next = 0
     private var frames: [Int: Image] = [:]
     /// How many processings (its own, its successor's) still need each kept frame.
     private var users: [Int: Int] = [:]
