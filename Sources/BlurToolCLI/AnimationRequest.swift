@@ -99,9 +99,6 @@ extension ArgumentParser {
         if request.time != nil, request.isBenchmark || request.duration != nil {
             throw UsageError("--at renders one frame; it takes neither --duration nor --benchmark")
         }
-        if request.isLossy, request.output != nil, request.output != .webp {
-            throw UsageError("--lossy applies to an animated WebP")
-        }
         return request
     }
 }

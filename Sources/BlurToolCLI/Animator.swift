@@ -20,52 +20,36 @@ struct Animator {
         let clock = ContinuousClock()
         let start = clock.now
         let scenePath = request.render.input
+        if let time = request.time {
+            let path = try OutputPath.resolve(request.render.output, input: scenePath) { stem in
+                stem + "." + (request.render.format ?? .png).fileExtension
+            }
+            if scenePath != "-", path != "-", FileIO.isSameFile(scenePath, path) {
+                throw ToolFailure(.cannotCreate, path, "is the scene file; refusing to overwrite it")
+            }
+            let scene = try loadScene()
+            return try writeStill(scene, at: time, renderer: renderer(), to: path)
+        }
         let output = try outputKind()
         if request.isLossy, output != .webp { throw UsageError("--lossy applies to an animated WebP") }
         let outputPath = try resolvedOutputPath(output)
         if scenePath != "-", let outputPath, outputPath != "-", FileIO.isSameFile(scenePath, outputPath) {
             throw ToolFailure(.cannotCreate, outputPath, "is the scene file; refusing to overwrite it")
         }
-        let bytes = try Composer.readSceneFile(scenePath)
-        var scene = try Composer.scene(fromFile: bytes, path: scenePath, request: request.render, console: console)
-        if let scale = request.scale {
-            scene.scale = scale
-            guard scene.pixelWidth > 0, scene.pixelHeight > 0,
-                Double(scene.pixelWidth) * Double(scene.pixelHeight) <= Double(request.render.maxPixels)
-            else {
-                throw ToolFailure(
-                    .dataError, subject,
-                    "--scale \(scale.plainDescription) makes the canvas \(scene.pixelWidth)x\(scene.pixelHeight) "
-                        + "pixels, outside 1 to \(request.render.maxPixels) (see --max-pixels)")
-            }
-            try MemoryBudget.check(
-                width: scene.pixelWidth, height: scene.pixelHeight, what: "the canvas",
-                subject: ToolFailure.display(subject))
-        }
-        var renderer = AnimationRenderer(
-            framesPerSecond: request.framesPerSecond,
-            renderer: SceneRenderer(threads: request.render.threads, precision: request.render.precision))
-        renderer.renderer.limits = SceneRenderer.Limits()
-        if let time = request.time {
-            return try writeStill(scene, at: time, renderer: renderer, to: outputPath ?? "-")
-        }
+        let scene = try loadScene()
+        let renderer = renderer()
         guard request.duration != nil || scene.isAnimated else {
             throw ToolFailure(
                 .dataError, subject, "nothing in the scene is animated; give --duration to render it still")
         }
-        let duration = request.duration ?? scene.animationDuration
-        let frames = (duration * request.framesPerSecond * (1 - 1e-12)).rounded(.up) + 1
-        guard frames <= Double(AnimationRenderer.maximumFrames) else {
-            throw ToolFailure(
-                .dataError, subject,
-                "\(duration.plainDescription) s at \(request.framesPerSecond.plainDescription) fps is "
-                    + "\(Int(frames)) frames, more than \(AnimationRenderer.maximumFrames); give a shorter "
-                    + "--duration or a lower --fps")
-        }
-        let count = renderer.frameCount(duration: duration)
-        // Frames in flight: one per thread being drawn, its predecessor, one being delivered.
+        let count = renderer.frameCount(duration: request.duration ?? scene.animationDuration)
+        // At once: the frames being drawn, those waiting for their successor or their turn (the pipeline's
+        // window), the base and the frame cache.
+        let workers = min(request.render.threads, count)
+        let canvases = workers + AnimationRenderer.window(workers: workers) + 2
+        let cacheRows = renderer.cacheBytes(for: scene) / max(scene.pixelWidth * Image.bytesPerPixel, 1)
         try MemoryBudget.check(
-            width: scene.pixelWidth, height: scene.pixelHeight * (request.render.threads + 3),
+            width: scene.pixelWidth, height: scene.pixelHeight * canvases + cacheRows,
             what: "the frames in flight", subject: ToolFailure.display(subject))
         let loaded = clock.now
         let progress = ProgressBar(total: count, clock: clock)
@@ -108,6 +92,34 @@ struct Animator {
         }
     }
 
+    /// The scene file read, its images loaded, `--scale` applied and checked.
+    private func loadScene() throws -> Scene {
+        let bytes = try Composer.readSceneFile(request.render.input)
+        var scene = try Composer.scene(
+            fromFile: bytes, path: request.render.input, request: request.render, console: console)
+        if let scale = request.scale {
+            scene.scale = scale
+            guard scene.pixelWidth > 0, scene.pixelHeight > 0,
+                Double(scene.pixelWidth) * Double(scene.pixelHeight) <= Double(request.render.maxPixels)
+            else {
+                throw ToolFailure(
+                    .dataError, subject,
+                    "--scale \(scale.plainDescription) makes the canvas \(scene.pixelWidth)x\(scene.pixelHeight) "
+                        + "pixels, outside 1 to \(request.render.maxPixels) (see --max-pixels)")
+            }
+            try MemoryBudget.check(
+                width: scene.pixelWidth, height: scene.pixelHeight, what: "the canvas",
+                subject: ToolFailure.display(subject))
+        }
+        return scene
+    }
+
+    private func renderer() -> AnimationRenderer {
+        AnimationRenderer(
+            framesPerSecond: request.framesPerSecond,
+            renderer: SceneRenderer(threads: request.render.threads, precision: request.render.precision))
+    }
+
     /// The output's kind: `--format`, else the path's (a folder: frames; `.webp`), else an animated PNG.
     private func outputKind() throws -> AnimationRequest.Output {
         if let output = request.output { return output }
@@ -137,7 +149,6 @@ struct Animator {
             return folder
         }
         return try OutputPath.resolve(request.render.output, input: request.render.input) { stem in
-            if request.time != nil { return stem + "." + (request.render.format ?? .png).fileExtension }
             switch output {
             case .apng, .frames: return stem + ".png"
             case .webp: return stem + ".webp"
@@ -163,5 +174,5 @@ struct Animator {
 }
 
 extension Duration {
-    fileprivate var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

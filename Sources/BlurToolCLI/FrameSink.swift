@@ -29,8 +29,11 @@ final class FrameSink: @unchecked Sendable {
     private let kind: Kind
     private let output: OutputFile?
     private let framesPerSecond: Double
-    private var apngFrames: [AnimatedPNGFrame] = []
     private var deliveredFrames = 0
+    /// The APNG's next chunk sequence number.
+    private var sequence: UInt32 = 0
+    /// The numbered frames' folder when this run made it (removed again if the run fails before a frame).
+    private var madeFolder: String?
 
     private init(kind: Kind, output: OutputFile?, framesPerSecond: Double) {
         self.kind = kind
@@ -51,7 +54,10 @@ final class FrameSink: @unchecked Sendable {
                 width: width, height: height, frameDelay: FrameSink.delay(framesPerSecond: fps),
                 loopCount: request.loopCount, opaque: scene.staysOpaque, compressionLevel: request.animatedPNGLevel,
                 threads: request.render.threads)
-            return FrameSink(kind: .apng(encoder), output: try OutputFile(path), framesPerSecond: fps)
+            let output = try OutputFile(path)
+            // Written frame by frame into the temporary file, so a long animation is never held whole.
+            try output.append(encoder.header(frameCount: frames))
+            return FrameSink(kind: .apng(encoder), output: output, framesPerSecond: fps)
         case .webp:
             let output = try OutputFile(path)
             let encoder: AnimatedWebPEncoder
@@ -64,7 +70,6 @@ final class FrameSink: @unchecked Sendable {
             }
             return FrameSink(kind: .webp(encoder), output: output, framesPerSecond: fps)
         case .frames:
-            try FrameSink.makeFolder(path)
             let digits = max(4, String(frames - 1).count)
             return FrameSink(
                 kind: .frames(folder: path, digits: digits, request: request.render), output: nil, framesPerSecond: fps)
@@ -91,10 +96,12 @@ final class FrameSink: @unchecked Sendable {
     func deliver(_ index: Int, _ encoded: Encoded) throws {
         deliveredFrames += 1
         switch (kind, encoded) {
-        case (.apng, .apngFrame(let frame)): apngFrames.append(frame)
+        case (.apng(let encoder), .apngFrame(let frame)):
+            try output?.append(encoder.chunks(of: frame, index: index, sequence: &sequence))
         case (.webp(let encoder), .image(let frame)):
             try encoder.add(frame, timestampMilliseconds: milliseconds(ofFrame: index))
         case (.frames(let folder, _, _), .bytes(let bytes)):
+            if index == 0 { try makeFolder(folder) }
             // Each frame file whole or not at all (written beside it and renamed, as any output).
             try OutputFile(framePath(index, folder)).commit(bytes)
         case (.y4m, .bytes(let bytes)): try output?.append(bytes)
@@ -105,7 +112,7 @@ final class FrameSink: @unchecked Sendable {
     /// Writes what is held (the animated PNG's or WebP's file) and completes the output.
     func finish() throws {
         switch kind {
-        case .apng(let encoder): try output?.commit(encoder.assemble(apngFrames))
+        case .apng(let encoder): try output?.commit(encoder.trailer)
         case .webp(let encoder):
             let bytes: [UInt8]
             do {
@@ -119,7 +126,11 @@ final class FrameSink: @unchecked Sendable {
         }
     }
 
-    func discard() { output?.discard() }
+    /// Removes what a failed run made: the output's temporary file, a folder it made that is still empty.
+    func discard() {
+        output?.discard()
+        if let madeFolder { rmdir(madeFolder) }
+    }
 
 
     private func milliseconds(ofFrame index: Int) -> Int { Int((Double(index) * 1000 / framesPerSecond).rounded()) }
@@ -131,9 +142,11 @@ final class FrameSink: @unchecked Sendable {
             + String(repeating: "0", count: max(digits - number.count, 0)) + number + ".png"
     }
 
-    private static func makeFolder(_ path: String) throws {
+    /// The numbered frames' folder, made at the first frame (a run refused before it leaves none).
+    private func makeFolder(_ path: String) throws {
         if FileIO.isDirectory(path) { return }
         guard mkdir(path, 0o755) == 0 else { throw ToolFailure(.cannotCreate, path, FileIO.errorText(errno)) }
+        madeFolder = path
     }
 
     /// A frame's display time as APNG's 16-bit fraction: 1/fps for a whole fps, else the closest fraction.
@@ -171,7 +184,7 @@ final class ProgressBar {
         let now = clock.now
         if let shown, now - shown < .milliseconds(100), done < total { return }
         shown = now
-        let elapsed = Double((now - start).components.attoseconds) / 1e18 + Double((now - start).components.seconds)
+        let elapsed = (now - start).seconds
         let rate = Double(done) / max(elapsed, 1e-9)
         let left = Double(total - done) / max(rate, 1e-9)
         writeToStandardError(

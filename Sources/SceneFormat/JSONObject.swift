@@ -114,6 +114,16 @@ struct JSONObject {
             x: try coordinate("x"), y: try coordinate("y"), width: try extent("width"), height: try extent("height"))
     }
 
+    /// A timing curve's text (`TimingCurve(parsing:)`).
+    func curve(_ key: String) throws(SceneFileError) -> TimingCurve? {
+        guard let text = try optionalString(key) else { return nil }
+        do {
+            return try TimingCurve(parsing: text)
+        } catch {
+            throw SceneFileError.invalid(path: at(key), message: error.description)
+        }
+    }
+
     func optionalBool(_ key: String) throws(SceneFileError) -> Bool? {
         guard let json = value(key) else { return nil }
         guard case .bool(let flag) = json else {

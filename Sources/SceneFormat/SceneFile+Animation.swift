@@ -14,7 +14,7 @@ import Compositor
 ///
 /// Keys: `property`, `from` (default: the layer's value), `to` or `keyframes` ([{ "time": 0…1, "value": …,
 /// "curve": … }]), `curve` (a timing curve's text, default `easeInOut` as `UIView.animate`), `duration`
-/// (seconds; a spring that fixes its own duration ignores it, as an animator does), `delay`, `delayFactor`
+/// (seconds; a spring lasts its own duration and ignores this one, as an animator does), `delay`, `delayFactor`
 /// (`addAnimations(_:delayFactor:)`), `repeatCount` (a number or `"forever"`), `autoreverses`, `velocity` (a
 /// spring's initial velocity: a number, or `[dx, dy]` for the two axes).
 extension SceneFile {
@@ -33,8 +33,9 @@ extension SceneFile {
         "dim": ["backdrop"], "image": ["image"],
     ]
 
-    mutating func animations(_ json: JSONValue, layerType: String, path: String) throws(SceneFileError)
-        -> [LayerAnimation]
+    /// - Parameter hasFrame: whether the layer gives its frame (a frame animation without one needs `from`).
+    mutating func animations(_ json: JSONValue, layerType: String, hasFrame: Bool, path: String)
+        throws(SceneFileError) -> [LayerAnimation]
     {
         guard case .array(let elements) = json else {
             throw SceneFileError.invalid(
@@ -42,13 +43,14 @@ extension SceneFile {
         }
         var result: [LayerAnimation] = []
         for (index, element) in elements.enumerated() {
-            result.append(try animation(element, layerType: layerType, path: "\(path)[\(index)]"))
+            result.append(
+                try animation(element, layerType: layerType, hasFrame: hasFrame, path: "\(path)[\(index)]"))
         }
         return result
     }
 
-    private mutating func animation(_ json: JSONValue, layerType: String, path: String) throws(SceneFileError)
-        -> LayerAnimation
+    private mutating func animation(_ json: JSONValue, layerType: String, hasFrame: Bool, path: String)
+        throws(SceneFileError) -> LayerAnimation
     {
         try countAnimation(path: path)
         let object = try JSONObject(json, path: path)
@@ -60,14 +62,7 @@ extension SceneFile {
                 path: object.at("property"),
                 message: "\(property) does not animate a \(layerType) layer (only \(types.joined(separator: ", ")))")
         }
-        var curve = TimingCurve.easeInOut
-        if let text = try object.optionalString("curve") {
-            do {
-                curve = try TimingCurve(parsing: text)
-            } catch {
-                throw SceneFileError.invalid(path: object.at("curve"), message: error.description)
-            }
-        }
+        var curve = try object.curve("curve") ?? .easeInOut
         var verticalVelocity: Double?
         if let velocity = object.value("velocity") {
             guard curve.isSpring else {
@@ -89,12 +84,13 @@ extension SceneFile {
         } else {
             repeatCount = try object.optionalNumber("repeatCount", above: 0, atMost: 1e6) ?? 1
         }
+        // A spring lasts its own duration whatever the animation says, as an animator ignores its own for one.
         let timing = AnimationTiming(
-            curve: curve, duration: duration,
+            curve: curve, duration: curve.intrinsicDuration == nil ? duration : nil,
             delay: try object.optionalNumber("delay", atLeast: 0, atMost: SceneFile.maximumSeconds) ?? 0,
             delayFactor: try object.optionalNumber("delayFactor", atLeast: 0, atMost: 0.999) ?? 0,
             repeatCount: repeatCount, autoreverses: try object.optionalBool("autoreverses") ?? false)
-        let values = try PropertyValues(property: property, object: object)
+        let values = try PropertyValues(property: property, object: object, hasFrame: hasFrame)
         return LayerAnimation(
             try values.animatedProperty(&self), timing: timing, verticalVelocity: verticalVelocity)
     }
@@ -129,7 +125,7 @@ private struct PropertyValues {
     let property: String
     let object: JSONObject
 
-    init(property: String, object: JSONObject) throws(SceneFileError) {
+    init(property: String, object: JSONObject, hasFrame: Bool) throws(SceneFileError) {
         self.property = property
         self.object = object
         let hasTo = object.value("to") != nil
@@ -137,6 +133,14 @@ private struct PropertyValues {
         guard hasTo != hasKeyframes else {
             throw SceneFileError.invalid(
                 path: object.path, message: hasTo ? "give either to or keyframes, not both" : "missing to (or keyframes)")
+        }
+        var startsAtAKeyframe = false
+        if case .array(let items) = object.value("keyframes"), case .object(let first)? = items.first {
+            startsAtAKeyframe = first.contains { $0.key == "time" && $0.value == .number(0) }
+        }
+        if property == "frame", object.value("from") == nil, !hasFrame, !startsAtAKeyframe {
+            throw SceneFileError.invalid(
+                path: object.path, message: "a layer without a frame needs from (where the frame starts)")
         }
         if property == "image", hasKeyframes || object.value("from") != nil {
             throw SceneFileError.invalid(
@@ -186,16 +190,10 @@ private struct PropertyValues {
             try keyframe.allowKeys(["time", "value", "curve"])
             _ = try keyframe.required("time")
             let time = try keyframe.optionalNumber("time", atLeast: keyframes.last?.time ?? 0, atMost: 1)!
-            var curve: TimingCurve?
-            if let text = try keyframe.optionalString("curve") {
-                do {
-                    curve = try TimingCurve(parsing: text)
-                } catch {
-                    throw SceneFileError.invalid(path: keyframe.at("curve"), message: error.description)
-                }
-            }
             keyframes.append(
-                Keyframe(time: time, value: try read(try keyframe.required("value"), keyframe.at("value")), curve: curve))
+                Keyframe(
+                    time: time, value: try read(try keyframe.required("value"), keyframe.at("value")),
+                    curve: try keyframe.curve("curve")))
         }
         return Track(from: from, keyframes: keyframes)
     }

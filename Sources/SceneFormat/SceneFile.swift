@@ -172,7 +172,8 @@ public struct SceneFile {
         }
         result.isolated = try object.optionalBool("isolated") ?? false
         if let animations = object.value("animations") {
-            result.animations = try self.animations(animations, layerType: type, path: "\(path).animations")
+            result.animations = try self.animations(
+                animations, layerType: type, hasFrame: result.frame != nil, path: "\(path).animations")
         }
         return result
     }

@@ -56,6 +56,9 @@ final class AnimateCommandTests: XCTestCase {
             XCTAssertTrue(image.hasSamePixels(as: animation.frames[index]), "frame \(index)")
         }
         XCTAssertFalse(animation.frames[0].hasSamePixels(as: animation.frames[5]))
+        let jpeg = ToolRun.run(["animate", scene, "--at", "0.15", "-q", "95", "-o", directory + "at.jpg"])
+        XCTAssertEqual(jpeg.status, 0, jpeg.err)
+        XCTAssertEqual(try ImageDecoder.inspect(try FileIO.read(directory + "at.jpg")).format, .jpeg)
         XCTAssertTrue(animation.frames[9].isOpaque)
     }
 
@@ -120,7 +123,7 @@ final class AnimateCommandTests: XCTestCase {
             (["animate", scene, "-o", directory + "x.gif"], 64, "cannot tell the animation's format"),
             (["animate", scene, "--fps", "0"], 64, "--fps expects a number from 1 to 1000"),
             (["animate", scene, "--sigma", "3"], 64, "option '--sigma' does not apply to 'animate'"),
-            (["animate", scene, "--duration", "3600", "--fps", "1000"], 65, "more than 36000"),
+            (["animate", scene, "--duration", "3600", "--fps", "1000"], 65, "the animation has 3600001 frames; the limit is 36000"),
             (["animate", scene, "--benchmark", "-o", directory + "x.png"], 64, "--benchmark writes no output"),
         ]
         for (arguments, status, message) in cases {
@@ -130,6 +133,9 @@ final class AnimateCommandTests: XCTestCase {
             XCTAssertEqual(result.err.split(separator: "\n").count, status == 64 ? 2 : 1, result.err)
         }
         XCTAssertFalse(try files().contains("x.png"), "no output from a failed run")
+        let refused = ToolRun.run(["animate", scene, "--duration", "3600", "--fps", "1000", "-o", directory + "none/"])
+        XCTAssertEqual(refused.status, 65)
+        XCTAssertFalse(try files().contains("none"), "a refused run makes no folder")
         let stillRun = ToolRun.run(["animate", still, "--duration", "0.1", "--fps", "10", "-o", directory + "s.png"])
         XCTAssertEqual(stillRun.status, 0, "a still scene renders for a given duration: \(stillRun.err)")
         XCTAssertEqual(try decodedFrames(directory + "s.png").frames.count, 2)

@@ -2,7 +2,7 @@
 """Seeded command-line fuzzer for blurtool.
 
 Runs the built binary with generated hostile argument lists (sizes, numbers, strings with control characters and
-huge lengths, special files, missing files, every option, `compose` with generated scene files), each under a time
+huge lengths, special files, missing files, every option, `compose` and `animate` with generated scene files), each under a time
 cap and a memory cap, and reports every outcome a user should never see:
 
   crash       killed by a signal, or exit 132/134/139 or any status >= 128
@@ -59,11 +59,13 @@ HOSTILE_NUMBERS = ["0", "1", "-1", "0.5", ".5", "5.", "1e9", "1e400", "-1e400", 
 class Case:
     """One run: the arguments, standard input, and what the checks need to know."""
 
-    def __init__(self, arguments, stdin=None, image_to_stdout=False, text_stdout=False, pixels=0):
+    def __init__(self, arguments, stdin=None, image_to_stdout=False, text_stdout=False, pixels=0,
+                 binary_stdout=False):
         self.arguments = arguments
         self.stdin = stdin  # None (empty), a path, or bytes
         self.image_to_stdout = image_to_stdout
         self.text_stdout = text_stdout
+        self.binary_stdout = binary_stdout  # a video stream (y4m) may go to stdout: any bytes on success
         self.pixels = pixels  # the largest frame asked for, to tell a slow large job from a hang
 
 
@@ -326,7 +328,56 @@ class Generator:
             return int(parts[0]) * int(parts[1])
         return 0
 
-    def scene(self):
+    def animations(self, kind):
+        """A layer's animations, from what a seed writes to hostile values, keys and curves."""
+        r = self.r
+        valid = self.valid()
+        properties = {"image": ["opacity", "transform", "frame", "image", "cornerRadius", "rotation"],
+                      "color": ["opacity", "color", "frame"], "shape": ["opacity", "color", "cornerRadius"],
+                      "backdrop": ["effect", "blur", "dim", "frame"], "group": ["opacity", "transform", "rotation"]}
+        curves = ["easeInOut", "linear", "cubic-bezier(0.57,-0.4,0.96,0.87)", "steps(4, jump-end)", "bouncy",
+                  "spring(damping: 0.2, velocity: 0.3, duration: 0.8)", "spring(mass: 1, stiffness: 100, damping: 10)",
+                  "spring(response: 0.5, dampingFraction: 0.825)"]
+        if not valid:
+            curves += ["cubic-bezier(2,0,1,1)", "spring(mass: 1e300)", "spring(damping: 0, stiffness: 1e-9)",
+                       "steps(0)", "steps(1000000000)", "spring(response: 1e-12)", self.text(), "ease" * 1000]
+
+        def value(prop):
+            if prop in ("opacity", "effect", "dim"):
+                return r.choice([0, 1, 0.5] if valid else [0, 1, -1, 2, 1e308, "1", None])
+            if prop in ("blur", "cornerRadius", "rotation"):
+                return r.choice([0, 4, 30, 360] if valid else [0, -5, 1e9, 1e308, 350, "x"])
+            if prop == "transform":
+                return self.transform() if not valid else r.choice(["scale(1)", "translate(600, 0) scale(5)",
+                                                                     "rotate(350deg)", "scale(0.1)"])
+            if prop == "frame":
+                return {"x": r.choice([0, 5, -1e9]), "y": 3, "width": r.choice([10, 0, 1e9]), "height": 8}
+            if prop == "color":
+                return r.choice(["#fff", "red", "#12", 5])
+            return r.choice(["photo.jpg", "small.png"] if valid else ["missing.png", "/dev/zero", "cut.jpg", 3])
+
+        result = []
+        for _ in range(r.randint(1, 3 if valid else 40)):
+            prop = r.choice(properties.get(kind, ["opacity"]) + ([] if valid else ["nope", 7]))
+            animation = {"property": prop, "curve": r.choice(curves)}
+            if r.random() < 0.8:
+                animation["to"] = value(prop)
+            else:
+                count = r.choice([1, 3] if valid else [0, 2, 5000])
+                animation["keyframes"] = [{"time": r.choice([0.5, 1, 0, 2, -1]) if not valid else (i + 1) / count,
+                                           "value": value(prop)} for i in range(count)]
+            if r.random() < 0.3:
+                animation["from"] = value(prop)
+            animation["duration"] = r.choice([0.2, 0.4, 0.55] if valid else [0, 0.2, 1e9, 3600, -1, "1"])
+            for key, choices in [("delay", [0.1, 0, 1e300, -1]), ("repeatCount", [2, "forever", 0, 1e9]),
+                                 ("autoreverses", [True, 1]), ("delayFactor", [0.5, 1, 2]),
+                                 ("velocity", [0.3, [1, 0.2], [1e9, 1], "x"])]:
+                if r.random() < 0.15:
+                    animation[key] = choices[0] if valid else r.choice(choices)
+            result.append(animation)
+        return result
+
+    def scene(self, animated=False):
         """A scene file, from valid to hostile: odd sizes, colours, names, nesting, paths, numbers."""
         r = self.r
 
@@ -370,6 +421,8 @@ class Generator:
                 result["opacity"] = number()
             if r.random() < 0.1 and not self.valid():
                 result[self.text()] = 1
+            if animated and r.random() < 0.6:
+                result["animations"] = self.animations(kind)
             return result
 
         sizes = [(39, 84), (100, 60), (1, 1), (7, 300)]
@@ -411,6 +464,37 @@ class Generator:
                     image_to_stdout=output in ("-", self.f.stdout_link) or (output is None and scene == "-"),
                     pixels=pixels)
 
+    def animate_case(self, index):
+        text, pixels = self.scene(animated=True)
+        path = os.path.join(self.f.root, f"animated-{index}.json")
+        with open(path, "w", encoding="utf-8", errors="surrogatepass") as file:
+            file.write(text)
+        r = self.r
+        root = self.f.root
+        arguments = ["animate", path]
+        output = r.choice([os.path.join(root, "anim.png"), os.path.join(root, "anim.webp"),
+                           os.path.join(root, "frames") + "/", os.path.join(root, "anim.y4m"), "-",
+                           os.path.join(root, "anim.gif"), self.f.null, self.f.directory, None])
+        if output is not None:
+            arguments += ["-o", output]
+        options = {"--fps": ["30", "12", "0", "1000", "nan", "1e9", "-5", self.text()],
+                   "--duration": ["0.3", "0", "3600", "-1", "1e300", self.text()],
+                   "--at": ["0.1", "0", "3600", "-0", "inf", self.text()],
+                   "--loop": ["0", "2", "70000", "-1"], "--scale": ["1", "0.1", "16", "0", "1e9", self.text()],
+                   "--format": ["apng", "webp", "frames", "y4m", "png", "jpeg", "gif", self.text()],
+                   "--quality": ["80", "0", "101"], "--threads": ["1", "2", "0", "300"],
+                   "--png-compression": ["0", "6", "9", "10"]}
+        flags = ["--lossy", "--benchmark", "-v"]
+        for _ in range(r.randint(0, 3)):
+            if r.random() < 0.25:
+                arguments.append(r.choice(flags))
+            else:
+                name = r.choice(list(options))
+                arguments += [name, options[name][0] if self.valid() else r.choice(options[name])]
+        to_stdout = outputs_of(arguments) == "-" or outputs_of(arguments) in (self.f.stdout_link,)
+        # 30 fps for a few seconds of a small canvas at most, unless the arguments ask for more.
+        return Case(arguments, binary_stdout=to_stdout, text_stdout=not to_stdout, pixels=pixels * 30)
+
     def other_case(self):
         choice = self.r.random()
         if choice < 0.4:
@@ -425,8 +509,10 @@ class Generator:
         choice = self.r.random()
         if choice < 0.6:
             return self.render_case()
-        if choice < 0.85:
+        if choice < 0.75:
             return self.compose_case(index)
+        if choice < 0.9:
+            return self.animate_case(index)
         return self.other_case()
 
 
@@ -520,7 +606,10 @@ def check(case, completed, timed_out, elapsed, fixtures):
         findings.append(("stderr", f"a line of {max(len(line) for line in lines)} bytes"))
     if status != 0 and status < 128 and not lines:
         findings.append(("stderr", f"exit {status} without a message"))
-    if case.image_to_stdout:
+    if case.binary_stdout:
+        if status != 0 and out:
+            findings.append(("stdout", f"{len(out)} bytes on a failure"))
+    elif case.image_to_stdout:
         if status == 0 and not (is_whole_jpeg(out) or is_whole_png(out)):
             findings.append(("stdout", f"not exactly one image: {len(out)} bytes ending {out[-8:]!r}"))
         if status != 0 and out:

@@ -49,6 +49,25 @@ final class AnimatedPNGTests: XCTestCase {
     }
 
     /// Frames after the first carry only the rectangle that changed; an unchanged frame is still a frame.
+    /// A file written in parts (header, each frame's chunks, trailer), as `animate` streams it, is the same bytes
+    /// as one assembled at once.
+    func testFrameByFrameWritingIsTheAssembledFile() throws {
+        let frames = AnimationFrames.sliding(count: 4, width: 40, height: 30)
+        let encoder = AnimatedPNGEncoder(width: 40, height: 30, frameDelay: (1, 30), loopCount: 2, opaque: true)
+        var encoded: [AnimatedPNGFrame] = []
+        for (index, frame) in frames.enumerated() {
+            encoded.append(try encoder.encodeFrame(frame, previous: index == 0 ? nil : frames[index - 1]))
+        }
+        var streamed = encoder.header(frameCount: 4)
+        var sequence: UInt32 = 0
+        for (index, frame) in encoded.enumerated() {
+            streamed += encoder.chunks(of: frame, index: index, sequence: &sequence)
+        }
+        streamed += encoder.trailer
+        XCTAssertEqual(streamed, encoder.assemble(encoded))
+        XCTAssertEqual(try AnimatedPNGDecoder.decode(streamed, maxPixels: 1 << 20).frames.count, 4)
+    }
+
     func testLaterFramesAreTheChangedBoxAndIdenticalFramesStayFrames() throws {
         let first = TestImages.photoLike(width: 30, height: 20)
         let second = first.copy()

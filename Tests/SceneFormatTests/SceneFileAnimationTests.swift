@@ -74,7 +74,7 @@ final class SceneFileAnimationTests: XCTestCase {
     func testKeyframesVelocityRepeatAndImage() throws {
         let scene = try scene(
             layer(
-                #"{"type": "image", "path": "coffee.jpg", "animations": [{"property": "image", "to": "coffee.jpg", "duration": 1}, {"property": "opacity", "keyframes": [{"time": 0.5, "value": 0.2, "curve": "easeOut"}, {"time": 1, "value": 1}], "duration": 2, "repeatCount": "forever", "autoreverses": true}, {"property": "frame", "to": {"x": 1, "y": 2, "width": 3, "height": 4}, "curve": "spring(mass: 1, stiffness: 100, damping: 10)", "velocity": [1, 0.2]}]}"#
+                #"{"type": "image", "path": "coffee.jpg", "animations": [{"property": "image", "to": "coffee.jpg", "duration": 1}, {"property": "opacity", "keyframes": [{"time": 0.5, "value": 0.2, "curve": "easeOut"}, {"time": 1, "value": 1}], "duration": 2, "repeatCount": "forever", "autoreverses": true}, {"property": "frame", "from": {"x": 0, "y": 0, "width": 3, "height": 4}, "to": {"x": 1, "y": 2, "width": 3, "height": 4}, "curve": "spring(mass: 1, stiffness: 100, damping: 10)", "velocity": [1, 0.2], "duration": 0.1}]}"#
             ))
         let animations = scene.layers[0].animations
         XCTAssertEqual(animations.count, 3)
@@ -85,7 +85,9 @@ final class SceneFileAnimationTests: XCTestCase {
         XCTAssertEqual(track.keyframes[0].curve, .easeOut)
         XCTAssertEqual(animations[2].verticalVelocity, 0.2)
         XCTAssertEqual(animations[2].timing.curve, try TimingCurve(parsing: "spring(mass: 1, stiffness: 100, damping: 10, velocity: 1)"))
-        XCTAssertEqual(animations[2].timing.duration, animations[2].timing.curve.intrinsicDuration)
+        XCTAssertEqual(
+            animations[2].timing.duration, animations[2].timing.curve.intrinsicDuration,
+            "a physical spring lasts its settling duration, not the 0.1 s given")
     }
 
     func testMistakesNameTheirPath() {
@@ -138,6 +140,10 @@ final class SceneFileAnimationTests: XCTestCase {
             (
                 #"{"type": "image", "path": "coffee.jpg", "animations": [{"property": "image", "to": "missing.png", "duration": 1}]}"#,
                 "layers[0].animations[0].to: "
+            ),
+            (
+                #"{"type": "color", "color": "red", "animations": [{"property": "frame", "to": {"x": 1, "y": 2, "width": 3, "height": 4}, "duration": 1}]}"#,
+                "layers[0].animations[0]: a layer without a frame needs from (where the frame starts)"
             ),
             (
                 #"{"type": "color", "color": "red", "animations": {"property": "opacity"}}"#,

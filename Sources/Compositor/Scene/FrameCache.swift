@@ -19,9 +19,14 @@ final class FrameCache: @unchecked Sendable {
 
     private struct Entries {
         var backdrops: [Backdrop] = []
-        var groups: [GroupKey: Image] = [:]
+        /// One picture per group path: the last placement drawn (a group that moves gets a new one each frame,
+        /// which replaces the old instead of filling the cache).
+        var groups: [[Int]: (key: GroupKey, picture: Image)] = [:]
         var bytes = 0
     }
+
+    /// Regions kept per material state: a panel that moves over changing pixels makes a new one each frame.
+    static let regionsPerState = 8
 
     /// A material over the base canvas: its regions drawn so far, and the whole canvas once a second region of
     /// the same state was asked for (a moving panel then crops it).
@@ -59,12 +64,15 @@ final class FrameCache: @unchecked Sendable {
         _ state: BackdropState, box: PixelBox, wholeAllowed: Bool, make: (PixelBox) -> Image
     ) -> Image {
         enum Plan { case hit(Image), region, whole }
+        let wholeBytes = base.width * base.height * Image.bytesPerPixel
         let plan = entries.withLock { entries -> Plan in
             guard let index = entries.backdrops.firstIndex(where: { $0.state == state }) else { return .region }
             let entry = entries.backdrops[index]
             if let image = entry.regions[box] { return .hit(image) }
             if let whole = entry.whole { return .hit(whole.region(x: box.x, y: box.y, width: box.width, height: box.height)) }
-            return wholeAllowed ? .whole : .region
+            // The whole canvas only when it can be kept: made and dropped, it would cost a full blur per frame.
+            guard wholeAllowed, entries.bytes + wholeBytes <= byteLimit else { return .region }
+            return .whole
         }
         switch plan {
         case .hit(let image): return image
@@ -72,19 +80,23 @@ final class FrameCache: @unchecked Sendable {
             let image = make(box)
             store(image) { entries in
                 if let index = entries.backdrops.firstIndex(where: { $0.state == state }) {
+                    guard entries.backdrops[index].regions.count < FrameCache.regionsPerState else { return false }
                     entries.backdrops[index].regions[box] = image
                 } else {
                     entries.backdrops.append(Backdrop(state: state, regions: [box: image], whole: nil))
                 }
+                return true
             }
             return image
         case .whole:
             let canvas = PixelBox(x: 0, y: 0, width: base.width, height: base.height)
             let whole = make(canvas)
             store(whole) { entries in
-                if let index = entries.backdrops.firstIndex(where: { $0.state == state }) {
-                    entries.backdrops[index].whole = whole
-                }
+                guard let index = entries.backdrops.firstIndex(where: { $0.state == state }),
+                    entries.backdrops[index].whole == nil
+                else { return false }
+                entries.backdrops[index].whole = whole
+                return true
             }
             return whole.region(x: box.x, y: box.y, width: box.width, height: box.height)
         }
@@ -92,18 +104,24 @@ final class FrameCache: @unchecked Sendable {
 
     /// The picture of a static isolated group at one placement, from the cache or drawn by `draw`.
     func group(_ key: GroupKey, draw: () throws(SceneRenderError) -> Image) throws(SceneRenderError) -> Image {
-        if let picture = entries.withLock({ $0.groups[key] }) { return picture }
+        if let entry = entries.withLock({ $0.groups[key.path] }), entry.key == key { return entry.picture }
         let picture = try draw()
-        store(picture) { $0.groups[key] = picture }
+        let bytes = picture.bytesPerRow * picture.height
+        entries.withLock { entries in
+            let replaced = entries.groups[key.path].map { $0.picture.bytesPerRow * $0.picture.height } ?? 0
+            guard entries.bytes - replaced + bytes <= byteLimit else { return }
+            entries.bytes += bytes - replaced
+            entries.groups[key.path] = (key, picture)
+        }
         return picture
     }
 
-    private func store(_ image: Image, _ insert: (inout Entries) -> Void) {
+    /// Keeps `image` when it fits the byte limit and `insert` takes it (returns true).
+    private func store(_ image: Image, _ insert: (inout Entries) -> Bool) {
         let bytes = image.bytesPerRow * image.height
         entries.withLock { entries in
-            guard entries.bytes + bytes <= byteLimit else { return }
+            guard entries.bytes + bytes <= byteLimit, insert(&entries) else { return }
             entries.bytes += bytes
-            insert(&entries)
         }
     }
 }

@@ -7,6 +7,11 @@ public enum SceneRenderError: Error, Equatable, CustomStringConvertible {
     case tooMuchWork(needed: Double, limit: Double)
     /// The system refused memory for the canvas or an isolated group's picture.
     case outOfMemory(PixelMemory.Failure)
+    /// An animation with more frames than `AnimationRenderer.maximumFrames`.
+    case tooManyFrames(count: Int, limit: Int)
+    /// An animation whose frames' work together exceed the limit (`AnimationRenderer.workFactor` times one
+    /// scene's), counted before any is drawn.
+    case tooMuchAnimationWork(frames: Int, limit: Double)
 
     public var description: String {
         func mebibytes(_ bytes: Int) -> String { "\(bytes >> 20) MiB" }
@@ -19,6 +24,13 @@ public enum SceneRenderError: Error, Equatable, CustomStringConvertible {
                 + "areas, weighted by what each costs); the limit is \(Int(limit / 1e6)) million"
         case .outOfMemory(let failure):
             return "the scene could not be drawn: \(failure)"
+        case .tooManyFrames(let count, let limit):
+            return "the animation has \(count) frames; the limit is \(limit) (give a shorter duration or fewer "
+                + "frames per second)"
+        case .tooMuchAnimationWork(let frames, let limit):
+            return "the animation's \(frames) frames would take more than \(Int(limit / 1e6)) million pixel "
+                + "operations to draw (its layers' areas, frame by frame); give a shorter duration or fewer frames "
+                + "per second"
         }
     }
 }

@@ -72,7 +72,7 @@ public struct SceneRenderer: Sendable {
         var space: WorkingSpace
         var workspace: Workspace
         var cache: FrameCache?
-        /// Whether the canvas still holds only the cache's base (nil without a cache).
+        /// Where the canvas no longer holds the cache's base (nil without a cache).
         var history: CanvasHistory?
         /// The layer's child indices from the top, for the cache's static groups.
         var path: [Int] = []

@@ -108,11 +108,17 @@ public struct AnimatedPNGEncoder: Sendable {
     ///   with no previous frame), every frame inside the canvas.
     public func assemble(_ frames: [AnimatedPNGFrame]) -> [UInt8] {
         precondition(!frames.isEmpty, "an APNG has at least one frame")
-        let first = frames[0]
-        precondition(
-            first.x == 0 && first.y == 0 && first.width == width && first.height == height,
-            "the first APNG frame covers the whole canvas")
-        var file = PNGChunkWriter(reservingCapacity: frames.reduce(1024) { $0 + $1.data.count + 64 })
+        var file = header(frameCount: frames.count)
+        var sequence: UInt32 = 0
+        for (index, frame) in frames.enumerated() { file += chunks(of: frame, index: index, sequence: &sequence) }
+        return file + trailer
+    }
+
+    /// The file's start, for one written frame by frame (then `chunks` for each frame in order, then
+    /// `trailer`), so a long animation is never held whole: the signature, IHDR, sRGB and acTL.
+    public func header(frameCount: Int) -> [UInt8] {
+        precondition((1...Int(UInt32.max)).contains(frameCount), "an APNG has 1...2^32 - 1 frames")
+        var file = PNGChunkWriter(reservingCapacity: 128)
         var header: [UInt8] = []
         header.appendBigEndian(UInt32(width))
         header.appendBigEndian(UInt32(height))
@@ -120,38 +126,48 @@ public struct AnimatedPNGEncoder: Sendable {
         file.append("IHDR", header)
         file.append("sRGB", [0])  // the pixels are sRGB (perceptual intent), as the still encoder says
         var control: [UInt8] = []
-        control.appendBigEndian(UInt32(frames.count))
+        control.appendBigEndian(UInt32(frameCount))
         control.appendBigEndian(UInt32(loopCount))
         file.append("acTL", control)
-        var sequence: UInt32 = 0
-        for (index, frame) in frames.enumerated() {
-            precondition(
-                frame.x >= 0 && frame.y >= 0 && frame.width >= 1 && frame.height >= 1
-                    && frame.x + frame.width <= width && frame.y + frame.height <= height,
-                "APNG frame outside the canvas")
-            var fcTL: [UInt8] = []
-            fcTL.appendBigEndian(sequence)
-            for value in [frame.width, frame.height, frame.x, frame.y] { fcTL.appendBigEndian(UInt32(value)) }
-            fcTL.appendBigEndian(frame.delay.numerator)
-            fcTL.appendBigEndian(frame.delay.denominator)
-            // Dispose none; blend source (the rectangle's pixels replace the canvas's) or over.
-            fcTL += [0, frame.blendsOver ? 1 : 0]
-            file.append("fcTL", fcTL)
-            sequence += 1
-            for start in stride(from: 0, to: frame.data.count, by: AnimatedPNGEncoder.chunkBytes) {
-                let piece = frame.data[start..<min(start + AnimatedPNGEncoder.chunkBytes, frame.data.count)]
-                if index == 0 {
-                    file.append("IDAT", piece)  // frame 0 is also the still image readers without APNG show
-                } else {
-                    var fdAT: [UInt8] = []
-                    fdAT.reserveCapacity(piece.count + 4)
-                    fdAT.appendBigEndian(sequence)
-                    fdAT += piece
-                    file.append("fdAT", fdAT)
-                    sequence += 1
-                }
+        return file.bytes
+    }
+
+    /// Frame `index`'s chunks: its fcTL, then IDAT (frame 0) or fdAT chunks, numbered from `sequence` on.
+    /// - Precondition: frame 0 covers the whole canvas; every frame lies inside it.
+    public func chunks(of frame: AnimatedPNGFrame, index: Int, sequence: inout UInt32) -> [UInt8] {
+        precondition(index > 0 || (frame.x == 0 && frame.y == 0 && frame.width == width && frame.height == height),
+            "the first APNG frame covers the whole canvas")
+        precondition(frame.x >= 0 && frame.y >= 0 && frame.width >= 1 && frame.height >= 1
+            && frame.x + frame.width <= width && frame.y + frame.height <= height, "APNG frame outside the canvas")
+        var file = PNGChunkWriter(reservingCapacity: frame.data.count + 128, signature: false)
+        var fcTL: [UInt8] = []
+        fcTL.appendBigEndian(sequence)
+        for value in [frame.width, frame.height, frame.x, frame.y] { fcTL.appendBigEndian(UInt32(value)) }
+        fcTL.appendBigEndian(frame.delay.numerator)
+        fcTL.appendBigEndian(frame.delay.denominator)
+        // Dispose none; blend source (the rectangle's pixels replace the canvas's) or over.
+        fcTL += [0, frame.blendsOver ? 1 : 0]
+        file.append("fcTL", fcTL)
+        sequence += 1
+        for start in stride(from: 0, to: frame.data.count, by: AnimatedPNGEncoder.chunkBytes) {
+            let piece = frame.data[start..<min(start + AnimatedPNGEncoder.chunkBytes, frame.data.count)]
+            if index == 0 {
+                file.append("IDAT", piece)  // frame 0 is also the still image readers without APNG show
+            } else {
+                var fdAT: [UInt8] = []
+                fdAT.reserveCapacity(piece.count + 4)
+                fdAT.appendBigEndian(sequence)
+                fdAT += piece
+                file.append("fdAT", fdAT)
+                sequence += 1
             }
         }
+        return file.bytes
+    }
+
+    /// The file's end: IEND.
+    public var trailer: [UInt8] {
+        var file = PNGChunkWriter(reservingCapacity: 12, signature: false)
         file.append("IEND", [])
         return file.bytes
     }

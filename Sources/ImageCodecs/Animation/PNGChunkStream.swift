@@ -5,9 +5,11 @@ import CCodecShim
 struct PNGChunkWriter {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-    private(set) var bytes: [UInt8] = PNGChunkWriter.signature
+    private(set) var bytes: [UInt8]
 
-    init(reservingCapacity capacity: Int) {
+    /// Chunks after the signature, or (`signature: false`) more chunks of a file being written in parts.
+    init(reservingCapacity capacity: Int, signature: Bool = true) {
+        bytes = signature ? PNGChunkWriter.signature : []
         bytes.reserveCapacity(capacity)
     }
 
