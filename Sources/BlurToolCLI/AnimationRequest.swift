@@ -34,9 +34,11 @@ public struct AnimationRequest: Equatable, Sendable {
     public var isBenchmark = false
     /// Pixels per point instead of the scene's own `scale` (a small preview: `--scale 1`).
     public var scale: Double?
-    /// The animated PNG's zlib level (`--png-compression`; default 6, where a still PNG's is 1: most of an
-    /// animation's frames are small, and the whole file is what gets shared).
-    public var animatedPNGLevel = 6
+    /// The animated PNG's zlib level (`--png-compression`). 5 by default, where a still PNG's is 1: measured on
+    /// the review entrance (61 frames, 1170×2532), level 5 made the file 4.7 % larger than level 6 (3.96 MB
+    /// against 3.79) and the whole job 20 % faster (1.2 s against 1.5 on two cores): the dithered materials'
+    /// low bits are noise, where level 6's longer match search finds little.
+    public var animatedPNGLevel = 5
 
     public init(render: RenderRequest) {
         self.render = render
