@@ -8,6 +8,8 @@ enum HelpText {
                blurtool INPUT... --sigma S [--edge mirror|clamp|wrap|transparent] [-o OUTPUT]
                blurtool INPUT... --size WxH | --transform TEXT [-o OUTPUT]   (a resize or a warp alone)
                blurtool compose SCENE.json [-o OUTPUT]
+               blurtool animate SCENE.json [--fps N] [--duration S] [-o OUTPUT.png|.webp|FOLDER/|-]
+               blurtool animate SCENE.json --at S [-o OUTPUT.png|.jpg]
                blurtool curve SPEC [--samples N] [--format csv|png] [-o OUTPUT]
                blurtool materials
                blurtool info INPUT...
@@ -19,7 +21,12 @@ enum HelpText {
           SCENE.json              A scene file: canvas and layers (image, color, shape, backdrop, group) with
                                   frames, opacity, blend operators and transforms; image paths relative to
                                   it. compose takes only the output, decoding, --threads and --precision
-                                  options; its default output is SCENE.png beside it. See the README.
+                                  options; its default output is SCENE.png beside it. Layers may carry
+                                  animations (property, to, curve, duration, delay, …; see the README):
+                                  animate renders frames at t = k/fps up to the end, drawn on every core,
+                                  to an animated PNG (.png, .apng), an animated WebP (.webp), numbered PNGs
+                                  (FOLDER/frame-0000.png …) or YUV4MPEG2 (--format y4m, e.g. -o - |
+                                  ffmpeg -i - out.mp4); a progress bar shows when stderr is a terminal.
           SPEC                    A timing curve, as scene files write one: linear, easeIn, easeOut,
                                   easeInOut, ease, cubic-bezier(x1,y1,x2,y2), steps(n, jump-end),
                                   spring(damping: 0.2, velocity: 0.3, duration: 0.8) (UIKit),
@@ -70,12 +77,20 @@ enum HelpText {
           --chroma 420|444        JPEG chroma subsampling (default 420).
           --progressive           Progressive JPEG (slower to write).
           --optimize              Optimised JPEG Huffman tables (smaller, slower to write).
-          --png-compression N     zlib level 0...9 (default 1, fast).
+          --png-compression N     zlib level 0...9 (default 1, fast; 5 for an animated PNG).
           --no-auto-orient        Keep the stored orientation instead of applying EXIF orientation.
           --lenient               Keep what decoded from truncated or corrupt data (with a warning).
           --max-pixels N          Refuse larger images and --size frames (default 100000000), checked
                                   before decoding.
           -j, --threads N         Use at most N threads (default: every core); output is identical for any N.
+          --fps N                 animate: frames per second (default 60).
+          --duration S            animate: seconds to render (default: until the scene's animations end).
+          --at S                  animate: only the frame at S seconds, to a PNG or JPEG (the same pixels
+                                  as that frame of the whole animation).
+          --loop N                animate: times an animated PNG or WebP plays (default 0: for ever).
+          --lossy                 animate: a lossy WebP (quality -q, default 90) instead of lossless.
+          --scale X               animate: pixels per point instead of the scene's (a preview: 1).
+          --benchmark             animate: draw the frames, write nothing, print how fast.
           -v, --verbose           Report the route taken and the time of each stage on stderr.
           -h, --help              Show this help.
           -V, --version           Show the version.
@@ -97,5 +112,7 @@ enum HelpText {
           cat photo.jpg | blurtool - -m regular --format png -o - > out.png
           blurtool photos/*.jpg --material thin -o backgrounds/
           blurtool info photo.jpg
+          blurtool animate fixtures/review-entrance.json -o entrance.png
+          blurtool curve 'spring(damping: 0.2, velocity: 0.3, duration: 0.8)' -o spring.png
         """
 }
