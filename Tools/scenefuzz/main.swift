@@ -1,6 +1,7 @@
 // A seeded, structure-aware fuzzer for scene files: it writes scenes as JSON text (every layer type, hostile
-// numbers, strings, transforms and nesting), mutates some of them byte by byte, and reads and draws each one
-// in this process through SceneFile and SceneRenderer, as `blurtool compose` would. Every case must end in a
+// numbers, strings, transforms, nesting and animations), mutates some of them byte by byte, and reads and draws
+// each one in this process through SceneFile and SceneRenderer, as `blurtool compose` would; an animated one
+// is also drawn as a few frames with the frame cache, and one of them alone, which must be the same pixels. Every case must end in a
 // scene drawn or a SceneFileError / SceneRenderError: a trap kills the process, and the case is then left in
 // the state folder (`current.json`) to reproduce. A case that runs past the time cap is reported and the run
 // stops with status 1, the case kept the same way.
@@ -123,9 +124,76 @@ struct SceneWriter {
         where random.chance(key == "path" || key == "color" || key == "material" ? 0.95 : 0.35) {
             members.append("\"\(key)\": \(value(for: key))")
         }
-        if type == "group" { members.append(#""layers": \#(layers(depth: depth + 1))"#) }
+        if type == "group" {
+            members.append(#""isolated": \#(random.chance(0.5))"#)
+            members.append(#""layers": \#(layers(depth: depth + 1))"#)
+        }
+        if random.chance(0.5) { members.append(#""animations": \#(animations(for: type))"#) }
         if random.chance(0.02) { members.append(#""unknownKey": 1"#) }
         return "{" + members.joined(separator: ", ") + "}"
+    }
+
+    static let curves = [
+        "linear", "easeInOut", "ease-out", "cubic-bezier(0.57,-0.4,0.96,0.87)", "cubic-bezier(0,2,1,-1)",
+        "steps(3, jump-both)", "steps(2, jump-none)", "bouncy", "spring(damping: 0.2, velocity: 0.3, duration: 0.8)",
+        "steps(1, jump-none)", "spring(damping: 0, duration: 1e-9)", "spring(mass: 1e8, stiffness: 1e-8, damping: 0)",
+        "spring(response: 1e-300, dampingFraction: 1e6)", "spring(mass: 1, stiffness: 100, damping: 10)", "wobble",
+    ]
+    static let properties = [
+        "image": ["opacity", "transform", "rotation", "frame", "cornerRadius", "image"],
+        "color": ["opacity", "color", "frame", "transform"], "shape": ["opacity", "color", "cornerRadius", "rotation"],
+        "backdrop": ["effect", "blur", "dim", "frame", "cornerRadius", "opacity"],
+        "group": ["opacity", "transform", "rotation", "frame"],
+    ]
+
+    /// A property's value in an animation: mostly one the reader takes (a scene with one bad value is refused
+    /// whole, and the frames are what this tests), now and then the layer key's hostile ones.
+    mutating func animationValue(_ property: String) -> String {
+        guard random.chance(0.9) else { return property == "image" ? value(for: "path") : value(for: property) }
+        switch property {
+        case "opacity", "effect", "dim": return String(Double(random.below(11)) / 10)
+        case "cornerRadius", "blur": return String(random.below(60))
+        case "rotation": return String(random.below(1000) - 500)
+        case "transform": return "\"" + random.pick(["scale(1)", "translate(600,0) scale(5)", "rotate(350deg)",
+            "scale(-1,1)", "scale(0.1)", "skewX(30deg) translate(-20, 7)"]) + "\""
+        case "frame":
+            let values = (0..<4).map { _ in String(random.below(300)) }
+            return #"{"x": \#(values[0]), "y": \#(values[1]), "width": \#(values[2]), "height": \#(values[3])}"#
+        case "color": return "\"" + random.pick(["#000", "#ffffff80", "red", "transparent"]) + "\""
+        default: return "\"" + random.pick(["photo.jpg", "photo.png", "tiny.png"]) + "\""
+        }
+    }
+
+    /// A layer's animations: plausible timing, hostile values, curves and keyframes.
+    mutating func animations(for type: String) -> String {
+        var items: [String] = []
+        for _ in 0..<(1 + random.below(random.chance(0.05) ? 50 : 3)) {
+            let property = random.pick(SceneWriter.properties[type]! + (random.chance(0.05) ? ["alpha"] : []))
+            let curve = random.chance(0.9) ? random.pick(Array(SceneWriter.curves.prefix(9))) : random.pick(SceneWriter.curves)
+            var members = [#""property": "\#(property)""#, #""curve": "\#(curve)""#]
+            if property == "frame" || random.chance(0.3) { members.append(#""from": \#(animationValue(property))"#) }
+            if random.chance(0.8) {
+                members.append(#""to": \#(animationValue(property))"#)
+            } else {
+                let count = 1 + random.below(random.chance(0.1) ? 200 : 4)
+                let keyframes = (0..<count).map { index in
+                    let time = random.chance(0.9) ? String(Double(index + 1) / Double(count)) : number()
+                    return #"{"time": \#(time), "value": \#(animationValue(property))}"#
+                }
+                members.append(#""keyframes": [\#(keyframes.joined(separator: ", "))]"#)
+            }
+            let duration = random.chance(0.95) ? String(Double(1 + random.below(6)) / 10) : number()
+            members.append(#""duration": \#(duration)"#)
+            if random.chance(0.3) { members.append(#""delay": \#(random.chance(0.8) ? "0.1" : number())"#) }
+            if random.chance(0.1) { members.append(#""delayFactor": \#(random.chance(0.8) ? "0.5" : number())"#) }
+            if random.chance(0.1) { members.append(#""repeatCount": \#(random.chance(0.5) ? "\"forever\"" : number())"#) }
+            if random.chance(0.1) { members.append(#""autoreverses": true"#) }
+            if curve.hasPrefix("spring") || curve == "bouncy" || random.chance(0.02) {
+                members.append(#""velocity": \#(random.chance(0.5) ? "[1, 0.2]" : number())"#)
+            }
+            items.append("{" + members.joined(separator: ", ") + "}")
+        }
+        return "[" + items.joined(separator: ", ") + "]"
     }
 
     mutating func layers(depth: Int) -> String {
@@ -204,6 +272,39 @@ let images: [String: Image] = [
     "tiny.png": TestImages.photoLike(width: 1, height: 1),
 ]
 struct MissingImage: Error {}
+
+/// A few frames of an animated scene drawn as an animation (with the frame cache, on two threads) and one of
+/// them drawn alone: they must be the same pixels.
+func animate(_ scene: Scene, number: Int) throws -> String {
+    let duration = min(scene.animationDuration, 2)
+    let animator = AnimationRenderer(framesPerSecond: 6 / max(duration, 0.05), renderer: renderer)
+    let count = min(animator.frameCount(duration: duration), 7)
+    let frames = Locked([Int: Image]())
+    try animator.renderFrames(
+        of: scene, count: count, process: { index, frame, _ in frames.withLock { $0[index] = frame } },
+        deliver: { _, _ in })
+    let index = number % count
+    let alone = try animator.frame(of: scene, at: animator.time(ofFrame: index))
+    guard let frame = frames.withLock({ $0[index] }), frame.hasSamePixels(as: alone) else {
+        print("scenefuzz: ANIMATION MISMATCH in case \(number) at frame \(index); kept in \(options.state)")
+        FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(
+            (try? Data(contentsOf: URL(fileURLWithPath: options.state + "/current.json"))) ?? Data()))
+        return "ANIMATION MISMATCH"
+    }
+    return "animated"
+}
+
+/// A value behind a lock, for the frames the animation's threads hand over.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
 let renderer = SceneRenderer(threads: 2, limits: SceneRenderer.Limits(peakBytes: 1 << 30, work: 3e8))
 var writer = SceneWriter(random: Random(state: options.seed))
 let watchdog = Watchdog()
@@ -225,6 +326,9 @@ for number in 0..<options.count {
         let scene = try file.scene(fromJSON: bytes)
         let image = try renderer.render(scene)
         outcome = image.width == scene.pixelWidth && image.height == scene.pixelHeight ? "drawn" : "WRONG SIZE"
+        if outcome == "drawn", scene.isAnimated {
+            outcome = try animate(scene, number: number)
+        }
     } catch let error as SceneFileError {
         switch error {
         case .syntax: outcome = "refused: JSON syntax"
