@@ -2,7 +2,8 @@ import Compositor
 import ImageCodecs
 import SceneFormat
 
-/// Runs `blurtool compose SCENE`: read the scene file, load its images, render, encode, write.
+/// Runs `blurtool compose SCENE`: read the scene file, load its images, render (an animated scene as it shows
+/// at 0 s), encode, write.
 struct Composer {
     let request: RenderRequest
     let console: BlurTool.Console
@@ -25,7 +26,9 @@ struct Composer {
         let loaded = clock.now
         let image: Image
         do {
-            image = try SceneRenderer(threads: request.threads, precision: request.precision).render(scene)
+            // An animated scene as it shows at 0 s (an animation's `from` during its delay), as `animate --at 0`.
+            image = try SceneRenderer(threads: request.threads, precision: request.precision)
+                .render(scene.snapshot(at: 0))
         } catch {
             throw ToolFailure(.dataError, subject, error.description)
         }

@@ -62,6 +62,19 @@ final class AnimateCommandTests: XCTestCase {
         XCTAssertTrue(animation.frames[9].isOpaque)
     }
 
+    /// compose draws an animated scene as it shows at 0 s: the same pixels as `animate --at 0`.
+    func testComposeDrawsTheFirstFrame() throws {
+        let fading = directory + "fading.json"
+        try write(
+            #"{"canvas": {"width": 20, "height": 10}, "layers": [{"type": "color", "color": "red", "animations": [{"property": "opacity", "from": 0.25, "to": 1, "duration": 1, "delay": 0.5}]}]}"#,
+            to: fading)
+        XCTAssertEqual(ToolRun.run(["compose", fading, "-o", directory + "c.png"]).status, 0)
+        XCTAssertEqual(ToolRun.run(["animate", fading, "--at", "0", "-o", directory + "a.png"]).status, 0)
+        let composed = try ImageDecoder.decode(try FileIO.read(directory + "c.png")).image
+        XCTAssertTrue(composed.hasSamePixels(as: try ImageDecoder.decode(try FileIO.read(directory + "a.png")).image))
+        XCTAssertEqual(composed[3, 3].alpha, 64, "the animation's start during its delay, not the model's 1")
+    }
+
     /// The thread count changes no byte of the file.
     func testThreadCountDoesNotChangeTheFile() throws {
         for threads in ["1", "3"] {
