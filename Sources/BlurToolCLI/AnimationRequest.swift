@@ -73,7 +73,8 @@ extension ArgumentParser {
                 shared.append((name, value))
             case "--quality":
                 quality = try number(value, name, in: 0...100)
-                shared.append((name, String(Int(quality!.rounded()).clamped(to: 1...100))))
+                // JPEG's quality (for --at) is 1...100; WebP's 0 is JPEG's 1.
+                shared.append((name, String(max(Int(quality!.rounded()), 1))))
             default:
                 guard composeOptions.contains(name) else {
                     throw UsageError("option '\(name)' does not apply to 'animate' (the scene file says it)")
@@ -103,8 +104,4 @@ extension ArgumentParser {
         }
         return request
     }
-}
-
-extension Comparable {
-    fileprivate func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
 }

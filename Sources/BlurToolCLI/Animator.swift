@@ -24,18 +24,14 @@ struct Animator {
             let path = try OutputPath.resolve(request.render.output, input: scenePath) { stem in
                 stem + "." + (request.render.format ?? .png).fileExtension
             }
-            if scenePath != "-", path != "-", FileIO.isSameFile(scenePath, path) {
-                throw ToolFailure(.cannotCreate, path, "is the scene file; refusing to overwrite it")
-            }
+            try OutputPath.refuseOverwriting(scenePath, with: path, what: "scene")
             let scene = try loadScene()
             return try writeStill(scene, at: time, renderer: renderer(), to: path)
         }
         let output = try outputKind()
         if request.isLossy, output != .webp { throw UsageError("--lossy applies to an animated WebP") }
         let outputPath = try resolvedOutputPath(output)
-        if scenePath != "-", let outputPath, outputPath != "-", FileIO.isSameFile(scenePath, outputPath) {
-            throw ToolFailure(.cannotCreate, outputPath, "is the scene file; refusing to overwrite it")
-        }
+        if let outputPath { try OutputPath.refuseOverwriting(scenePath, with: outputPath, what: "scene") }
         let scene = try loadScene()
         let renderer = renderer()
         guard request.duration != nil || scene.isAnimated else {

@@ -13,9 +13,7 @@ struct Composer {
         let start = clock.now
         let scenePath = request.input
         let outputPath = try resolvedOutputPath()
-        if scenePath != "-", outputPath != "-", FileIO.isSameFile(scenePath, outputPath) {
-            throw ToolFailure(.cannotCreate, outputPath, "is the scene file; refusing to overwrite it")
-        }
+        try OutputPath.refuseOverwriting(scenePath, with: outputPath, what: "scene")
         let format = try OutputPath.format(of: outputPath, requested: request.format) ?? .png  // stdout: PNG
         let subject = scenePath == "-" ? "<stdin>" : scenePath
         let bytes = try Composer.readSceneFile(scenePath)

@@ -35,4 +35,12 @@ enum OutputPath {
         throw UsageError(
             "cannot tell the output format from \(ToolFailure.display(path)); name it .png or .jpg, or give --format")
     }
+
+    /// Refuses an output that is the input itself (`what`: "input", "scene"): it would be overwritten by
+    /// its own result. Standard input and output are never the same file.
+    static func refuseOverwriting(_ input: String, with output: String, what: String) throws(ToolFailure) {
+        if input != "-", output != "-", FileIO.isSameFile(input, output) {
+            throw ToolFailure(.cannotCreate, output, "is the \(what) file; refusing to overwrite it")
+        }
+    }
 }

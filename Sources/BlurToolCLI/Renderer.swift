@@ -24,9 +24,7 @@ struct Renderer {
         let times = StageTimes()
         let outputPath = try resolvedOutputPath()
         let namedFormat = try OutputPath.format(of: outputPath, requested: request.format)  // nil: the input's
-        if request.input != "-", outputPath != "-", FileIO.isSameFile(request.input, outputPath) {
-            throw ToolFailure(.cannotCreate, outputPath, "is the input file; refusing to overwrite it")
-        }
+        try OutputPath.refuseOverwriting(request.input, with: outputPath, what: "input")
         let bytes = try times.time("read") { try FileIO.readImage(request.input) }
         // Opened once the input is known to be there, so an output that cannot be created fails before the work.
         let output = try OutputFile(outputPath)

@@ -46,7 +46,7 @@ final class FrameCache: @unchecked Sendable {
     struct GroupKey: Hashable {
         var path: [Int]
         var transform: AffineTransform2D
-        var bounds: [Double]
+        var bounds: Rect
         var box: PixelBox
     }
 

@@ -1,5 +1,5 @@
 /// A rectangle in points: origin at the top left, y down, as `CGRect` on iOS.
-public struct Rect: Equatable, Sendable, CustomStringConvertible {
+public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var x, y, width, height: Double
 
     public init(x: Double, y: Double, width: Double, height: Double) {

@@ -128,13 +128,14 @@ public struct SceneRenderer: Sendable {
             drawBackdrop(material, opacity: layer.opacity, frame: frame, transform: transform, context: context)
         case .group(let layers):
             var inner = context.inside(layer, transform: transform)
-            guard layer.isIsolated else {
+            /// The group's layers in `inner`, each with its path for the cache's static groups.
+            func drawLayers() throws(SceneRenderError) {
                 for (index, child) in layers.enumerated() {
                     if context.cache != nil { inner.path = context.path + [index] }
                     try draw(child, in: inner)
                 }
-                return
             }
+            guard layer.isIsolated else { return try drawLayers() }
             // An isolated group: its layers drawn alone on a transparent picture just large enough to hold
             // them, then composited as one.
             guard let box = pixelBox(ofLayers: layers, in: inner.placement) else { return }
@@ -146,19 +147,13 @@ public struct SceneRenderer: Sendable {
                 } catch {
                     throw .outOfMemory(error)
                 }
-                for (index, child) in layers.enumerated() {
-                    if context.cache != nil { inner.path = context.path + [index] }
-                    try draw(child, in: inner)
-                }
+                try drawLayers()
                 return inner.target
             }
             let picture: Image
             if let cache = context.cache, cache.staticGroups.contains(context.path) {
-                let bounds = inner.bounds
                 picture = try cache.group(
-                    FrameCache.GroupKey(
-                        path: context.path, transform: inner.transform,
-                        bounds: [bounds.x, bounds.y, bounds.width, bounds.height], box: box),
+                    FrameCache.GroupKey(path: context.path, transform: inner.transform, bounds: inner.bounds, box: box),
                     draw: drawPicture)
             } else {
                 picture = try drawPicture()
