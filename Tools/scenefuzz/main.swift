@@ -287,7 +287,7 @@ func animate(_ scene: Scene, number: Int) throws -> String {
     let alone = try animator.frame(of: scene, at: animator.time(ofFrame: index))
     guard let frame = frames.withLock({ $0[index] }), frame.hasSamePixels(as: alone) else {
         print("scenefuzz: ANIMATION MISMATCH in case \(number) at frame \(index); kept in \(options.state)")
-        FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(
+        _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(
             (try? Data(contentsOf: URL(fileURLWithPath: options.state + "/current.json"))) ?? Data()))
         return "ANIMATION MISMATCH"
     }
@@ -316,7 +316,7 @@ for number in 0..<options.count {
     watchdog.start(number)
     let text = writer.scene()
     let bytes = writer.random.chance(0.3) ? writer.mutate(text) : Array(text.utf8)
-    FileManager.default.createFile(atPath: options.state + "/current.json", contents: Data(bytes))
+    _ = FileManager.default.createFile(atPath: options.state + "/current.json", contents: Data(bytes))
     var file = SceneFile(directory: "", maxPixels: 4_000_000) { path in
         guard let image = images[path] else { throw MissingImage() }
         return image
@@ -338,7 +338,7 @@ for number in 0..<options.count {
         // A message is one line of reasonable length, whatever the scene said.
         if error.description.contains(where: { $0.isNewline }) || error.description.utf8.count > 2_000 {
             print("scenefuzz: MESSY MESSAGE in case \(number): \(error.description.prefix(200).debugDescription)")
-            FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
+            _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
         }
     } catch let error as SceneRenderError {
         switch error {
@@ -348,12 +348,12 @@ for number in 0..<options.count {
         case .outOfMemory:
             // Within the limits the system should not refuse memory: a finding, kept to look at.
             outcome = "OUT OF MEMORY"
-            FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
+            _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
         }
     }
     if outcome == "WRONG SIZE" {
         print("scenefuzz: WRONG SIZE in case \(number); kept in \(options.state)/case-\(number).json")
-        FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
     }
     outcomes[outcome, default: 0] += 1
 }

@@ -57,8 +57,21 @@ extension SceneRenderer {
         if case .group(let layers) = layer.content {
             return pixelBox(ofLayers: layers, in: placement.inside(layer, transform: transform))
         }
+        if case .text(let text, _) = layer.content {
+            return textBox(text, frame: layer.frame ?? placement.bounds, transform: transform, in: placement)
+        }
         let box = PixelBox(
             covering: layer.frame ?? placement.bounds, through: transform, within: placement.width, placement.height)
+        return box.isEmpty ? nil : box
+    }
+
+    /// The target pixels a text layer's glyphs may touch (text is not clipped to its frame); nil when none.
+    func textBox(_ text: any TypesetText, frame: Rect, transform: AffineTransform2D, in placement: Placement)
+        -> PixelBox?
+    {
+        guard let ink = text.inkBounds(frameWidth: frame.width, height: frame.height) else { return nil }
+        let placed = Rect(x: frame.x + ink.x, y: frame.y + ink.y, width: ink.width, height: ink.height)
+        let box = PixelBox(covering: placed, through: transform, within: placement.width, placement.height)
         return box.isEmpty ? nil : box
     }
 

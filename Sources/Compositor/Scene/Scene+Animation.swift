@@ -95,8 +95,13 @@ extension Layer {
             (rect.width, rect.height) = (max(rect.width, 0), max(rect.height, 0))
             frame = rect
         case .color(let track):
-            guard case .shape(let shape, let color) = content else { return }
-            content = .shape(shape, color: progress.value(of: track, from: start.color ?? color))
+            switch content {
+            case .shape(let shape, let color):
+                content = .shape(shape, color: progress.value(of: track, from: start.color ?? color))
+            case .text(let text, let color):
+                content = .text(text, color: progress.value(of: track, from: start.color ?? color))
+            case .image, .backdrop, .group: return
+            }
         case .cornerRadius(let track):
             setCornerRadius(max(progress.value(of: track, from: start.cornerRadius), 0))
         case .effect(let track):
@@ -118,7 +123,7 @@ extension Layer {
         case .backdrop(var material):
             material.cornerRadius = radius
             content = .backdrop(material)
-        case .shape(.capsule, _), .group: break
+        case .shape(.capsule, _), .group, .text: break
         }
     }
 
@@ -197,6 +202,7 @@ private struct ModelValues {
         case .backdrop(let material):
             (effect, blur, dim, cornerRadius) =
                 (material.effect, material.recipe.blurPoints, material.dim, material.cornerRadius)
+        case .text(_, let color): self.color = color
         case .group: break
         }
     }

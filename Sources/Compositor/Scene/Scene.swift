@@ -71,6 +71,9 @@ public struct Layer: Sendable {
         /// Layers in the frame's coordinates (origin at its top left), drawn as one: with an opacity below 1
         /// or another operator they are first drawn alone, then composited (an isolated group).
         case group([Layer])
+        /// Text set by a `Typesetter` in the frame (wrapped to its width, centred in its height, as `UILabel`
+        /// lays it out), its glyphs filled with the colour. The text may overflow the frame; it is not clipped.
+        case text(any TypesetText, color: RGBAColor)
     }
 
     public var content: Content
@@ -185,6 +188,15 @@ extension Layer {
         backdrop(
             material.recipe(for: appearance), dim: dim, cornerRadius: cornerRadius, frame: frame, opacity: opacity,
             transform: transform)
+    }
+
+    /// Text a typesetter has set (`FontTypesetter().typeset("Rate it", style: TextStyle(.headline))`), black
+    /// unless `color` says otherwise, as a `UILabel` with `.label` in the light appearance.
+    public static func text(
+        _ text: any TypesetText, color: RGBAColor = RGBAColor(red: 0, green: 0, blue: 0), frame: Rect? = nil,
+        opacity: Double = 1, blend: CompositeOperator = .sourceOver, transform: AffineTransform2D = .identity
+    ) -> Layer {
+        Layer(.text(text, color: color), frame: frame, opacity: opacity, blend: blend, transform: transform)
     }
 
     public static func group(

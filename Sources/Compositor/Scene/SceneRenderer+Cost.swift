@@ -128,6 +128,12 @@ extension SceneRenderer {
                 drawn * SceneRenderer.operationsPerPixel(resampling: layout.pixelsFromImage, filter: filter)
                 + Double(image.width) * Double(image.height)
             return drawn
+        case .text(let text, _):
+            guard let box = textBox(text, frame: frame, transform: transform, in: placement) else { return 0 }
+            let area = Double(box.width) * Double(box.height)
+            // Coverage added into a mask (glyphs blitted from the cache, a few rasterised), then a masked fill.
+            work += area * 3
+            return area / 4
         case .backdrop:
             guard !box.isEmpty else { return 0 }
             work += area * 6

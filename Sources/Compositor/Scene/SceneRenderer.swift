@@ -126,6 +126,17 @@ public struct SceneRenderer: Sendable {
             }
         case .backdrop(let material):
             drawBackdrop(material, opacity: layer.opacity, frame: frame, transform: transform, context: context)
+        case .text(let text, let color):
+            guard let box = textBox(text, frame: frame, transform: transform, in: context.placement) else { return }
+            // The typesetter sees the frame's coordinates (origin at its top left) mapped to the mask's pixels.
+            let maskFromFrame = AffineTransform2D(translationX: frame.x, y: frame.y)
+                .concatenating(transform)
+                .concatenating(AffineTransform2D(translationX: -Double(box.x), y: -Double(box.y)))
+            let mask = Plane(width: box.width, height: box.height)
+            text.addCoverage(frameWidth: frame.width, height: frame.height, through: maskFromFrame, into: mask)
+            target.fill(
+                color, mask: mask, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
+                space: context.space, threads: threads)
         case .group(let layers):
             var inner = context.inside(layer, transform: transform)
             /// The group's layers in `inner`, each with its path for the cache's static groups.
