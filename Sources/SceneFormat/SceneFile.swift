@@ -39,6 +39,8 @@ public struct SceneFile {
     /// The folder relative image paths start from ("" for the current one).
     let directory: String
     let maxPixels: Int
+    /// Sets text layers' strings (nil: a scene with text is refused).
+    let typesetter: (any Typesetter)?
     private var layerCount = 0
     var animationCount = 0
 
@@ -47,9 +49,15 @@ public struct SceneFile {
     ///   - maxPixels: the largest canvas (in pixels, after `scale`) a file may ask for.
     ///   - loadImage: decodes an image file, given its path resolved against `directory`; what it throws comes
     ///     back inside `SceneFileError.image`. Called once per layer: cache in it when paths repeat.
-    public init(directory: String, maxPixels: Int, loadImage: @escaping (String) throws -> Image) {
+    ///   - typesetter: sets text layers (`FontTypesetter()` from the `Typesetting` module); without one a scene
+    ///     with a text layer is refused.
+    public init(
+        directory: String, maxPixels: Int, typesetter: (any Typesetter)? = nil,
+        loadImage: @escaping (String) throws -> Image
+    ) {
         self.directory = directory
         self.maxPixels = maxPixels
+        self.typesetter = typesetter
         self.loadImage = loadImage
     }
 
@@ -106,6 +114,7 @@ public struct SceneFile {
         "shape": ["shape", "color", "cornerRadius"],
         "backdrop": ["material", "appearance", "dim", "cornerRadius", "blur", "effect"],
         "group": ["layers", "isolated"],
+        "text": SceneFile.textKeys,
     ]
 
     private mutating func layer(_ json: JSONValue, path: String) throws(SceneFileError) -> Layer {
@@ -148,6 +157,8 @@ public struct SceneFile {
                     recipe: recipe, dim: try object.optionalNumber("dim", atLeast: 0, atMost: 1) ?? 0,
                     cornerRadius: try object.optionalNumber("cornerRadius", atLeast: 0) ?? 0,
                     effect: try object.optionalNumber("effect", atLeast: 0, atMost: 1) ?? 1))
+        case "text":
+            content = try text(object, path: path)
         default:
             content = .group(try layers(try object.required("layers"), path: "\(path).layers"))
         }
@@ -178,10 +189,14 @@ public struct SceneFile {
         return result
     }
 
+    /// A file path from the scene, resolved against the scene's folder.
+    func resolve(_ file: String) -> String {
+        file.hasPrefix("/") || directory.isEmpty ? file : directory + (directory.hasSuffix("/") ? "" : "/") + file
+    }
+
     /// The image a layer names, its path resolved against the scene's folder.
     func image(_ file: String, path: String) throws(SceneFileError) -> Image {
-        let resolved =
-            file.hasPrefix("/") || directory.isEmpty ? file : directory + (directory.hasSuffix("/") ? "" : "/") + file
+        let resolved = resolve(file)
         do {
             return try loadImage(resolved)
         } catch {

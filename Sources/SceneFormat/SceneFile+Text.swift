@@ -1,0 +1,57 @@
+import Compositor
+
+/// Text layers: a string set in a font, size and paragraph style by the reader's typesetter.
+///
+///     { "type": "text", "text": "Rate it", "style": "headline", "color": "#fff", "alignment": "center",
+///       "frame": { "x": 40, "y": 700, "width": 310, "height": 50 } }
+///
+/// `font` is a family name ("Inter"; default: the system face) or, when it has a "/" or a font file's
+/// extension, a font file resolved against the scene's folder. `style` (an iOS text style) gives a size and
+/// weight that `size` and `weight` override.
+extension SceneFile {
+    static let textKeys = [
+        "text", "font", "size", "style", "weight", "italic", "color", "alignment", "lineLimit", "lineSpacing",
+        "tracking",
+    ]
+    /// The largest point size (a glyph then spans about 49,000 pixels at scale 3); larger is surely a mistake.
+    static let maximumTextSize = 16_384.0
+    private static let fontFileExtensions = [".ttf", ".otf", ".ttc", ".otc", ".pfb", ".woff", ".woff2"]
+
+    func text(_ object: JSONObject, path: String) throws(SceneFileError) -> Layer.Content {
+        let string = try object.string("text")
+        var style = TextStyle()
+        if let name = try object.choice("style", TextStyleName.self) { style = TextStyle(name) }
+        if let size = try object.optionalNumber("size", above: 0, atMost: SceneFile.maximumTextSize) {
+            style.size = size
+        }
+        if let name = try object.optionalString("weight", oneOf: FontWeight.allCases.map { "\($0)" }) {
+            style.weight = FontWeight(name: name)!
+        }
+        if let font = try object.optionalString("font") {
+            let lowered = font.lowercased()
+            let isFile = font.contains("/") || SceneFile.fontFileExtensions.contains { lowered.hasSuffix($0) }
+            style.font = isFile ? .file(resolve(font)) : .family(font)
+        }
+        style.italic = try object.optionalBool("italic") ?? false
+        style.alignment = try object.choice("alignment", TextAlignment.self) ?? .natural
+        if let limit = try object.optionalNumber("lineLimit", atLeast: 0, atMost: 1_000_000) {
+            guard limit == limit.rounded() else {
+                throw SceneFileError.invalid(
+                    path: object.at("lineLimit"), message: "expected a whole number of lines, found \(limit)")
+            }
+            style.lineLimit = Int(limit)
+        }
+        style.lineSpacing = try object.optionalNumber("lineSpacing", atLeast: 0, atMost: 10_000) ?? 0
+        style.tracking = try object.optionalNumber("tracking", atLeast: -1_000, atMost: 1_000) ?? 0
+        let color = try object.color("color") ?? RGBAColor(red: 0, green: 0, blue: 0)
+        guard let typesetter else {
+            throw SceneFileError.invalid(path: path, message: "text layers need a typesetter, and none was given")
+        }
+        do {
+            return .text(try typesetter.typeset(string, style: style), color: color)
+        } catch {
+            // The typesetter's errors are about the font (a family that is not installed, a file that is not one).
+            throw SceneFileError.invalid(path: object.value("font") == nil ? path : object.at("font"), message: "\(error)")
+        }
+    }
+}
