@@ -47,25 +47,22 @@ struct LineBreaker {
         let frameWidth = width.isFinite ? width : .greatestFiniteMagnitude
 
         var lines: [Line] = []
-        var truncated = false
+        // Where the lines shown stop, when text is left over.
+        var rest: (paragraph: Int, cluster: Int)?
         paragraphs: for (index, paragraph) in paragraphs.enumerated() {
-            if paragraph.clusters.isEmpty {
-                if lines.count == limit { truncated = true; break paragraphs }
-                lines.append(Line(paragraph: index, clusters: []))
-                continue
-            }
             var start = 0
-            while start < paragraph.clusters.count {
+            repeat {
                 if lines.count == limit {
-                    truncated = true
+                    rest = (index, start)
                     break paragraphs
                 }
-                let end = lineEnd(paragraph, from: start, width: frameWidth)
+                let end = paragraph.clusters.isEmpty ? 0 : lineEnd(paragraph, from: start, width: frameWidth)
                 lines.append(Line(paragraph: index, clusters: Array(start..<end)))
                 start = end
-            }
+            } while start < paragraph.clusters.count
         }
-        if truncated, let last = lines.indices.last {
+        // Only visible text left over earns the ellipsis: blank lines below the last shown one do not.
+        if let rest, let last = lines.indices.last, hasInk(from: rest) {
             lines[last] = truncate(lines[last], width: frameWidth)
         }
 
@@ -77,6 +74,15 @@ struct LineBreaker {
             place(line, baseline: baseline, frameWidth: width.isFinite ? width : 0, into: &layout)
         }
         return layout
+    }
+
+    private func hasInk(from rest: (paragraph: Int, cluster: Int)) -> Bool {
+        for index in rest.paragraph..<paragraphs.count {
+            let clusters = paragraphs[index].clusters
+            let start = index == rest.paragraph ? rest.cluster : 0
+            if clusters[start...].contains(where: { !$0.isWhitespace }) { return true }
+        }
+        return false
     }
 
     /// The cluster after the last one on a line that starts at `start`: greedy, at the last break opportunity
