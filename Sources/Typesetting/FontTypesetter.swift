@@ -37,10 +37,17 @@ public struct FontTypesetter: Typesetter {
         let faces = FaceSet(
             primary: primary,
             fallbacks: library.fallbackList(family: familyForFallback, weight: style.weight, italic: style.italic))
-        let shaper = ParagraphShaper(
-            faces: faces, size: style.size, tracking: style.tracking.isFinite ? style.tracking : 0)
+        let shaper = ParagraphShaper(faces: faces, size: style.size, tracking: Self.points(style.tracking))
         let paragraphs = Self.paragraphRanges(Array(text.utf8)).map { shaper.shape($0) }
-        return ShapedText(paragraphs: paragraphs, faces: faces.faces, style: style, glyphCache: glyphCache)
+        var sanitised = style
+        (sanitised.tracking, sanitised.lineSpacing) = (Self.points(style.tracking), Self.points(style.lineSpacing))
+        return ShapedText(paragraphs: paragraphs, faces: faces.faces, style: sanitised, glyphCache: glyphCache)
+    }
+
+    /// Tracking and line spacing as used: NaN and infinities as 0, magnitudes beyond a million points clamped, so
+    /// that positions and ink bounds stay finite (no frame is that large).
+    static func points(_ value: Double) -> Double {
+        value.isFinite ? min(max(value, -1e6), 1e6) : 0
     }
 
     /// The paragraphs of UTF-8 text, split at "\n", "\r\n", "\r", U+2028 and U+2029; none for empty text.

@@ -18,11 +18,10 @@ final class ShapedText: TypesetText, @unchecked Sendable {
         size = style.size
         self.glyphCache = glyphCache
         let ellipses = Locked<[Int: ShapedParagraph]>([:])
-        let tracking = style.tracking.isFinite ? style.tracking : 0
         breaker = LineBreaker(paragraphs: paragraphs, faces: faces, style: style) { faceIndex, rightToLeft in
             let key = faceIndex * 2 + (rightToLeft ? 1 : 0)
             if let known = ellipses.withLock({ $0[key] }) { return known }
-            let mark = Self.ellipsis(faces[faceIndex], faceIndex: faceIndex, size: style.size, tracking: tracking)
+            let mark = Self.ellipsis(faces[faceIndex], faceIndex: faceIndex, size: style.size, tracking: style.tracking)
             ellipses.withLock { $0[key] = mark }
             return mark
         }
@@ -64,15 +63,16 @@ final class ShapedText: TypesetText, @unchecked Sendable {
         for glyph in layout.glyphs where glyph.hasInk {
             // Glyphs whose outline box misses the mask are never rasterised (a margin of one pixel for the
             // difference between HarfBuzz's extents and FreeType's control box).
-            let box = transform.apply(
-                toRect: (
-                    glyph.x + Double(glyph.minX), glyph.y + Double(glyph.minY), Double(glyph.maxX - glyph.minX),
-                    Double(glyph.maxY - glyph.minY)
-                ))
-            guard box.x - 1 < Double(mask.width), box.y - 1 < Double(mask.height), box.x + box.width + 1 > 0,
-                box.y + box.height + 1 > 0
-            else { continue }
             let origin = transform.apply(to: (glyph.x, glyph.y))
+            let (minX, maxX, minY, maxY) = (Double(glyph.minX), Double(glyph.maxX), Double(glyph.minY), Double(glyph.maxY))
+            // The transformed box's half extents about the origin's image, per axis.
+            let left = origin.x + min(transform.a * minX, transform.a * maxX) + min(transform.c * minY, transform.c * maxY)
+            let right = origin.x + max(transform.a * minX, transform.a * maxX) + max(transform.c * minY, transform.c * maxY)
+            let top = origin.y + min(transform.b * minX, transform.b * maxX) + min(transform.d * minY, transform.d * maxY)
+            let bottom = origin.y + max(transform.b * minX, transform.b * maxX) + max(transform.d * minY, transform.d * maxY)
+            guard left - 1 < Double(mask.width), top - 1 < Double(mask.height), right + 1 > 0, bottom + 1 > 0 else {
+                continue
+            }
             guard origin.x.magnitude < 1e9, origin.y.magnitude < 1e9 else { continue }
             // Whole pixels move the blit; the remainder, in quarter pixels, is the outline's phase.
             var wholeX = origin.x.rounded(.down), wholeY = origin.y.rounded(.down)

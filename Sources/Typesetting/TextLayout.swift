@@ -36,7 +36,7 @@ struct LineBreaker {
         let primary = faces[0]
         let scale = style.size / primary.unitsPerEm
         let lineHeight = primary.lineHeight * scale
-        let spacing = style.lineSpacing.isFinite ? style.lineSpacing : 0
+        let spacing = style.lineSpacing
         let step = lineHeight + spacing
         var fitting = Int.max
         if height.isFinite, step > 0 {
@@ -69,9 +69,10 @@ struct LineBreaker {
         let blockHeight = Double(lines.count) * lineHeight + Double(max(lines.count - 1, 0)) * spacing
         let top = ((height.isFinite ? height : blockHeight) - blockHeight) / 2
         var layout = TextLayout()
+        let extents = ExtentsMemo()
         for (number, line) in lines.enumerated() {
             let baseline = top + primary.ascender * scale + Double(number) * step
-            place(line, baseline: baseline, frameWidth: width.isFinite ? width : 0, into: &layout)
+            place(line, baseline: baseline, frameWidth: width.isFinite ? width : 0, extents: extents, into: &layout)
         }
         return layout
     }
@@ -127,7 +128,9 @@ struct LineBreaker {
     }
 
     /// Places a line's glyphs in visual order, aligned in the frame's width.
-    private func place(_ line: Line, baseline: Double, frameWidth: Double, into layout: inout TextLayout) {
+    private func place(
+        _ line: Line, baseline: Double, frameWidth: Double, extents: ExtentsMemo, into layout: inout TextLayout
+    ) {
         let paragraph = paragraphs[line.paragraph]
         var clusters = line.clusters
         while let last = clusters.last, paragraph.clusters[last].isWhitespace { clusters.removeLast() }
@@ -169,18 +172,22 @@ struct LineBreaker {
             var x = pen
             for glyphIndex in Int(cluster.glyphStart)..<Int(cluster.glyphStart + cluster.glyphCount) {
                 let glyph = item.source.glyphs[glyphIndex]
-                place(glyph, x: x + Double(glyph.xOffset), y: baseline - Double(glyph.yOffset), into: &layout)
+                place(
+                    glyph, x: x + Double(glyph.xOffset), y: baseline - Double(glyph.yOffset), extents: extents,
+                    into: &layout)
                 x += Double(glyph.advance)
             }
             pen += Double(cluster.advance)
         }
     }
 
-    private func place(_ glyph: ShapedGlyph, x: Double, y: Double, into layout: inout TextLayout) {
+    private func place(
+        _ glyph: ShapedGlyph, x: Double, y: Double, extents: ExtentsMemo, into layout: inout TextLayout
+    ) {
         let face = faces[Int(glyph.face)]
         var placed = PlacedGlyph(
             face: glyph.face, id: glyph.id, x: x, y: y, minX: 0, minY: 0, maxX: 0, maxY: 0, hasInk: false)
-        if let (x0, y0, x1, y1) = face.extents(of: glyph.id) {
+        if let (x0, y0, x1, y1) = extents.extents(of: glyph.id, in: face, index: glyph.face) {
             let scale = Float(style.size / face.unitsPerEm)
             (placed.minX, placed.maxX) = (x0 * scale, x1 * scale)
             // Font units are y up, the frame y down.
@@ -192,6 +199,20 @@ struct LineBreaker {
             layout.inkBounds = layout.inkBounds.map { $0.union(box) } ?? box
         }
         layout.glyphs.append(placed)
+    }
+}
+
+/// Glyph extents asked of HarfBuzz once per glyph and layout: for CFF outlines (Inter) each answer runs the
+/// glyph's charstring, and a paragraph repeats a few dozen glyphs thousands of times.
+private final class ExtentsMemo {
+    private var known: [UInt64: (Float, Float, Float, Float)?] = [:]
+
+    func extents(of glyph: UInt32, in face: FontFace, index: UInt16) -> (Float, Float, Float, Float)? {
+        let key = UInt64(index) << 32 | UInt64(glyph)
+        if let box = known[key] { return box }
+        let box = face.extents(of: glyph)
+        known[key] = box
+        return box
     }
 }
 

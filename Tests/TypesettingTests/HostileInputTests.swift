@@ -47,6 +47,17 @@ final class HostileInputTests: XCTestCase {
         XCTAssertNoThrow(try FontTypesetter().typeset("x", style: TextStyle(size: 16_384)))
     }
 
+    func testNonFiniteOrHugeSpacingKeepsPositionsFinite() throws {
+        for value in [Double.nan, .infinity, -.infinity, 1e300, -1e300] {
+            let style = TextStyle(lineLimit: 3, lineSpacing: value, tracking: value)
+            let text = try FontTypesetter().typeset("Good\nOkay\nBad", style: style)
+            if let bounds = text.inkBounds(frameWidth: 200, height: 100) {
+                XCTAssertTrue([bounds.x, bounds.y, bounds.width, bounds.height].allSatisfy(\.isFinite), "\(value)")
+            }
+            text.addCoverage(frameWidth: 200, height: 100, through: .identity, into: Plane(width: 64, height: 64))
+        }
+    }
+
     func testEmptyTextDrawsNothing() throws {
         for text in ["", "\n\n", "   "] {
             let typeset = try FontTypesetter().typeset(text, style: TextStyle())

@@ -152,6 +152,19 @@ final class RasterTests: XCTestCase {
         XCTAssertTrue(TextFixtures.bytes(clipped).contains(255))
     }
 
+    func testGlyphsOutsideTheMaskAreNotRasterised() throws {
+        let cache = GlyphCache(byteLimit: 8 << 20)
+        let text = try TextFixtures.typeset("abcdefghijklmnopqrstuvwxyz", TextStyle(size: 17), cache: cache)
+        let scale = AffineTransform2D(scaleX: 3, y: 3)
+        _ = TextFixtures.render(text, frame: (400, 30), transform: scale, mask: (1200, 90))
+        let everything = cache.byteCount
+        cache.removeAll()
+        // A mask over the first few letters only.
+        _ = TextFixtures.render(text, frame: (400, 30), transform: scale, mask: (100, 90))
+        XCTAssertGreaterThan(cache.byteCount, 0)
+        XCTAssertLessThan(cache.byteCount, everything / 4)
+    }
+
     func testCoverageCombinesAsSourceOver() {
         let bitmap = GlyphBitmap(left: 0, top: 1, width: 20, height: 1, pixels: (0..<20).map { UInt8($0 * 13) })
         let mask = Plane(width: 20, height: 1, fill: 0)
