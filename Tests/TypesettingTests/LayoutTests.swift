@@ -124,6 +124,15 @@ final class LayoutTests: XCTestCase {
         }
     }
 
+    func testBreakOpportunities() throws {
+        // After the last of several spaces, after a hyphen, on both sides of a CJK character; not inside a word.
+        let paragraph = try TextFixtures.typeset("ab  well-known 日本x", style).paragraphs[0]
+        let breaks = paragraph.clusters.indices.filter { paragraph.clusters[$0].breaksAfter }
+        // Clusters: a b ␠ ␠ w e l l - k n o w n ␠ 日 本 x (one per character in this font, ideographs or not).
+        XCTAssertEqual(paragraph.clusters.count, 18)
+        XCTAssertEqual(breaks, [3, 8, 14, 15, 16])
+    }
+
     func testLayoutsAreKeptPerFrameSize() throws {
         let shaped = try TextFixtures.typeset("aaa bbb", style)
         let narrow = shaped.layout(width: 4 * advance, height: 100)

@@ -152,6 +152,32 @@ final class RasterTests: XCTestCase {
         XCTAssertTrue(TextFixtures.bytes(clipped).contains(255))
     }
 
+    func testInkBoundsHoldEveryCoveredPixel() throws {
+        let text = try TextFixtures.typeset("Terrible, Awesome; fjord Qy", TextStyle(size: 22, italic: true))
+        for (angle, dx) in [(0.0, 0.3), (0.4, 0.75), (-1.2, 0.1)] {
+            let transform = AffineTransform2D(rotationAngle: angle).concatenating(.init(scaleX: 3, y: 3))
+                .concatenating(.init(translationX: 450 + dx, y: 450))
+            let plane = TextFixtures.render(text, frame: (280, 40), transform: transform, mask: (900, 900))
+            let bounds = try XCTUnwrap(text.inkBounds(frameWidth: 280, height: 40))
+            let box = transform.apply(toRect: (bounds.x, bounds.y, bounds.width, bounds.height))
+            var outside = 0
+            var inked = 0
+            for y in 0..<900 {
+                for x in 0..<900 where plane[x, y] > 0 {
+                    inked += 1
+                    // Pixel x covers [x, x + 1): it must touch the box.
+                    if Double(x + 1) <= box.x || Double(x) >= box.x + box.width || Double(y + 1) <= box.y
+                        || Double(y) >= box.y + box.height
+                    {
+                        outside += 1
+                    }
+                }
+            }
+            XCTAssertGreaterThan(inked, 2000)
+            XCTAssertEqual(outside, 0, "rotated \(angle)")
+        }
+    }
+
     func testGlyphsOutsideTheMaskAreNotRasterised() throws {
         let cache = GlyphCache(byteLimit: 8 << 20)
         let text = try TextFixtures.typeset("abcdefghijklmnopqrstuvwxyz", TextStyle(size: 17), cache: cache)
