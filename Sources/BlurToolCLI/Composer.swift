@@ -72,6 +72,12 @@ struct Composer {
             throw ToolFailure(
                 failure.code, shownAs: "\(ToolFailure.display(subject)): \(path)",
                 (failure.subject.map { "\($0): " } ?? "") + failure.reason)
+        } catch .font(let path, let underlying) {
+            // A font file that is not there is missing input, as a missing image is; any other font problem is data.
+            let missing = (underlying as? TypesettingError).map {
+                if case .unreadableFile = $0 { return true } else { return false }
+            }
+            throw ToolFailure(missing == true ? .noInput : .dataError, subject, "\(path): \(underlying)")
         } catch {
             throw ToolFailure(.dataError, subject, error.description)
         }

@@ -51,7 +51,7 @@ extension SceneFile {
             return .text(try typesetter.typeset(string, style: style), color: color)
         } catch {
             // The typesetter's errors are about the font (a family that is not installed, a file that is not one).
-            throw SceneFileError.invalid(path: object.value("font") == nil ? path : object.at("font"), message: "\(error)")
+            throw SceneFileError.font(path: object.value("font") == nil ? path : object.at("font"), underlying: error)
         }
     }
 }

@@ -8,12 +8,16 @@ public enum SceneFileError: Error, CustomStringConvertible {
     case invalid(path: String, message: String)
     /// An image layer's file could not be loaded: its JSON path, the resolved file path and the loader's error.
     case image(path: String, file: String, underlying: any Error)
+    /// A text layer's font could not be had (the typesetter's error: a family that is not installed, a font
+    /// file that is missing or is not a font): the JSON path of its `font` (or of the layer).
+    case font(path: String, underlying: any Error)
 
     public var description: String {
         switch self {
         case .syntax(let error): return "not valid JSON: \(error)"
         case .invalid(let path, let message): return path.isEmpty ? message : "\(path): \(message)"
         case .image(let path, let file, let underlying): return "\(path): \(file.quotedForMessage()): \(underlying)"
+        case .font(let path, let underlying): return "\(path): \(underlying)"
         }
     }
 }

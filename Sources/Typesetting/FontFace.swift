@@ -21,6 +21,7 @@ final class FontFace: @unchecked Sendable {
 
     /// Opens the face; `library` is FreeType's, locked by the caller (opening faces is not thread-safe).
     init(path: String, index: Int, id: Int32, library: FT_Library) throws(TypesettingError) {
+        try FontFile.check(path)
         guard let blob = hb_blob_create_from_file_or_fail(path) else { throw .unreadableFile(path: path) }
         var face: FT_Face?
         let data = hb_blob_get_data(blob, nil)

@@ -8,6 +8,8 @@ public enum TypesettingError: Error, Equatable, CustomStringConvertible {
     case notAFont(path: String)
     /// The file could not be opened or read.
     case unreadableFile(path: String)
+    /// The file is larger than any font (`FontFile.maximumBytes`).
+    case fileTooLarge(path: String, bytes: Int)
     /// The size is not finite and positive, or is above `FontTypesetter.maximumSize`.
     case invalidSize(Double)
     /// The string is longer than `FontTypesetter.maximumUTF8Count` bytes of UTF-8.
@@ -22,6 +24,9 @@ public enum TypesettingError: Error, Equatable, CustomStringConvertible {
             return "\(path.quotedForMessage(limit: 200)) is not a font file (TrueType, OpenType or a collection)"
         case .unreadableFile(let path):
             return "cannot read the font file \(path.quotedForMessage(limit: 200))"
+        case .fileTooLarge(let path, let bytes):
+            return "\(path.quotedForMessage(limit: 200)) is \(bytes >> 20) MiB, larger than any font "
+                + "(\(FontFile.maximumBytes >> 20) MiB)"
         case .invalidSize(let size):
             return "font size \(size) is not a number of points above 0 and at most \(Int(FontTypesetter.maximumSize))"
         case .textTooLong(let count):

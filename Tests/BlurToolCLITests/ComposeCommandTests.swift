@@ -52,6 +52,45 @@ final class ComposeCommandTests: XCTestCase {
         XCTAssertEqual(ToolRun.run(["compose", scene, "-o", scene]).status, 73, "never overwrites the scene")
     }
 
+    /// Text layers through the tool: a label drawn, and every font problem one line naming the layer's font,
+    /// with the status a missing image gets for a missing file (66) and 65 for the rest.
+    func testComposeSetsTextAndRefusesBadFonts() throws {
+        let scene = directory + "text.json"
+        func compose(_ layer: String) throws -> (status: Int32, out: String, err: String) {
+            try ##"{"canvas": {"width": 60, "height": 20, "background": "#fff"}, "layers": [\##(layer)]}"##
+                .write(toFile: scene, atomically: true, encoding: .utf8)
+            return ToolRun.run(["compose", scene, "-o", directory + "text.png"])
+        }
+        let drawn = try compose(#"{"type": "text", "text": "Rate it", "style": "headline", "alignment": "center"}"#)
+        XCTAssertEqual(drawn.status, 0, drawn.err)
+        let image = try ImageDecoder.decode(try FileIO.read(directory + "text.png")).image
+        var darkest = 255
+        for y in 0..<20 { for x in 0..<60 { darkest = min(darkest, Int(image[x, y].green)) } }
+        XCTAssertEqual(darkest, 0, "black strokes, fully covered somewhere")
+        XCTAssertEqual(image[1, 1], Pixel(red: 255, green: 255, blue: 255))
+        try FileManager.default.removeItem(atPath: directory + "text.png")
+
+        let typo = try compose(#"{"type": "text", "text": "a", "font": "DejaVu Sanz"}"#)
+        XCTAssertEqual(typo.status, 65)
+        XCTAssertTrue(
+            typo.err.hasPrefix(
+                "blurtool: error: \"\(scene)\": layers[0].font: no font family \"DejaVu Sanz\" is installed; close: "),
+            typo.err)
+        XCTAssertTrue(typo.err.contains("DejaVu Sans"), typo.err)
+        let missing = try compose(#"{"type": "text", "text": "a", "font": "fonts/none.ttf"}"#)
+        XCTAssertEqual(missing.status, 66, missing.err)
+        XCTAssertTrue(missing.err.contains("layers[0].font: cannot read the font file"), missing.err)
+        XCTAssertTrue(missing.err.contains("\(directory)fonts/none.ttf"), "resolved against the scene: \(missing.err)")
+        let photo = try compose(#"{"type": "text", "text": "a", "font": "./photo.png"}"#)
+        XCTAssertEqual(photo.status, 65)
+        XCTAssertTrue(photo.err.hasSuffix("photo.png\" is not a font file (TrueType, OpenType or a collection)"), photo.err)
+        // Neither a FIFO (opening it would wait for a writer) nor an endless device is read.
+        XCTAssertEqual(mkfifo(directory + "fifo.ttf", 0o600), 0)
+        XCTAssertEqual(try compose(#"{"type": "text", "text": "a", "font": "fifo.ttf"}"#).status, 65)
+        XCTAssertEqual(try compose(#"{"type": "text", "text": "a", "font": "/dev/zero"}"#).status, 65)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "text.png"), "no output on failure")
+    }
+
     /// An endless input is refused at the scene size limit, not read until memory runs out.
     func testEndlessSceneInputIsRefused() {
         let result = ToolRun.run(["compose", "/dev/zero", "-o", directory + "zero.png"])

@@ -352,6 +352,7 @@ for number in 0..<options.count {
         switch error {
         case .syntax: outcome = "refused: JSON syntax"
         case .invalid: outcome = "refused: invalid value"
+        case .font: outcome = "refused: font"
         case .image: outcome = "refused: image"
         }
         // A message is one line of reasonable length, whatever the scene said.
