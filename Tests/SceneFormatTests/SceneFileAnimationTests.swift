@@ -1,4 +1,4 @@
-import Compositor
+@testable import Compositor
 import Foundation
 import ImageCodecs
 import TestSupport
@@ -70,6 +70,24 @@ final class SceneFileAnimationTests: XCTestCase {
         guard case .backdrop(let full) = animator.snapshot(at: 0.55).layers[1].content else { return XCTFail() }
         XCTAssertEqual(full.effect, 1)
         XCTAssertEqual(animator.snapshot(at: 0.55).layers[2].opacity, 0.33, accuracy: 1e-12)
+    }
+
+    /// The entrance with its labels: frames drawn in parallel through the frame cache (the title from the
+    /// static base, the rating labels inside their groups' cached pictures) equal each frame drawn alone.
+    func testEntranceFramesWithTextEqualFramesDrawnAlone() throws {
+        var scene = try fixture("review-entrance.json")
+        scene.scale = 1
+        let renderer = AnimationRenderer(framesPerSecond: 5, renderer: SceneRenderer(threads: 2))
+        let count = renderer.frameCount(duration: scene.animationDuration)
+        let frames = Locked<[Int: Image]>([:])
+        try renderer.renderFrames(
+            of: scene, count: count, process: { index, frame, _ in frames.withLock { $0[index] = frame.copy() } },
+            deliver: { _, _ in })
+        let alone = AnimationRenderer(framesPerSecond: 5, renderer: SceneRenderer(threads: 1))
+        for index in 0..<count {
+            let expected = try alone.frame(of: scene, at: alone.time(ofFrame: index))
+            XCTAssertTrue(try XCTUnwrap(frames.withLock { $0[index] }).hasSamePixels(as: expected), "frame \(index)")
+        }
     }
 
     func testKeyframesVelocityRepeatAndImage() throws {
