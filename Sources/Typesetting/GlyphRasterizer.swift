@@ -111,12 +111,13 @@ struct GlyphRendering {
         _ outline: UnsafeMutablePointer<FT_Outline>, library: FT_Library, x: Int, y: Int, width: Int, height: Int
     ) -> [UInt8] {
         FT_Outline_Translate(outline, FT_Pos(-x * 64), FT_Pos(-y * 64))
-        var pixels = [UInt8](repeating: 0, count: width * height)
+        let stride = GlyphBitmap.stride(forWidth: width)
+        var pixels = [UInt8](repeating: 0, count: stride * height)
         pixels.withUnsafeMutableBufferPointer { buffer in
             var target = FT_Bitmap()
             target.rows = UInt32(height)
             target.width = UInt32(width)
-            target.pitch = Int32(width)
+            target.pitch = Int32(stride)
             target.buffer = buffer.baseAddress
             target.num_grays = 256
             target.pixel_mode = UInt8(FT_PIXEL_MODE_GRAY.rawValue)
@@ -133,35 +134,35 @@ enum CoverageBlit {
         let x0 = max(left, 0), x1 = min(left + bitmap.width, mask.width)
         let y0 = max(top, 0), y1 = min(top + bitmap.height, mask.height)
         guard x1 > x0, y1 > y0 else { return }
-        bitmap.pixels.withUnsafeBufferPointer { source in
+        // Whole vectors run while both the padded source row and the mask's row (its width, never beyond: a
+        // borrowed plane's neighbouring bytes may be another thread's) have 16 bytes left.
+        let vectorEnd = min(x1, mask.width - 15, left + bitmap.stride - 15)
+        bitmap.pixels.withUnsafeBufferPointer { pixels in
             for y in y0..<y1 {
-                combine(
-                    source.baseAddress! + (y - top) * bitmap.width + (x0 - left), into: mask.row(y) + x0,
-                    count: x1 - x0)
+                let source = pixels.baseAddress! + (y - top) * bitmap.stride
+                let destination = mask.row(y)
+                var x = x0
+                while x < vectorEnd {
+                    combine16(source + (x - left), into: destination + x)
+                    x += 16
+                }
+                while x < x1 {
+                    let (a, b) = (UInt16(destination[x]), UInt16(source[x - left]))
+                    let t = a * b + 128
+                    destination[x] = UInt8(truncatingIfNeeded: a + b - ((t + (t >> 8)) >> 8))
+                    x += 1
+                }
             }
         }
     }
 
-    /// One row: 16 pixels at a time, then the rest one by one, with the same exact rounding.
     @inline(__always)
-    static func combine(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>, count: Int) {
-        var index = 0
-        while index + 16 <= count {
-            let b = SIMD16<UInt16>(truncatingIfNeeded: UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self))
-            let a = SIMD16<UInt16>(
-                truncatingIfNeeded: UnsafeRawPointer(destination + index).loadUnaligned(as: SIMD16<UInt8>.self))
-            // round(a·b/255) exactly for 8-bit a, b: t = a·b + 128, (t + t>>8) >> 8.
-            let t = a &* b &+ 128
-            let product = (t &+ (t &>> 8)) &>> 8
-            let sum = SIMD16<UInt8>(truncatingIfNeeded: a &+ b &- product)
-            UnsafeMutableRawPointer(destination + index).storeBytes(of: sum, as: SIMD16<UInt8>.self)
-            index += 16
-        }
-        while index < count {
-            let a = UInt16(destination[index]), b = UInt16(source[index])
-            let t = a * b + 128
-            destination[index] = UInt8(truncatingIfNeeded: a + b - ((t + (t >> 8)) >> 8))
-            index += 1
-        }
+    private static func combine16(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>) {
+        let b = SIMD16<UInt16>(truncatingIfNeeded: UnsafeRawPointer(source).loadUnaligned(as: SIMD16<UInt8>.self))
+        let a = SIMD16<UInt16>(truncatingIfNeeded: UnsafeRawPointer(destination).loadUnaligned(as: SIMD16<UInt8>.self))
+        // round(a·b/255) exactly for 8-bit a and b: t = a·b + 128, then (t + t>>8) >> 8.
+        let t = a &* b &+ 128
+        let sum = a &+ b &- ((t &+ (t &>> 8)) &>> 8)
+        UnsafeMutableRawPointer(destination).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: sum), as: SIMD16<UInt8>.self)
     }
 }
