@@ -139,10 +139,16 @@ struct ParagraphShaper {
         // Scripts: common and inherited characters take the script around them.
         let unicode = hb_unicode_funcs_get_default()
         var scripts = scalars.map { hb_unicode_script(unicode, $0.value) }
-        let neutralScripts: Set<UInt32> = [HB_SCRIPT_COMMON.rawValue, HB_SCRIPT_INHERITED.rawValue, HB_SCRIPT_UNKNOWN.rawValue]
+        let neutralScripts: Set<UInt32> = [
+            HB_SCRIPT_COMMON.rawValue, HB_SCRIPT_INHERITED.rawValue, HB_SCRIPT_UNKNOWN.rawValue,
+        ]
         var current = scripts.first { !neutralScripts.contains($0.rawValue) } ?? HB_SCRIPT_COMMON
         for index in 0..<count {
-            if neutralScripts.contains(scripts[index].rawValue) { scripts[index] = current } else { current = scripts[index] }
+            if neutralScripts.contains(scripts[index].rawValue) {
+                scripts[index] = current
+            } else {
+                current = scripts[index]
+            }
         }
 
         let buffer = hb_buffer_create()
@@ -153,7 +159,8 @@ struct ParagraphShaper {
             utf8.withMemoryRebound(to: CChar.self) { characters in
                 while runStart < count {
                     var runEnd = runStart + 1
-                    while runEnd < count, directions[runEnd] == directions[runStart], faceOf[runEnd] == faceOf[runStart],
+                    while runEnd < count, directions[runEnd] == directions[runStart],
+                        faceOf[runEnd] == faceOf[runStart],
                         scripts[runEnd] == scripts[runStart]
                     {
                         runEnd += 1
@@ -212,7 +219,8 @@ struct ParagraphShaper {
                 let glyphAdvance = Double(positions[index].x_advance) * scale
                 paragraph.glyphs.append(
                     ShapedGlyph(
-                        face: UInt16(face), id: infos[index].codepoint, xOffset: Float(Double(positions[index].x_offset) * scale),
+                        face: UInt16(face), id: infos[index].codepoint,
+                        xOffset: Float(Double(positions[index].x_offset) * scale),
                         yOffset: Float(Double(positions[index].y_offset) * scale), advance: Float(glyphAdvance)))
                 advance += glyphAdvance
             }
@@ -223,7 +231,8 @@ struct ParagraphShaper {
             firstScalars.append(scalars.first?.value ?? 0)
             paragraph.clusters.append(
                 ShapedCluster(
-                    glyphStart: glyphStart, glyphCount: Int32(group.end - group.start), advance: Float(advance + tracking),
+                    glyphStart: glyphStart, glyphCount: Int32(group.end - group.start),
+                    advance: Float(advance + tracking),
                     isRightToLeft: rightToLeft, isWhitespace: isWhitespace,
                     breaksAfter: isWhitespace || last == 0x2D || last == 0x2010 || Self.isCJK(last)))
         }

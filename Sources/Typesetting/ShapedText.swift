@@ -64,19 +64,27 @@ final class ShapedText: TypesetText, @unchecked Sendable {
             // Glyphs whose outline box misses the mask are never rasterised (a margin of one pixel for the
             // difference between HarfBuzz's extents and FreeType's control box).
             let origin = transform.apply(to: (glyph.x, glyph.y))
-            let (minX, maxX, minY, maxY) = (Double(glyph.minX), Double(glyph.maxX), Double(glyph.minY), Double(glyph.maxY))
+            let (minX, maxX, minY, maxY) = (
+                Double(glyph.minX), Double(glyph.maxX), Double(glyph.minY), Double(glyph.maxY)
+            )
             // The transformed box's half extents about the origin's image, per axis.
-            let left = origin.x + min(transform.a * minX, transform.a * maxX) + min(transform.c * minY, transform.c * maxY)
-            let right = origin.x + max(transform.a * minX, transform.a * maxX) + max(transform.c * minY, transform.c * maxY)
-            let top = origin.y + min(transform.b * minX, transform.b * maxX) + min(transform.d * minY, transform.d * maxY)
-            let bottom = origin.y + max(transform.b * minX, transform.b * maxX) + max(transform.d * minY, transform.d * maxY)
+            let left =
+                origin.x + min(transform.a * minX, transform.a * maxX) + min(transform.c * minY, transform.c * maxY)
+            let right =
+                origin.x + max(transform.a * minX, transform.a * maxX) + max(transform.c * minY, transform.c * maxY)
+            let top =
+                origin.y + min(transform.b * minX, transform.b * maxX) + min(transform.d * minY, transform.d * maxY)
+            let bottom =
+                origin.y + max(transform.b * minX, transform.b * maxX) + max(transform.d * minY, transform.d * maxY)
             guard left - 1 < Double(mask.width), top - 1 < Double(mask.height), right + 1 > 0, bottom + 1 > 0 else {
                 continue
             }
             guard origin.x.magnitude < 1e9, origin.y.magnitude < 1e9 else { continue }
             // Whole pixels move the blit; the remainder, in quarter pixels, is the outline's phase.
-            var wholeX = origin.x.rounded(.down), wholeY = origin.y.rounded(.down)
-            var phaseX = Int(((origin.x - wholeX) * 4).rounded()), phaseY = Int(((origin.y - wholeY) * 4).rounded())
+            var wholeX = origin.x.rounded(.down)
+            var wholeY = origin.y.rounded(.down)
+            var phaseX = Int(((origin.x - wholeX) * 4).rounded())
+            var phaseY = Int(((origin.y - wholeY) * 4).rounded())
             if phaseX == 4 { (wholeX, phaseX) = (wholeX + 1, 0) }
             if phaseY == 4 { (wholeY, phaseY) = (wholeY + 1, 0) }
             let face = faces[Int(glyph.face)]

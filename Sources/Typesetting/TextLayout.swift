@@ -137,7 +137,9 @@ struct LineBreaker {
         // Items: (paragraph, cluster index) with −1 standing for the ellipsis's clusters.
         var items: [(source: ShapedParagraph, cluster: Int, level: Int)] = []
         let base = paragraph.isRightToLeft ? 1 : 0
-        func level(_ rightToLeft: Bool) -> Int { paragraph.isRightToLeft ? (rightToLeft ? 1 : 2) : (rightToLeft ? 1 : 0) }
+        func level(_ rightToLeft: Bool) -> Int {
+            paragraph.isRightToLeft ? (rightToLeft ? 1 : 2) : (rightToLeft ? 1 : 0)
+        }
         for index in clusters {
             items.append((paragraph, index, level(paragraph.clusters[index].isRightToLeft)))
         }
@@ -150,7 +152,10 @@ struct LineBreaker {
             for target in stride(from: highest, through: 1, by: -1) {
                 var index = 0
                 while index < items.count {
-                    guard items[index].level >= target else { index += 1; continue }
+                    guard items[index].level >= target else {
+                        index += 1
+                        continue
+                    }
                     var end = index
                     while end < items.count, items[end].level >= target { end += 1 }
                     items[index..<end].reverse()
@@ -218,7 +223,8 @@ private final class ExtentsMemo {
 
 extension Rect {
     func union(_ other: Rect) -> Rect {
-        let left = min(x, other.x), top = min(y, other.y)
+        let left = min(x, other.x)
+        let top = min(y, other.y)
         return Rect(
             x: left, y: top, width: max(x + width, other.x + other.width) - left,
             height: max(y + height, other.y + other.height) - top)

@@ -78,7 +78,8 @@ final class HostileInputTests: XCTestCase {
         let start = Date()
         text.addCoverage(
             frameWidth: 12_000, height: 12_000,
-            through: AffineTransform2D(scaleX: 3, y: 3).concatenating(.init(translationX: -3 * bounds.x - 100, y: -3 * bounds.y - 100)),
+            through: AffineTransform2D(scaleX: 3, y: 3).concatenating(
+                .init(translationX: -3 * bounds.x - 100, y: -3 * bounds.y - 100)),
             into: mask)
         XCTAssertLessThan(Date().timeIntervalSince(start), 2)
         XCTAssertEqual(cache.byteCount, 0, "not cached")

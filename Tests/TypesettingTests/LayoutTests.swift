@@ -94,7 +94,8 @@ final class LayoutTests: XCTestCase {
         var spaced = style
         spaced.lineSpacing = lineHeight
         // Two lines with one line's spacing between them need three line heights, not 2.5.
-        let lines = try TextFixtures.typeset("aaa bbb ccc ddd", spaced).layout(width: 3.5 * advance, height: lineHeight * 2.9)
+        let lines = try TextFixtures.typeset("aaa bbb ccc ddd", spaced).layout(
+            width: 3.5 * advance, height: lineHeight * 2.9)
         XCTAssertEqual(TextFixtures.lines(lines).count, 1)
     }
 

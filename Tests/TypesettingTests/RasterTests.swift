@@ -116,7 +116,8 @@ final class RasterTests: XCTestCase {
 
     func testTheCacheStaysUnderItsLimit() throws {
         let cache = GlyphCache(byteLimit: 40_000)
-        let text = try TextFixtures.typeset("The quick brown fox jumps over the lazy dog", TextStyle(size: 20), cache: cache)
+        let text = try TextFixtures.typeset(
+            "The quick brown fox jumps over the lazy dog", TextStyle(size: 20), cache: cache)
         var peak = 0
         for step in 0..<24 {
             let scale = 1 + Double(step) / 8
