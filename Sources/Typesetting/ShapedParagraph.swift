@@ -70,6 +70,11 @@ struct ParagraphShaper {
         }
     }
 
+    /// Spaces that join the words on either side (no-break, figure and narrow no-break spaces).
+    static func isNoBreakSpace(_ value: UInt32) -> Bool {
+        value == 0xA0 || value == 0x2007 || value == 0x202F
+    }
+
     /// Characters that belong to the previous character's face and direction (marks, joiners, selectors).
     static func isAttached(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
@@ -234,7 +239,8 @@ struct ParagraphShaper {
                     glyphStart: glyphStart, glyphCount: Int32(group.end - group.start),
                     advance: Float(advance + tracking),
                     isRightToLeft: rightToLeft, isWhitespace: isWhitespace,
-                    breaksAfter: isWhitespace || last == 0x2D || last == 0x2010 || Self.isCJK(last)))
+                    breaksAfter: (isWhitespace && !Self.isNoBreakSpace(last)) || last == 0x2D || last == 0x2010
+                        || Self.isCJK(last)))
         }
     }
 }

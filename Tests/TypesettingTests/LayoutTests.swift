@@ -132,6 +132,9 @@ final class LayoutTests: XCTestCase {
         // Clusters: a b ␠ ␠ w e l l - k n o w n ␠ 日 本 x (one per character in this font, ideographs or not).
         XCTAssertEqual(paragraph.clusters.count, 18)
         XCTAssertEqual(breaks, [3, 8, 14, 15, 16])
+        // A no-break space joins its words.
+        let joined = try TextFixtures.typeset("10\u{A0}km away", style).paragraphs[0]
+        XCTAssertEqual(joined.clusters.indices.filter { joined.clusters[$0].breaksAfter }, [5])
     }
 
     func testLayoutsAreKeptPerFrameSize() throws {

@@ -59,6 +59,18 @@ final class ShapingTests: XCTestCase {
         XCTAssertEqual(try visual("שלום 12"), try ids("12 םולש"))
     }
 
+    func testARightToLeftLineIsTruncatedAtItsLeftEnd() throws {
+        let face = try TextFixtures.face("DejaVu Sans")
+        let ellipsis = try TextFixtures.glyph(face, "\u{2026}")
+        let style = TextStyle(font: .family("DejaVu Sans"), size: 20, lineLimit: 1)
+        let text = try TextFixtures.typeset("שלום עולם ומלואו, שלום עולם", style)
+        let line = TextFixtures.lines(text.layout(width: 150, height: 100))[0]
+        XCTAssertEqual(line.first?.id, ellipsis, "the tail of a right-to-left line is on the left")
+        XCTAssertEqual(line.last?.id, try TextFixtures.glyph(face, "ש"), "the line still starts at the right")
+        let bounds = try XCTUnwrap(text.layout(width: 150, height: 100).inkBounds)
+        XCTAssertLessThanOrEqual(bounds.x + bounds.width, 150 + 1)
+    }
+
     func testArabicIsJoinedAndRightToLeft() throws {
         let face = try TextFixtures.face("DejaVu Sans")
         let text = try TextFixtures.typeset("سلام", TextStyle(font: .family("DejaVu Sans"), size: 20))
