@@ -1,4 +1,3 @@
-import CHarfBuzz
 import Compositor
 
 /// A string shaped in a style by `FontTypesetter`: laid out per frame size (the last few layouts kept), drawn
@@ -18,16 +17,16 @@ final class ShapedText: TypesetText, @unchecked Sendable {
         size = style.size
         self.glyphCache = glyphCache
         let ellipses = Locked<[Int: ShapedParagraph]>([:])
-        breaker = LineBreaker(paragraphs: paragraphs, faces: faces, style: style) { faceIndex, rightToLeft in
-            let key = faceIndex * 2 + (rightToLeft ? 1 : 0)
-            if let known = ellipses.withLock({ $0[key] }) { return known }
+        breaker = LineBreaker(paragraphs: paragraphs, faces: faces, style: style) { faceIndex in
+            if let known = ellipses.withLock({ $0[faceIndex] }) { return known }
             let mark = Self.ellipsis(faces[faceIndex], faceIndex: faceIndex, size: style.size, tracking: style.tracking)
-            ellipses.withLock { $0[key] = mark }
+            ellipses.withLock { $0[faceIndex] = mark }
             return mark
         }
     }
 
-    /// "…" from the face, or "..." where it has no U+2026, shaped as one left-to-right run.
+    /// "…" from the face, or "..." where it has no U+2026, shaped as one left-to-right run (the line places it
+    /// at the paragraph's end, the left for a right-to-left one).
     private static func ellipsis(_ face: FontFace, faceIndex: Int, size: Double, tracking: Double) -> ShapedParagraph {
         let text = face.glyph(for: "\u{2026}") != nil ? "\u{2026}" : "..."
         let single = FaceSet(primary: face, fallbacks: FallbackList.empty)

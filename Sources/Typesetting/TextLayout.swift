@@ -1,4 +1,3 @@
-import CHarfBuzz
 import Compositor
 
 /// A glyph placed in the frame: its face, id, origin on the baseline and outline box, in frame points (y down).
@@ -7,7 +6,7 @@ struct PlacedGlyph {
     var id: UInt32
     var x: Double
     var y: Double
-    /// The outline's box relative to the origin, y down: nil-like (all zero) for a glyph with no ink.
+    /// The outline's box relative to the origin, y down (zeros when `hasInk` is false: a space).
     var minX, minY, maxX, maxY: Float
     var hasInk: Bool
 }
@@ -23,8 +22,8 @@ struct LineBreaker {
     let paragraphs: [ShapedParagraph]
     let faces: [FontFace]
     let style: TextStyle
-    /// The ellipsis in each face that may end a truncated line, shaped on first use.
-    let ellipsis: (Int, Bool) -> ShapedParagraph
+    /// The ellipsis in a face (by index) that may end a truncated line, shaped on first use.
+    let ellipsis: (Int) -> ShapedParagraph
 
     private struct Line {
         var paragraph: Int
@@ -111,7 +110,7 @@ struct LineBreaker {
         let paragraph = paragraphs[line.paragraph]
         let start = line.clusters.first ?? 0
         let lastFace = line.clusters.last.map { Int(paragraph.glyphs[Int(paragraph.clusters[$0].glyphStart)].face) }
-        let mark = ellipsis(lastFace ?? 0, paragraph.isRightToLeft)
+        let mark = ellipsis(lastFace ?? 0)
         let markWidth = mark.clusters.reduce(0.0) { $0 + Double($1.advance) }
         var kept: [Int] = []
         var used = 0.0
