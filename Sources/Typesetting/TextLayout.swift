@@ -133,7 +133,8 @@ struct LineBreaker {
         let paragraph = paragraphs[line.paragraph]
         var clusters = line.clusters
         while let last = clusters.last, paragraph.clusters[last].isWhitespace { clusters.removeLast() }
-        // Items: (paragraph, cluster index) with −1 standing for the ellipsis's clusters.
+        // Each item is a cluster of the paragraph or of the ellipsis, with its embedding level: 0 left to right in
+        // a left-to-right paragraph, 1 right to left, 2 left to right inside a right-to-left paragraph.
         var items: [(source: ShapedParagraph, cluster: Int, level: Int)] = []
         let base = paragraph.isRightToLeft ? 1 : 0
         func level(_ rightToLeft: Bool) -> Int {
