@@ -85,7 +85,9 @@ struct ParagraphShaper {
 
     /// Shapes one paragraph's UTF-8 (no separators).
     func shape(_ bytes: ArraySlice<UInt8>) -> ShapedParagraph {
-        let bytes = Array(bytes)
+        // Tabs and other C0 controls are set as spaces (one byte for one, so offsets hold): faces map them to
+        // .notdef, whose box UILabel never draws for them.
+        let bytes = bytes.map { $0 < 0x20 || $0 == 0x7F ? 0x20 : $0 }
         let primary = 0
         var paragraph = ShapedParagraph()
         guard !bytes.isEmpty else { return paragraph }

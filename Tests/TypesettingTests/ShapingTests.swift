@@ -32,6 +32,18 @@ final class ShapingTests: XCTestCase {
         XCTAssertEqual(tracked - plain, 7 * 2, accuracy: 1e-3)
     }
 
+    func testControlCharactersAreSetAsSpaces() throws {
+        let face = try TextFixtures.face("Inter")
+        let paragraph = try TextFixtures.typeset("a\tb\u{1}c", TextStyle(font: .family("Inter"))).paragraphs[0]
+        let space = try TextFixtures.glyph(face, " ")
+        XCTAssertEqual(
+            paragraph.glyphs.map(\.id),
+            [
+                try TextFixtures.glyph(face, "a"), space, try TextFixtures.glyph(face, "b"), space,
+                try TextFixtures.glyph(face, "c"),
+            ])
+    }
+
     func testHebrewLineRunsRightToLeftAndAlignsRight() throws {
         let face = try TextFixtures.face("DejaVu Sans")
         let text = try TextFixtures.typeset("שלום", TextStyle(font: .family("DejaVu Sans"), size: 20))
