@@ -32,15 +32,18 @@ final class FontFace: @unchecked Sendable {
                 FT_New_Memory_Face(library, $0, FT_Long(length), FT_Long(index), &face)
             }
         }
+        let hbFace = hb_face_create(blob, UInt32(index))
+        // HarfBuzz must find the OpenType tables too (FreeType alone also reads Type 1 and bitmap formats).
         guard status == 0, let face, face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0,
-            face.pointee.units_per_EM > 0
+            face.pointee.units_per_EM > 0, let hbFace, hb_face_get_glyph_count(hbFace) > 0
         else {
             if let face { FT_Done_Face(face) }
+            hb_face_destroy(hbFace)
             hb_blob_destroy(blob)
             throw .notAFont(path: path)
         }
         self.blob = blob
-        hbFace = hb_face_create(blob, UInt32(index))
+        self.hbFace = hbFace
         hbFont = hb_font_create(hbFace)
         let upem = Int32(face.pointee.units_per_EM)
         // Positions in font units, scaled to points in Double by the caller: no hinting, no rounding to pixels.

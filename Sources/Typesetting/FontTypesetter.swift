@@ -1,7 +1,23 @@
 import Compositor
 
 /// The project's `Typesetter`: fonts found through fontconfig, shaped by HarfBuzz, rasterised by FreeType into
-/// a shared, bounded glyph cache.
+/// a shared, bounded glyph cache, laid out as `UILabel` lays out a label.
+///
+/// - Fonts: a family is accepted only when one of fontconfig's match's family names is the one asked for
+///   (ignoring case) or it is a generic alias (sans-serif, serif, monospace, system-ui); `.system` is Inter,
+///   else DejaVu Sans. A character the face lacks comes from the first font fontconfig sorts for the same
+///   family, weight and slant that has it (one sort per request, then each font's charset, as Pango does).
+/// - Shaping: each paragraph is shaped once with HarfBuzz's default features; tracking is added to every
+///   cluster. Bidi is two-level: a paragraph's direction is its first strong character's, runs are
+///   left-to-right or right-to-left (digits always left to right, neutrals from agreeing neighbours, else the
+///   paragraph's), reordered per line by Unicode's rule L2; explicit embeddings, overrides and isolates are
+///   not supported.
+/// - Layout: paragraphs at "\n", "\r\n", "\r", U+2028, U+2029; wrapping after spaces and hyphens and around
+///   CJK characters, inside a word only when it alone is too wide; lines shown are the fewer of `lineLimit` and
+///   those the frame's height holds (at least one), the last truncated at its tail with "…" when visible text
+///   is left over; the block centred vertically, the first baseline at its top plus the ascender.
+/// - Pixels: unhinted outlines, 8-bit anti-aliasing, origins at quarter-pixel phases; any transform that is not
+///   a uniform scale rotates or shears the outline itself, never a bitmap.
 public struct FontTypesetter: Typesetter {
     /// The largest size accepted, in points.
     public static let maximumSize = 16_384.0

@@ -78,12 +78,17 @@ struct GlyphKey: Hashable {
 }
 
 /// A glyph's coverage, rows top first; its top-left pixel sits `left` right of and `top` above the origin's
-/// whole pixel.
+/// whole pixel. Rows are `stride` bytes, a multiple of 16 whose columns past `width` hold zeros, so that the blit
+/// takes each row in whole vectors (adding zero coverage changes nothing).
 final class GlyphBitmap: Sendable {
-    let left, top, width, height: Int
+    let left, top, width, height, stride: Int
     let pixels: [UInt8]
 
+    static func stride(forWidth width: Int) -> Int { (width + 15) & ~15 }
+
     init(left: Int, top: Int, width: Int, height: Int, pixels: [UInt8]) {
+        precondition(pixels.count == Self.stride(forWidth: width) * height, "a bitmap's rows are padded to 16")
         (self.left, self.top, self.width, self.height, self.pixels) = (left, top, width, height, pixels)
+        stride = Self.stride(forWidth: width)
     }
 }

@@ -63,8 +63,10 @@ struct GlyphRendering {
                 guard outline.pointee.n_points > 0 else { return body(outline, 0, 0, 0, 0) }
                 var box = FT_BBox()
                 FT_Outline_Get_CBox(outline, &box)
-                let x0 = Int(box.xMin >> 6), y0 = Int(box.yMin >> 6)
-                let x1 = Int((box.xMax + 63) >> 6), y1 = Int((box.yMax + 63) >> 6)
+                let x0 = Int(box.xMin >> 6)
+                let y0 = Int(box.yMin >> 6)
+                let x1 = Int((box.xMax + 63) >> 6)
+                let y1 = Int((box.yMax + 63) >> 6)
                 return body(outline, x0, y0, max(x1, x0), max(y1, y0))
             }
         }
@@ -74,7 +76,8 @@ struct GlyphRendering {
     /// when it is too large to keep (`cacheableSide`) and must be drawn with `drawClipped`.
     func bitmap(_ face: FontFace, _ glyph: UInt32, phaseX: Int, phaseY: Int, library: FT_Library) -> GlyphBitmap? {
         let empty = GlyphBitmap(left: 0, top: 0, width: 0, height: 0, pixels: [])
-        let result: GlyphBitmap?? = withOutline(face, glyph, phaseX: phaseX, phaseY: phaseY) { outline, x0, y0, x1, y1 in
+        let result: GlyphBitmap?? = withOutline(face, glyph, phaseX: phaseX, phaseY: phaseY) {
+            outline, x0, y0, x1, y1 in
             let (width, height) = (x1 - x0, y1 - y0)
             guard width <= Self.cacheableSide, height <= Self.cacheableSide else { return .some(nil) }
             guard width > 0, height > 0 else { return .some(empty) }
@@ -95,8 +98,10 @@ struct GlyphRendering {
     ) {
         _ = withOutline(face, glyph, phaseX: phaseX, phaseY: phaseY) { outline, x0, y0, x1, y1 -> Bool? in
             // Mask column = originX + x; the y-up row y covers mask row originY − 1 − y.
-            let left = max(x0, -originX), right = min(x1, mask.width - originX)
-            let bottom = max(y0, originY - mask.height), top = min(y1, originY)
+            let left = max(x0, -originX)
+            let right = min(x1, mask.width - originX)
+            let bottom = max(y0, originY - mask.height)
+            let top = min(y1, originY)
             guard right > left, top > bottom else { return nil }
             let pixels = Self.render(
                 outline, library: library, x: left, y: bottom, width: right - left, height: top - bottom)
@@ -111,12 +116,13 @@ struct GlyphRendering {
         _ outline: UnsafeMutablePointer<FT_Outline>, library: FT_Library, x: Int, y: Int, width: Int, height: Int
     ) -> [UInt8] {
         FT_Outline_Translate(outline, FT_Pos(-x * 64), FT_Pos(-y * 64))
-        var pixels = [UInt8](repeating: 0, count: width * height)
+        let stride = GlyphBitmap.stride(forWidth: width)
+        var pixels = [UInt8](repeating: 0, count: stride * height)
         pixels.withUnsafeMutableBufferPointer { buffer in
             var target = FT_Bitmap()
             target.rows = UInt32(height)
             target.width = UInt32(width)
-            target.pitch = Int32(width)
+            target.pitch = Int32(stride)
             target.buffer = buffer.baseAddress
             target.num_grays = 256
             target.pixel_mode = UInt8(FT_PIXEL_MODE_GRAY.rawValue)
@@ -129,39 +135,43 @@ struct GlyphRendering {
 /// Coverage combined into a mask as coverage composited source-over: a + b − a·b/255, rounded.
 enum CoverageBlit {
     static func add(_ bitmap: GlyphBitmap, atX originX: Int, y originY: Int, into mask: Plane) {
-        let left = originX + bitmap.left, top = originY - bitmap.top
-        let x0 = max(left, 0), x1 = min(left + bitmap.width, mask.width)
-        let y0 = max(top, 0), y1 = min(top + bitmap.height, mask.height)
+        let left = originX + bitmap.left
+        let top = originY - bitmap.top
+        let x0 = max(left, 0)
+        let x1 = min(left + bitmap.width, mask.width)
+        let y0 = max(top, 0)
+        let y1 = min(top + bitmap.height, mask.height)
         guard x1 > x0, y1 > y0 else { return }
-        bitmap.pixels.withUnsafeBufferPointer { source in
+        // Whole vectors run while both the padded source row and the mask's row (its width, never beyond: a
+        // borrowed plane's neighbouring bytes may be another thread's) have 16 bytes left.
+        let vectorEnd = min(x1, mask.width - 15, left + bitmap.stride - 15)
+        bitmap.pixels.withUnsafeBufferPointer { pixels in
             for y in y0..<y1 {
-                combine(
-                    source.baseAddress! + (y - top) * bitmap.width + (x0 - left), into: mask.row(y) + x0,
-                    count: x1 - x0)
+                let source = pixels.baseAddress! + (y - top) * bitmap.stride
+                let destination = mask.row(y)
+                var x = x0
+                while x < vectorEnd {
+                    combine16(source + (x - left), into: destination + x)
+                    x += 16
+                }
+                while x < x1 {
+                    let (a, b) = (UInt16(destination[x]), UInt16(source[x - left]))
+                    let t = a * b + 128
+                    destination[x] = UInt8(truncatingIfNeeded: a + b - ((t + (t >> 8)) >> 8))
+                    x += 1
+                }
             }
         }
     }
 
-    /// One row: 16 pixels at a time, then the rest one by one, with the same exact rounding.
     @inline(__always)
-    static func combine(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>, count: Int) {
-        var index = 0
-        while index + 16 <= count {
-            let b = SIMD16<UInt16>(truncatingIfNeeded: UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self))
-            let a = SIMD16<UInt16>(
-                truncatingIfNeeded: UnsafeRawPointer(destination + index).loadUnaligned(as: SIMD16<UInt8>.self))
-            // round(a·b/255) exactly for 8-bit a, b: t = a·b + 128, (t + t>>8) >> 8.
-            let t = a &* b &+ 128
-            let product = (t &+ (t &>> 8)) &>> 8
-            let sum = SIMD16<UInt8>(truncatingIfNeeded: a &+ b &- product)
-            UnsafeMutableRawPointer(destination + index).storeBytes(of: sum, as: SIMD16<UInt8>.self)
-            index += 16
-        }
-        while index < count {
-            let a = UInt16(destination[index]), b = UInt16(source[index])
-            let t = a * b + 128
-            destination[index] = UInt8(truncatingIfNeeded: a + b - ((t + (t >> 8)) >> 8))
-            index += 1
-        }
+    private static func combine16(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>) {
+        let b = SIMD16<UInt16>(truncatingIfNeeded: UnsafeRawPointer(source).loadUnaligned(as: SIMD16<UInt8>.self))
+        let a = SIMD16<UInt16>(truncatingIfNeeded: UnsafeRawPointer(destination).loadUnaligned(as: SIMD16<UInt8>.self))
+        // round(a·b/255) exactly for 8-bit a and b: t = a·b + 128, then (t + t>>8) >> 8.
+        let t = a &* b &+ 128
+        let sum = a &+ b &- ((t &+ (t &>> 8)) &>> 8)
+        UnsafeMutableRawPointer(destination).storeBytes(
+            of: SIMD16<UInt8>(truncatingIfNeeded: sum), as: SIMD16<UInt8>.self)
     }
 }

@@ -70,6 +70,11 @@ struct ParagraphShaper {
         }
     }
 
+    /// Spaces that join the words on either side (no-break, figure and narrow no-break spaces).
+    static func isNoBreakSpace(_ value: UInt32) -> Bool {
+        value == 0xA0 || value == 0x2007 || value == 0x202F
+    }
+
     /// Characters that belong to the previous character's face and direction (marks, joiners, selectors).
     static func isAttached(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
@@ -80,7 +85,9 @@ struct ParagraphShaper {
 
     /// Shapes one paragraph's UTF-8 (no separators).
     func shape(_ bytes: ArraySlice<UInt8>) -> ShapedParagraph {
-        let bytes = Array(bytes)
+        // Tabs and other C0 controls are set as spaces (one byte for one, so offsets hold): faces map them to
+        // .notdef, whose box UILabel never draws for them.
+        let bytes = bytes.map { $0 < 0x20 || $0 == 0x7F ? 0x20 : $0 }
         let primary = 0
         var paragraph = ShapedParagraph()
         guard !bytes.isEmpty else { return paragraph }
@@ -139,10 +146,16 @@ struct ParagraphShaper {
         // Scripts: common and inherited characters take the script around them.
         let unicode = hb_unicode_funcs_get_default()
         var scripts = scalars.map { hb_unicode_script(unicode, $0.value) }
-        let neutralScripts: Set<UInt32> = [HB_SCRIPT_COMMON.rawValue, HB_SCRIPT_INHERITED.rawValue, HB_SCRIPT_UNKNOWN.rawValue]
+        let neutralScripts: Set<UInt32> = [
+            HB_SCRIPT_COMMON.rawValue, HB_SCRIPT_INHERITED.rawValue, HB_SCRIPT_UNKNOWN.rawValue,
+        ]
         var current = scripts.first { !neutralScripts.contains($0.rawValue) } ?? HB_SCRIPT_COMMON
         for index in 0..<count {
-            if neutralScripts.contains(scripts[index].rawValue) { scripts[index] = current } else { current = scripts[index] }
+            if neutralScripts.contains(scripts[index].rawValue) {
+                scripts[index] = current
+            } else {
+                current = scripts[index]
+            }
         }
 
         let buffer = hb_buffer_create()
@@ -153,7 +166,8 @@ struct ParagraphShaper {
             utf8.withMemoryRebound(to: CChar.self) { characters in
                 while runStart < count {
                     var runEnd = runStart + 1
-                    while runEnd < count, directions[runEnd] == directions[runStart], faceOf[runEnd] == faceOf[runStart],
+                    while runEnd < count, directions[runEnd] == directions[runStart],
+                        faceOf[runEnd] == faceOf[runStart],
                         scripts[runEnd] == scripts[runStart]
                     {
                         runEnd += 1
@@ -212,7 +226,8 @@ struct ParagraphShaper {
                 let glyphAdvance = Double(positions[index].x_advance) * scale
                 paragraph.glyphs.append(
                     ShapedGlyph(
-                        face: UInt16(face), id: infos[index].codepoint, xOffset: Float(Double(positions[index].x_offset) * scale),
+                        face: UInt16(face), id: infos[index].codepoint,
+                        xOffset: Float(Double(positions[index].x_offset) * scale),
                         yOffset: Float(Double(positions[index].y_offset) * scale), advance: Float(glyphAdvance)))
                 advance += glyphAdvance
             }
@@ -223,9 +238,11 @@ struct ParagraphShaper {
             firstScalars.append(scalars.first?.value ?? 0)
             paragraph.clusters.append(
                 ShapedCluster(
-                    glyphStart: glyphStart, glyphCount: Int32(group.end - group.start), advance: Float(advance + tracking),
+                    glyphStart: glyphStart, glyphCount: Int32(group.end - group.start),
+                    advance: Float(advance + tracking),
                     isRightToLeft: rightToLeft, isWhitespace: isWhitespace,
-                    breaksAfter: isWhitespace || last == 0x2D || last == 0x2010 || Self.isCJK(last)))
+                    breaksAfter: (isWhitespace && !Self.isNoBreakSpace(last)) || last == 0x2D || last == 0x2010
+                        || Self.isCJK(last)))
         }
     }
 }

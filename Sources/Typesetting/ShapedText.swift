@@ -1,4 +1,3 @@
-import CHarfBuzz
 import Compositor
 
 /// A string shaped in a style by `FontTypesetter`: laid out per frame size (the last few layouts kept), drawn
@@ -18,16 +17,16 @@ final class ShapedText: TypesetText, @unchecked Sendable {
         size = style.size
         self.glyphCache = glyphCache
         let ellipses = Locked<[Int: ShapedParagraph]>([:])
-        breaker = LineBreaker(paragraphs: paragraphs, faces: faces, style: style) { faceIndex, rightToLeft in
-            let key = faceIndex * 2 + (rightToLeft ? 1 : 0)
-            if let known = ellipses.withLock({ $0[key] }) { return known }
+        breaker = LineBreaker(paragraphs: paragraphs, faces: faces, style: style) { faceIndex in
+            if let known = ellipses.withLock({ $0[faceIndex] }) { return known }
             let mark = Self.ellipsis(faces[faceIndex], faceIndex: faceIndex, size: style.size, tracking: style.tracking)
-            ellipses.withLock { $0[key] = mark }
+            ellipses.withLock { $0[faceIndex] = mark }
             return mark
         }
     }
 
-    /// "…" from the face, or "..." where it has no U+2026, shaped as one left-to-right run.
+    /// "…" from the face, or "..." where it has no U+2026, shaped as one left-to-right run (the line places it
+    /// at the paragraph's end, the left for a right-to-left one).
     private static func ellipsis(_ face: FontFace, faceIndex: Int, size: Double, tracking: Double) -> ShapedParagraph {
         let text = face.glyph(for: "\u{2026}") != nil ? "\u{2026}" : "..."
         let single = FaceSet(primary: face, fallbacks: FallbackList.empty)
@@ -64,19 +63,27 @@ final class ShapedText: TypesetText, @unchecked Sendable {
             // Glyphs whose outline box misses the mask are never rasterised (a margin of one pixel for the
             // difference between HarfBuzz's extents and FreeType's control box).
             let origin = transform.apply(to: (glyph.x, glyph.y))
-            let (minX, maxX, minY, maxY) = (Double(glyph.minX), Double(glyph.maxX), Double(glyph.minY), Double(glyph.maxY))
+            let (minX, maxX, minY, maxY) = (
+                Double(glyph.minX), Double(glyph.maxX), Double(glyph.minY), Double(glyph.maxY)
+            )
             // The transformed box's half extents about the origin's image, per axis.
-            let left = origin.x + min(transform.a * minX, transform.a * maxX) + min(transform.c * minY, transform.c * maxY)
-            let right = origin.x + max(transform.a * minX, transform.a * maxX) + max(transform.c * minY, transform.c * maxY)
-            let top = origin.y + min(transform.b * minX, transform.b * maxX) + min(transform.d * minY, transform.d * maxY)
-            let bottom = origin.y + max(transform.b * minX, transform.b * maxX) + max(transform.d * minY, transform.d * maxY)
+            let left =
+                origin.x + min(transform.a * minX, transform.a * maxX) + min(transform.c * minY, transform.c * maxY)
+            let right =
+                origin.x + max(transform.a * minX, transform.a * maxX) + max(transform.c * minY, transform.c * maxY)
+            let top =
+                origin.y + min(transform.b * minX, transform.b * maxX) + min(transform.d * minY, transform.d * maxY)
+            let bottom =
+                origin.y + max(transform.b * minX, transform.b * maxX) + max(transform.d * minY, transform.d * maxY)
             guard left - 1 < Double(mask.width), top - 1 < Double(mask.height), right + 1 > 0, bottom + 1 > 0 else {
                 continue
             }
             guard origin.x.magnitude < 1e9, origin.y.magnitude < 1e9 else { continue }
             // Whole pixels move the blit; the remainder, in quarter pixels, is the outline's phase.
-            var wholeX = origin.x.rounded(.down), wholeY = origin.y.rounded(.down)
-            var phaseX = Int(((origin.x - wholeX) * 4).rounded()), phaseY = Int(((origin.y - wholeY) * 4).rounded())
+            var wholeX = origin.x.rounded(.down)
+            var wholeY = origin.y.rounded(.down)
+            var phaseX = Int(((origin.x - wholeX) * 4).rounded())
+            var phaseY = Int(((origin.y - wholeY) * 4).rounded())
             if phaseX == 4 { (wholeX, phaseX) = (wholeX + 1, 0) }
             if phaseY == 4 { (wholeY, phaseY) = (wholeY + 1, 0) }
             let face = faces[Int(glyph.face)]

@@ -1,4 +1,3 @@
-import CHarfBuzz
 import Compositor
 
 /// A glyph placed in the frame: its face, id, origin on the baseline and outline box, in frame points (y down).
@@ -7,7 +6,7 @@ struct PlacedGlyph {
     var id: UInt32
     var x: Double
     var y: Double
-    /// The outline's box relative to the origin, y down: nil-like (all zero) for a glyph with no ink.
+    /// The outline's box relative to the origin, y down (zeros when `hasInk` is false: a space).
     var minX, minY, maxX, maxY: Float
     var hasInk: Bool
 }
@@ -23,8 +22,8 @@ struct LineBreaker {
     let paragraphs: [ShapedParagraph]
     let faces: [FontFace]
     let style: TextStyle
-    /// The ellipsis in each face that may end a truncated line, shaped on first use.
-    let ellipsis: (Int, Bool) -> ShapedParagraph
+    /// The ellipsis in a face (by index) that may end a truncated line, shaped on first use.
+    let ellipsis: (Int) -> ShapedParagraph
 
     private struct Line {
         var paragraph: Int
@@ -111,7 +110,7 @@ struct LineBreaker {
         let paragraph = paragraphs[line.paragraph]
         let start = line.clusters.first ?? 0
         let lastFace = line.clusters.last.map { Int(paragraph.glyphs[Int(paragraph.clusters[$0].glyphStart)].face) }
-        let mark = ellipsis(lastFace ?? 0, paragraph.isRightToLeft)
+        let mark = ellipsis(lastFace ?? 0)
         let markWidth = mark.clusters.reduce(0.0) { $0 + Double($1.advance) }
         var kept: [Int] = []
         var used = 0.0
@@ -134,10 +133,13 @@ struct LineBreaker {
         let paragraph = paragraphs[line.paragraph]
         var clusters = line.clusters
         while let last = clusters.last, paragraph.clusters[last].isWhitespace { clusters.removeLast() }
-        // Items: (paragraph, cluster index) with −1 standing for the ellipsis's clusters.
+        // Each item is a cluster of the paragraph or of the ellipsis, with its embedding level: 0 left to right in
+        // a left-to-right paragraph, 1 right to left, 2 left to right inside a right-to-left paragraph.
         var items: [(source: ShapedParagraph, cluster: Int, level: Int)] = []
         let base = paragraph.isRightToLeft ? 1 : 0
-        func level(_ rightToLeft: Bool) -> Int { paragraph.isRightToLeft ? (rightToLeft ? 1 : 2) : (rightToLeft ? 1 : 0) }
+        func level(_ rightToLeft: Bool) -> Int {
+            paragraph.isRightToLeft ? (rightToLeft ? 1 : 2) : (rightToLeft ? 1 : 0)
+        }
         for index in clusters {
             items.append((paragraph, index, level(paragraph.clusters[index].isRightToLeft)))
         }
@@ -150,7 +152,10 @@ struct LineBreaker {
             for target in stride(from: highest, through: 1, by: -1) {
                 var index = 0
                 while index < items.count {
-                    guard items[index].level >= target else { index += 1; continue }
+                    guard items[index].level >= target else {
+                        index += 1
+                        continue
+                    }
                     var end = index
                     while end < items.count, items[end].level >= target { end += 1 }
                     items[index..<end].reverse()
@@ -218,7 +223,8 @@ private final class ExtentsMemo {
 
 extension Rect {
     func union(_ other: Rect) -> Rect {
-        let left = min(x, other.x), top = min(y, other.y)
+        let left = min(x, other.x)
+        let top = min(y, other.y)
         return Rect(
             x: left, y: top, width: max(x + width, other.x + other.width) - left,
             height: max(y + height, other.y + other.height) - top)

@@ -30,7 +30,8 @@ public enum TypesettingError: Error, Equatable, CustomStringConvertible {
         case .invalidSize(let size):
             return "font size \(size) is not a number of points above 0 and at most \(Int(FontTypesetter.maximumSize))"
         case .textTooLong(let count):
-            return "the text is \(count) bytes of UTF-8, more than the \(FontTypesetter.maximumUTF8Count) a layer may hold"
+            return
+                "the text is \(count) bytes of UTF-8, more than the \(FontTypesetter.maximumUTF8Count) a layer may hold"
         }
     }
 }

@@ -37,6 +37,40 @@ final class HostileInputTests: XCTestCase {
         }
     }
 
+    func testABitmapFontIsRefused() throws {
+        // A one-glyph BDF font: FreeType opens it, but it has no outlines to scale, rotate or shape.
+        let bdf = """
+            STARTFONT 2.1
+            FONT -test-bitmap-medium-r-normal--8-80-75-75-c-80-iso10646-1
+            SIZE 8 75 75
+            FONTBOUNDINGBOX 8 8 0 0
+            CHARS 1
+            STARTCHAR A
+            ENCODING 65
+            SWIDTH 500 0
+            DWIDTH 8 0
+            BBX 8 8 0 0
+            BITMAP
+            18
+            24
+            42
+            42
+            7E
+            42
+            42
+            00
+            ENDCHAR
+            ENDFONT
+
+            """
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bitmap-\(getpid()).bdf").path
+        try Data(bdf.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertThrowsError(try FontTypesetter().typeset("A", style: TextStyle(font: .file(path)))) {
+            XCTAssertEqual($0 as? TypesettingError, .notAFont(path: path))
+        }
+    }
+
     func testSizesThatAreNotPositiveFiniteOrAreTooLarge() {
         for size in [Double.nan, .infinity, -.infinity, -1, 0, 16_384.5, 1e300] {
             XCTAssertThrowsError(try FontTypesetter().typeset("x", style: TextStyle(size: size)), "\(size)") {
@@ -78,7 +112,8 @@ final class HostileInputTests: XCTestCase {
         let start = Date()
         text.addCoverage(
             frameWidth: 12_000, height: 12_000,
-            through: AffineTransform2D(scaleX: 3, y: 3).concatenating(.init(translationX: -3 * bounds.x - 100, y: -3 * bounds.y - 100)),
+            through: AffineTransform2D(scaleX: 3, y: 3).concatenating(
+                .init(translationX: -3 * bounds.x - 100, y: -3 * bounds.y - 100)),
             into: mask)
         XCTAssertLessThan(Date().timeIntervalSince(start), 2)
         XCTAssertEqual(cache.byteCount, 0, "not cached")

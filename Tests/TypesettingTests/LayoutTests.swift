@@ -94,7 +94,8 @@ final class LayoutTests: XCTestCase {
         var spaced = style
         spaced.lineSpacing = lineHeight
         // Two lines with one line's spacing between them need three line heights, not 2.5.
-        let lines = try TextFixtures.typeset("aaa bbb ccc ddd", spaced).layout(width: 3.5 * advance, height: lineHeight * 2.9)
+        let lines = try TextFixtures.typeset("aaa bbb ccc ddd", spaced).layout(
+            width: 3.5 * advance, height: lineHeight * 2.9)
         XCTAssertEqual(TextFixtures.lines(lines).count, 1)
     }
 
@@ -131,6 +132,9 @@ final class LayoutTests: XCTestCase {
         // Clusters: a b ␠ ␠ w e l l - k n o w n ␠ 日 本 x (one per character in this font, ideographs or not).
         XCTAssertEqual(paragraph.clusters.count, 18)
         XCTAssertEqual(breaks, [3, 8, 14, 15, 16])
+        // A no-break space joins its words.
+        let joined = try TextFixtures.typeset("10\u{A0}km away", style).paragraphs[0]
+        XCTAssertEqual(joined.clusters.indices.filter { joined.clusters[$0].breaksAfter }, [5])
     }
 
     func testLayoutsAreKeptPerFrameSize() throws {

@@ -116,7 +116,8 @@ final class RasterTests: XCTestCase {
 
     func testTheCacheStaysUnderItsLimit() throws {
         let cache = GlyphCache(byteLimit: 40_000)
-        let text = try TextFixtures.typeset("The quick brown fox jumps over the lazy dog", TextStyle(size: 20), cache: cache)
+        let text = try TextFixtures.typeset(
+            "The quick brown fox jumps over the lazy dog", TextStyle(size: 20), cache: cache)
         var peak = 0
         for step in 0..<24 {
             let scale = 1 + Double(step) / 8
@@ -192,14 +193,25 @@ final class RasterTests: XCTestCase {
     }
 
     func testCoverageCombinesAsSourceOver() {
-        let bitmap = GlyphBitmap(left: 0, top: 1, width: 20, height: 1, pixels: (0..<20).map { UInt8($0 * 13) })
-        let mask = Plane(width: 20, height: 1, fill: 0)
-        for x in 0..<20 { mask[x, 0] = UInt8(255 - x * 11) }
-        let before = (0..<20).map { mask[$0, 0] }
-        CoverageBlit.add(bitmap, atX: 0, y: 1, into: mask)
-        for x in 0..<20 {
-            let (a, b) = (Double(before[x]), Double(bitmap.pixels[x]))
-            XCTAssertEqual(Double(mask[x, 0]), a + b - (a * b / 255).rounded(), "pixel \(x)")
+        // 37 columns: two whole vectors and a tail, at offsets that leave the mask's edge a vector or not.
+        let width = 37
+        let stride = GlyphBitmap.stride(forWidth: width)
+        var pixels = [UInt8](repeating: 0, count: stride * 2)
+        for x in 0..<width { (pixels[x], pixels[stride + x]) = (UInt8(x * 7), UInt8(255 - x * 5)) }
+        let bitmap = GlyphBitmap(left: 0, top: 2, width: width, height: 2, pixels: pixels)
+        for (maskWidth, offset) in [(40, 0), (40, 3), (64, 5), (37, 0), (30, -4)] {
+            let mask = Plane(width: maskWidth, height: 2)
+            for y in 0..<2 { for x in 0..<maskWidth { mask[x, y] = UInt8((x * 31 + y * 17) % 256) } }
+            let before = TextFixtures.bytes(mask)
+            CoverageBlit.add(bitmap, atX: offset, y: 2, into: mask)
+            for y in 0..<2 {
+                for x in 0..<maskWidth {
+                    let a = Double(before[y * maskWidth + x])
+                    let column = x - offset
+                    let b = column >= 0 && column < width ? Double(pixels[y * stride + column]) : 0
+                    XCTAssertEqual(Double(mask[x, y]), a + b - (a * b / 255).rounded(), "(\(x), \(y)) in \(maskWidth)")
+                }
+            }
         }
     }
 }

@@ -32,6 +32,18 @@ final class ShapingTests: XCTestCase {
         XCTAssertEqual(tracked - plain, 7 * 2, accuracy: 1e-3)
     }
 
+    func testControlCharactersAreSetAsSpaces() throws {
+        let face = try TextFixtures.face("Inter")
+        let paragraph = try TextFixtures.typeset("a\tb\u{1}c", TextStyle(font: .family("Inter"))).paragraphs[0]
+        let space = try TextFixtures.glyph(face, " ")
+        XCTAssertEqual(
+            paragraph.glyphs.map(\.id),
+            [
+                try TextFixtures.glyph(face, "a"), space, try TextFixtures.glyph(face, "b"), space,
+                try TextFixtures.glyph(face, "c"),
+            ])
+    }
+
     func testHebrewLineRunsRightToLeftAndAlignsRight() throws {
         let face = try TextFixtures.face("DejaVu Sans")
         let text = try TextFixtures.typeset("שלום", TextStyle(font: .family("DejaVu Sans"), size: 20))
@@ -57,6 +69,18 @@ final class ShapingTests: XCTestCase {
         // A right-to-left one: runs in reverse order, the Latin and the digits still left to right inside.
         XCTAssertEqual(try visual("שלום ab עולם"), try ids("םלוע ab םולש"))
         XCTAssertEqual(try visual("שלום 12"), try ids("12 םולש"))
+    }
+
+    func testARightToLeftLineIsTruncatedAtItsLeftEnd() throws {
+        let face = try TextFixtures.face("DejaVu Sans")
+        let ellipsis = try TextFixtures.glyph(face, "\u{2026}")
+        let style = TextStyle(font: .family("DejaVu Sans"), size: 20, lineLimit: 1)
+        let text = try TextFixtures.typeset("שלום עולם ומלואו, שלום עולם", style)
+        let line = TextFixtures.lines(text.layout(width: 150, height: 100))[0]
+        XCTAssertEqual(line.first?.id, ellipsis, "the tail of a right-to-left line is on the left")
+        XCTAssertEqual(line.last?.id, try TextFixtures.glyph(face, "ש"), "the line still starts at the right")
+        let bounds = try XCTUnwrap(text.layout(width: 150, height: 100).inkBounds)
+        XCTAssertLessThanOrEqual(bounds.x + bounds.width, 150 + 1)
     }
 
     func testArabicIsJoinedAndRightToLeft() throws {
