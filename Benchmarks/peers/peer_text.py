@@ -151,8 +151,7 @@ def ours(args, text_file, font_file):
         return {"error": f"{bench} missing (make release)"}
     command = [bench, "--input", os.path.join(ROOT, "fixtures", "coffee.jpg"), "--filter", "text-paragraph-cold",
                "--text-file", text_file, "--font-file", font_file, "--text-size", f"{args.size:g}",
-               "--text-width", f"{args.width:g}", "--trials", str(args.trials), "--threads", str(args.threads),
-               "--json"]
+               "--text-width", f"{args.width:g}", "--trials", str(args.trials), "--threads", "1", "--json"]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         return {"error": f"blurbench exit {done.returncode}: " + (done.stdout + done.stderr).strip()[-200:]}
@@ -244,7 +243,7 @@ def benchmark(args, work):
     line_height = -metrics.fAscent + metrics.fDescent + metrics.fLeading  # ours: ascender − descender + gap
     height = math.ceil(len(lines) * line_height)
     c = cpu()
-    report = {"cpu": c, "threads": args.threads, "font": args.font, "size_px": args.size, "width_px": args.width,
+    report = {"cpu": c, "threads": 1, "font": args.font, "size_px": args.size, "width_px": args.width,
               "words": args.words, "seed": args.seed, "characters": len(text), "lines": len(lines),
               "line_height_px": line_height, "canvas": [args.width, height], "trials": args.trials,
               "pillow_layout": "raqm " + (features.version("raqm") or "") if raqm else "basic",
@@ -255,8 +254,8 @@ def benchmark(args, work):
     print(f"peer_text: {args.words} words ({len(text)} characters, seed {args.seed}) in {args.font} at "
           f"{args.size:g} px, {len(lines)} lines of {line_height:.2f} px in {args.width} x {height} px; "
           f"{args.trials} cold trials each")
-    print(f"  {c['model']} ({c['cores']} cores; {' '.join(c['vector'])}); every figure on 1 thread "
-          f"(ours --threads {args.threads}); load average {os.getloadavg()[0]:.2f}")
+    print(f"  {c['model']} ({c['cores']} cores; {' '.join(c['vector'])}); every figure on 1 thread; "
+          f"load average {os.getloadavg()[0]:.2f}")
 
     # Pillow: the line pitch of multiline_text is getbbox("A")[3] + spacing; spacing makes it the font's.
     pitch_base = probe.getbbox("A")[3]
@@ -369,15 +368,13 @@ def parse_args(argv):
     p.add_argument("--words", type=int, default=2000)
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--trials", type=int, default=7, help="median of this many cold trials (default: %(default)s)")
-    p.add_argument("--threads", type=int, default=1, help="ours: blurbench --threads (default: %(default)s)")
     p.add_argument("--build-dir", default=os.path.join(ROOT, ".build", "release"),
                    help="where blurbench and blurtool are (default: %(default)s)")
     p.add_argument("--json", help="write every figure to this file")
     args = p.parse_args(argv)
     if not (0 < args.size <= 1000 and 16 <= args.width <= 100_000 and 1 <= args.words <= 1_000_000
-            and args.trials >= 1 and args.threads >= 1):
-        p.error("needs 0 < --size <= 1000, 16 <= --width <= 100000, 1 <= --words <= 1000000, --trials >= 1, "
-                "--threads >= 1")
+            and args.trials >= 1):
+        p.error("needs 0 < --size <= 1000, 16 <= --width <= 100000, 1 <= --words <= 1000000, --trials >= 1")
     args.font = args.font or inter_regular()
     if args.font is None:
         p.exit(EX_UNAVAILABLE, "peer_text: Inter is not installed (fonts-inter); pass --font FILE\n")
