@@ -14,7 +14,10 @@ endif
 # no longer resolves libswiftCore's symbols at every start), which counts when a script runs blurtool per photo.
 RELEASE := $(SWIFT) build -c release --static-swift-stdlib $(CPU_FLAGS)
 BLURTOOL := .build/release/blurtool
-APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev
+# Text: FreeType rasterises, HarfBuzz shapes, fontconfig finds fonts; Inter is the UI face, DejaVu Sans the
+# fallback (and the face for Hebrew and Arabic).
+APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev \
+	libfreetype-dev libharfbuzz-dev libfontconfig-dev fonts-inter fonts-dejavu-core
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text
@@ -38,8 +41,9 @@ demo: release
 	@mkdir -p out
 	$(BLURTOOL) fixtures/coffee.jpg --material thin -o out/coffee-thin.jpg --verbose
 	$(BLURTOOL) compose fixtures/review-screen.json -o out/review-screen.png --verbose
+	$(BLURTOOL) compose fixtures/flight-summary.json -o out/flight-summary.png --verbose
 	$(BLURTOOL) animate fixtures/review-entrance.json -o out/review-entrance.png --verbose
-	@echo "wrote out/coffee-thin.jpg, out/review-screen.png and out/review-entrance.png (animated)"
+	@echo "wrote out/coffee-thin.jpg, out/review-screen.png, out/flight-summary.png and out/review-entrance.png (animated)"
 
 # The README's pictures, from the project's own fixtures: the review-screen entrance at one pixel per point
 # and 20 fps, a few hundred kilobytes.

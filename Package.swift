@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Compositor", targets: ["Compositor"]),
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
         .library(name: "SceneFormat", targets: ["SceneFormat"]),
+        .library(name: "Typesetting", targets: ["Typesetting"]),
         .executable(name: "blurtool", targets: ["blurtool"]),
         .executable(name: "blurbench", targets: ["blurbench"]),
     ],
@@ -30,12 +31,18 @@ let package = Package(
             pkgConfig: "libwebpmux",
             providers: [.apt(["libwebp-dev"])]
         ),
+        // Text: FreeType rasterises outlines, HarfBuzz shapes, fontconfig finds fonts by family and character.
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         // zlib is named here because pkg-config lists it for libpng only as a private (static) dependency.
         .target(name: "CCodecShim", dependencies: ["CJPEG", "CPNG"], linkerSettings: [.linkedLibrary("z")]),
         .target(name: "Compositor"),
         .target(name: "ImageCodecs", dependencies: ["Compositor", "CCodecShim", "CWebP"]),
         // Scene files (JSON) read into the Compositor's model; image loading is passed in, so it needs no codec.
         .target(name: "SceneFormat", dependencies: ["Compositor"]),
+        // The Compositor's Typesetter made with fontconfig, HarfBuzz and FreeType, outside the pure-Swift core.
+        .target(name: "Typesetting", dependencies: ["Compositor", "CFreeType", "CHarfBuzz", "CFontconfig"]),
         .target(name: "BlurToolCLI", dependencies: ["Compositor", "ImageCodecs", "SceneFormat"]),
         .executableTarget(name: "blurtool", dependencies: ["BlurToolCLI"]),
         .executableTarget(
@@ -51,6 +58,7 @@ let package = Package(
         .testTarget(
             name: "ImageCodecsTests",
             dependencies: ["ImageCodecs", "Compositor", "TestSupport", "CCodecShim", "CWebP"]),
+        .testTarget(name: "TypesettingTests", dependencies: ["Typesetting", "Compositor", "TestSupport"]),
         .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "ImageCodecs", "Compositor", "TestSupport"]),
         // The README's code blocks, compiled and run.
         .testTarget(name: "ExamplesTests", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "TestSupport"]),

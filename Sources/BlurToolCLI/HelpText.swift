@@ -18,9 +18,12 @@ enum HelpText {
           INPUT                   A JPEG or PNG (recognised by content, not name), or - for standard input.
                                   With several INPUTs, each output gets its default name (beside its
                                   input, or in the -o directory); a failure is reported and the rest go on.
-          SCENE.json              A scene file: canvas and layers (image, color, shape, backdrop, group) with
-                                  frames, opacity, blend operators and transforms; image paths relative to
-                                  it. compose takes only the output, decoding, --threads and --precision
+          SCENE.json              A scene file: canvas and layers (image, color, shape, backdrop, text,
+                                  group) with frames, opacity, blend operators and transforms; image and
+                                  font paths relative to it (text: a family fontconfig knows, Inter by
+                                  default, or a font file; style or size, weight, alignment, lineLimit…,
+                                  laid out as UILabel does). compose takes only the output, decoding,
+                                  --threads and --precision
                                   options; its default output is SCENE.png beside it. Layers may carry
                                   animations (property, to, curve, duration, delay, …; see the README):
                                   animate renders frames at t = k/fps up to the end, drawn on every core,

@@ -334,7 +334,8 @@ class Generator:
         valid = self.valid()
         properties = {"image": ["opacity", "transform", "frame", "image", "cornerRadius", "rotation"],
                       "color": ["opacity", "color", "frame"], "shape": ["opacity", "color", "cornerRadius"],
-                      "backdrop": ["effect", "blur", "dim", "frame"], "group": ["opacity", "transform", "rotation"]}
+                      "backdrop": ["effect", "blur", "dim", "frame"], "group": ["opacity", "transform", "rotation"],
+                      "text": ["opacity", "color", "transform", "frame", "rotation"]}
         curves = ["easeInOut", "linear", "cubic-bezier(0.57,-0.4,0.96,0.87)", "steps(4, jump-end)", "bouncy",
                   "spring(damping: 0.2, velocity: 0.3, duration: 0.8)", "spring(mass: 1, stiffness: 100, damping: 10)",
                   "spring(response: 0.5, dampingFraction: 0.825)"]
@@ -393,7 +394,7 @@ class Generator:
             return r.choice(["#fff", "red", "#ＦＦＦ", "#12", "clear", "#ffffff80", "transparent", self.text(), 7])
 
         def layer(depth):
-            kind = r.choice(["image", "color", "shape", "backdrop", "group"] + ([] if self.valid() else ["nope", 5]))
+            kind = r.choice(["image", "color", "shape", "backdrop", "group", "text"] + ([] if self.valid() else ["nope", 5]))
             result = {"type": kind}
             if kind == "image":
                 result["path"] = r.choice(["photo.jpg", "small.png", "opaque.png", "link.jpg"] if self.valid() else [
@@ -411,6 +412,32 @@ class Generator:
                     result["blur"] = number()
             elif kind == "group":
                 result["layers"] = [layer(depth + 1) for _ in range(r.randint(0, 2 if depth < 6 else 0))]
+            elif kind == "text":
+                result["text"] = r.choice(["Rate it", "Awesome", "", "fi AV ffl", "שלום עולם", "مرحبا بالعالم",
+                                           "✈ → 漢字", "Show More " * 40]) if self.valid() else self.text()
+                if r.random() < 0.4:
+                    result["style"] = r.choice(["headline", "largeTitle", "caption2"] if self.valid() else
+                                               ["headline", "huge", self.text(), 3])
+                if r.random() < 0.4:
+                    result["size"] = r.choice([12, 17, 34]) if self.valid() else r.choice(
+                        [0, -1, 1e-300, 16384, 16385, 1e308, "17", None])
+                if r.random() < 0.3:
+                    result["font"] = r.choice(["Inter", "DejaVu Sans", "DejaVu Serif"] if self.valid() else [
+                        "Helvetca", "", "photo.jpg", "garbage.png", "/dev/zero", "dir", "fifo-never", "missing.ttf",
+                        "/dev/null", self.text(), 7])
+                if r.random() < 0.3:
+                    result["weight"] = r.choice(["bold", "ultraLight", "black"] if self.valid() else ["bold", "fat", 700])
+                if r.random() < 0.3:
+                    result["lineLimit"] = r.choice([0, 1, 2]) if self.valid() else r.choice([-1, 1.5, 1e9, 2, "1"])
+                if r.random() < 0.2:
+                    result["alignment"] = r.choice(["leading", "center", "trailing", "natural"] +
+                                                   ([] if self.valid() else ["left", self.text()]))
+                if r.random() < 0.2:
+                    result["tracking"] = r.choice([-1, 0.5, 2]) if self.valid() else number()
+                if r.random() < 0.2:
+                    result["lineSpacing"] = r.choice([0, 4]) if self.valid() else number()
+                if r.random() < 0.3:
+                    result["color"] = color()
             if r.random() < 0.3:
                 result["frame"] = {"x": number(), "y": number(), "width": number(), "height": number()}
             if r.random() < 0.2:

@@ -106,6 +106,20 @@ struct SceneWriter {
         case "path":
             return "\"" + random.pick(["photo.jpg", "photo.png", "tiny.png", "missing.jpg", "/dev/zero"]) + "\""
         case "color": return "\"" + random.pick(["#000", "#ffffff80", "red", "#ＦＦＦ", "transparent", "#0000"]) + "\""
+        case "text":
+            let samples = ["Rate it", "Awesome", "", "fi AV ffl office", "שלום עולם", "مرحبا بالعالم", "✈ → 漢字 😀",
+                           "e\u0301\u0301\u0301", "Show More Show More Show More Show More", "a\nb\r\nc\u2029d"]
+            return "\"" + (random.chance(0.8) ? random.pick(samples) : string()) + "\""
+        case "font":
+            return "\"" + random.pick(["Inter", "DejaVu Sans", "DejaVu Serif", "Helvetca", "photo.png", "/dev/null",
+                                       "missing.ttf", "sans-serif", ""]) + "\""
+        case "size": return random.chance(0.7) ? random.pick(["11", "17", "34", "60"]) : number()
+        case "style": return "\"" + random.pick(TextStyleName.allCases.map(\.rawValue) + ["huge"]) + "\""
+        case "weight": return "\"" + random.pick(FontWeight.allCases.map { "\($0)" } + ["fat"]) + "\""
+        case "italic": return random.pick(["true", "false", "1"])
+        case "alignment": return "\"" + random.pick(TextAlignment.allCases.map(\.rawValue) + ["left"]) + "\""
+        case "lineLimit": return random.chance(0.7) ? String(random.below(4)) : number()
+        case "lineSpacing", "tracking": return random.chance(0.7) ? String(random.below(8)) : number()
         default: return "\"" + string() + "\""
         }
     }
@@ -115,13 +129,16 @@ struct SceneWriter {
         "shape": ["shape", "color", "cornerRadius"],
         "backdrop": ["material", "appearance", "dim", "cornerRadius", "blur"],
         "group": [],
+        "text": ["text", "font", "size", "style", "weight", "italic", "color", "alignment", "lineLimit", "lineSpacing",
+                 "tracking"],
     ]
 
     mutating func layer(depth: Int) -> String {
-        let type = depth > 40 ? "color" : random.pick(["image", "color", "shape", "backdrop", "group", "group"])
+        let type =
+            depth > 40 ? "color" : random.pick(["image", "color", "shape", "backdrop", "group", "group", "text"])
         var members = [#""type": "\#(type)""#]
         for key in SceneWriter.keys[type]! + ["frame", "opacity", "blend", "transform", "name"]
-        where random.chance(key == "path" || key == "color" || key == "material" ? 0.95 : 0.35) {
+        where random.chance(["path", "color", "material", "text"].contains(key) ? 0.95 : 0.35) {
             members.append("\"\(key)\": \(value(for: key))")
         }
         if type == "group" {
@@ -144,6 +161,7 @@ struct SceneWriter {
         "color": ["opacity", "color", "frame", "transform"], "shape": ["opacity", "color", "cornerRadius", "rotation"],
         "backdrop": ["effect", "blur", "dim", "frame", "cornerRadius", "opacity"],
         "group": ["opacity", "transform", "rotation", "frame"],
+        "text": ["opacity", "color", "transform", "rotation", "frame"],
     ]
 
     /// A property's value in an animation: mostly one the reader takes (a scene with one bad value is refused

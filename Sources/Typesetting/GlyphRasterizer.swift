@@ -1,0 +1,167 @@
+import CFreeType
+import Compositor
+
+/// How glyphs are drawn for one transform: the pixel size and FreeType matrix the outline is loaded with.
+///
+/// A uniform scale renders the outline at `size × scale` pixels, upright. Any other linear part (rotation, shear,
+/// unequal scales, a mirror) renders it at the size times sqrt|det| with the normalised matrix applied to the
+/// outline by FreeType, so rotated text is as sharp as upright text: a bitmap is never resampled.
+struct GlyphRendering {
+    /// Pixels per em, 26.6, as FreeType is given it (at most `maximumCharSize`; the rest goes in the matrix).
+    let charSize: Int32
+    /// The outline matrix, 16.16, mapping FreeType's y-up pixels to the mask's (y flipped back by row order).
+    let xx, xy, yx, yy: Int32
+
+    /// FreeType's ppem is 16-bit, and large glyphs lose nothing by being scaled through the matrix instead.
+    static let maximumCharSize = 4096.0
+    /// Beyond this many pixels per em a glyph is not drawn: its outline coordinates would overflow the
+    /// rasteriser's cells, and no canvas this tool draws could show more than a sliver of one glyph.
+    static let maximumPixelSize = 262_144.0
+
+    init?(size: Double, transform t: AffineTransform2D) {
+        let determinant = t.a * t.d - t.b * t.c
+        guard determinant.isFinite, abs(determinant) > 1e-12 else { return nil }
+        let scale = abs(determinant).squareRoot()
+        let pixelSize = size * scale
+        guard pixelSize.isFinite, pixelSize > 0, pixelSize <= Self.maximumPixelSize else { return nil }
+        let tolerance = 1e-9 * scale
+        let uniform = abs(t.a - t.d) <= tolerance && abs(t.b) <= tolerance && abs(t.c) <= tolerance && t.a > 0
+        let charPixels = min(pixelSize, Self.maximumCharSize)
+        let extra = pixelSize / charPixels
+        // Frame points are y down, FreeType's outline y up: with m the normalised linear part, a glyph point
+        // (u, v) lands at m·(u, −v) in the mask, so FreeType's matrix is diag(1, −1)·m·diag(1, −1).
+        let m = uniform ? (1.0, 0.0, 0.0, 1.0) : (t.a / scale, -t.c / scale, -t.b / scale, t.d / scale)
+        func fixed(_ value: Double) -> Int32 { Int32((value * extra * 65536).rounded()) }
+        charSize = Int32((charPixels * 64).rounded())
+        (xx, xy, yx, yy) = (fixed(m.0), fixed(m.1), fixed(m.2), fixed(m.3))
+    }
+
+    func key(face: FontFace, glyph: UInt32, phaseX: Int, phaseY: Int) -> GlyphKey {
+        GlyphKey(
+            face: face.id, glyph: glyph, pixelSize: charSize, xx: xx, xy: xy, yx: yx, yy: yy,
+            phaseX: UInt8(phaseX), phaseY: UInt8(phaseY))
+    }
+
+    /// Loads the glyph's outline transformed and shifted by the phase (quarter pixels), then hands `body` the
+    /// outline and its pixel box (columns x0..<x1, y-up rows y0..<y1, empty for a glyph with no outline). Nil
+    /// when FreeType cannot load the glyph.
+    private func withOutline<Result>(
+        _ face: FontFace, _ glyph: UInt32, phaseX: Int, phaseY: Int,
+        _ body: (UnsafeMutablePointer<FT_Outline>, _ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) -> Result?
+    ) -> Result? {
+        face.withFreeType { ftFace in
+            guard FT_Set_Char_Size(ftFace, 0, FT_F26Dot6(charSize), 72, 72) == 0 else { return nil }
+            var matrix = FT_Matrix(xx: FT_Fixed(xx), xy: FT_Fixed(xy), yx: FT_Fixed(yx), yy: FT_Fixed(yy))
+            // The mask's y runs down, FreeType's up: a phase of +y in the mask is −y for the outline.
+            var delta = FT_Vector(x: FT_Pos(phaseX * 16), y: FT_Pos(-phaseY * 16))
+            FT_Set_Transform(ftFace, &matrix, &delta)
+            let flags = Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)
+            guard FT_Load_Glyph(ftFace, glyph, flags) == 0, let slot = ftFace.pointee.glyph,
+                slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE
+            else { return nil }
+            return withUnsafeMutablePointer(to: &slot.pointee.outline) { outline in
+                guard outline.pointee.n_points > 0 else { return body(outline, 0, 0, 0, 0) }
+                var box = FT_BBox()
+                FT_Outline_Get_CBox(outline, &box)
+                let x0 = Int(box.xMin >> 6), y0 = Int(box.yMin >> 6)
+                let x1 = Int((box.xMax + 63) >> 6), y1 = Int((box.yMax + 63) >> 6)
+                return body(outline, x0, y0, max(x1, x0), max(y1, y0))
+            }
+        }
+    }
+
+    /// The whole glyph's coverage (empty for a glyph with no outline, or one FreeType cannot load), or nil
+    /// when it is too large to keep (`cacheableSide`) and must be drawn with `drawClipped`.
+    func bitmap(_ face: FontFace, _ glyph: UInt32, phaseX: Int, phaseY: Int, library: FT_Library) -> GlyphBitmap? {
+        let empty = GlyphBitmap(left: 0, top: 0, width: 0, height: 0, pixels: [])
+        let result: GlyphBitmap?? = withOutline(face, glyph, phaseX: phaseX, phaseY: phaseY) { outline, x0, y0, x1, y1 in
+            let (width, height) = (x1 - x0, y1 - y0)
+            guard width <= Self.cacheableSide, height <= Self.cacheableSide else { return .some(nil) }
+            guard width > 0, height > 0 else { return .some(empty) }
+            let pixels = Self.render(outline, library: library, x: x0, y: y0, width: width, height: height)
+            return GlyphBitmap(left: x0, top: y1, width: width, height: height, pixels: pixels)
+        }
+        return result ?? empty
+    }
+
+    /// Glyphs at most this many pixels on a side are cached; larger ones are drawn clipped to the mask.
+    static let cacheableSide = 512
+
+    /// Draws a glyph of any size straight into the mask, rasterising only the pixels inside it: the cost of a
+    /// 10,000-point letter is the mask's, not the letter's.
+    func drawClipped(
+        _ face: FontFace, _ glyph: UInt32, phaseX: Int, phaseY: Int, originX: Int, originY: Int, into mask: Plane,
+        library: FT_Library
+    ) {
+        _ = withOutline(face, glyph, phaseX: phaseX, phaseY: phaseY) { outline, x0, y0, x1, y1 -> Bool? in
+            // Mask column = originX + x; the y-up row y covers mask row originY − 1 − y.
+            let left = max(x0, -originX), right = min(x1, mask.width - originX)
+            let bottom = max(y0, originY - mask.height), top = min(y1, originY)
+            guard right > left, top > bottom else { return nil }
+            let pixels = Self.render(
+                outline, library: library, x: left, y: bottom, width: right - left, height: top - bottom)
+            let bitmap = GlyphBitmap(left: left, top: top, width: right - left, height: top - bottom, pixels: pixels)
+            CoverageBlit.add(bitmap, atX: originX, y: originY, into: mask)
+            return true
+        }
+    }
+
+    /// FreeType's anti-aliased rasteriser over the pixels x..<x+width, y..<y+height (y up) of the outline.
+    private static func render(
+        _ outline: UnsafeMutablePointer<FT_Outline>, library: FT_Library, x: Int, y: Int, width: Int, height: Int
+    ) -> [UInt8] {
+        FT_Outline_Translate(outline, FT_Pos(-x * 64), FT_Pos(-y * 64))
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            var target = FT_Bitmap()
+            target.rows = UInt32(height)
+            target.width = UInt32(width)
+            target.pitch = Int32(width)
+            target.buffer = buffer.baseAddress
+            target.num_grays = 256
+            target.pixel_mode = UInt8(FT_PIXEL_MODE_GRAY.rawValue)
+            _ = FT_Outline_Get_Bitmap(library, outline, &target)
+        }
+        return pixels
+    }
+}
+
+/// Coverage combined into a mask as coverage composited source-over: a + b − a·b/255, rounded.
+enum CoverageBlit {
+    static func add(_ bitmap: GlyphBitmap, atX originX: Int, y originY: Int, into mask: Plane) {
+        let left = originX + bitmap.left, top = originY - bitmap.top
+        let x0 = max(left, 0), x1 = min(left + bitmap.width, mask.width)
+        let y0 = max(top, 0), y1 = min(top + bitmap.height, mask.height)
+        guard x1 > x0, y1 > y0 else { return }
+        bitmap.pixels.withUnsafeBufferPointer { source in
+            for y in y0..<y1 {
+                combine(
+                    source.baseAddress! + (y - top) * bitmap.width + (x0 - left), into: mask.row(y) + x0,
+                    count: x1 - x0)
+            }
+        }
+    }
+
+    /// One row: 16 pixels at a time, then the rest one by one, with the same exact rounding.
+    @inline(__always)
+    static func combine(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>, count: Int) {
+        var index = 0
+        while index + 16 <= count {
+            let b = SIMD16<UInt16>(truncatingIfNeeded: UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self))
+            let a = SIMD16<UInt16>(
+                truncatingIfNeeded: UnsafeRawPointer(destination + index).loadUnaligned(as: SIMD16<UInt8>.self))
+            // round(a·b/255) exactly for 8-bit a, b: t = a·b + 128, (t + t>>8) >> 8.
+            let t = a &* b &+ 128
+            let product = (t &+ (t &>> 8)) &>> 8
+            let sum = SIMD16<UInt8>(truncatingIfNeeded: a &+ b &- product)
+            UnsafeMutableRawPointer(destination + index).storeBytes(of: sum, as: SIMD16<UInt8>.self)
+            index += 16
+        }
+        while index < count {
+            let a = UInt16(destination[index]), b = UInt16(source[index])
+            let t = a * b + 128
+            destination[index] = UInt8(truncatingIfNeeded: a + b - ((t + (t >> 8)) >> 8))
+            index += 1
+        }
+    }
+}

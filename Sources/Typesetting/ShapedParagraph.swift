@@ -1,0 +1,231 @@
+import CHarfBuzz
+
+/// One glyph as HarfBuzz placed it, in points relative to its cluster's pen position.
+struct ShapedGlyph {
+    /// Index into the text's faces.
+    var face: UInt16
+    var id: UInt32
+    var xOffset: Float
+    var yOffset: Float
+    var advance: Float
+}
+
+/// The unit of line breaking and truncation: a HarfBuzz cluster (a grapheme, or the characters of a ligature),
+/// in logical order; its glyphs are stored in visual order.
+struct ShapedCluster {
+    var glyphStart: Int32
+    var glyphCount: Int32
+    /// The glyphs' advances plus the tracking, in points.
+    var advance: Float
+    var isRightToLeft: Bool
+    var isWhitespace: Bool
+    /// A line may end after this cluster (after whitespace or a hyphen, between CJK characters).
+    var breaksAfter: Bool
+}
+
+/// A paragraph shaped once, whatever the frame: clusters in logical order, ready to be cut into lines.
+struct ShapedParagraph {
+    var clusters: [ShapedCluster] = []
+    var glyphs: [ShapedGlyph] = []
+    var isRightToLeft = false
+}
+
+/// Two-level bidi, itemisation and shaping of one paragraph.
+///
+/// The paragraph's direction is its first strong character's; every character resolves to left-to-right or
+/// right-to-left (digits stay left to right; neutrals take their neighbours' direction when both agree, else the
+/// paragraph's); runs split where the direction, the script or the face changes, and each run is shaped by
+/// HarfBuzz with the whole paragraph as context. No explicit embeddings, overrides or isolates.
+struct ParagraphShaper {
+    let faces: FaceSet
+    let size: Double
+    let tracking: Double
+
+    enum Direction: UInt8 { case leftToRight, rightToLeft, neutral }
+
+    static func strongDirection(_ scalar: Unicode.Scalar) -> Direction {
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .decimalNumber, .letterNumber, .otherNumber: return .leftToRight
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .spacingMark:
+            return isRightToLeftScript(scalar.value) ? .rightToLeft : .leftToRight
+        default:
+            return .neutral
+        }
+    }
+
+    /// Hebrew, Arabic, Syriac, Thaana, NKo, Samaritan, Mandaic and their presentation forms; the historic
+    /// right-to-left scripts of the supplementary planes.
+    static func isRightToLeftScript(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: true
+        default: false
+        }
+    }
+
+    static func isCJK(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x2E80...0x9FFF, 0xAC00...0xD7AF, 0xF900...0xFAFF, 0xFF00...0xFFEF, 0x20000...0x3FFFF: true
+        default: false
+        }
+    }
+
+    /// Characters that belong to the previous character's face and direction (marks, joiners, selectors).
+    static func isAttached(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .spacingMark, .format, .control: true
+        default: scalar.properties.isVariationSelector
+        }
+    }
+
+    /// Shapes one paragraph's UTF-8 (no separators).
+    func shape(_ bytes: ArraySlice<UInt8>) -> ShapedParagraph {
+        let bytes = Array(bytes)
+        let primary = 0
+        var paragraph = ShapedParagraph()
+        guard !bytes.isEmpty else { return paragraph }
+        var scalars: [Unicode.Scalar] = []
+        var offsets: [Int32] = []
+        var offset: Int32 = 0
+        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+            scalars.append(scalar)
+            offsets.append(offset)
+            offset += Int32(UTF8.width(scalar))
+        }
+        offsets.append(offset)
+        let count = scalars.count
+
+        // Directions: strong per character, then neutrals between agreeing neighbours.
+        var directions = scalars.map(Self.strongDirection)
+        let paragraphDirection = directions.first { $0 != .neutral } ?? .leftToRight
+        paragraph.isRightToLeft = paragraphDirection == .rightToLeft
+        var previousStrong = paragraphDirection
+        var position = 0
+        while position < count {
+            if directions[position] != .neutral {
+                previousStrong = directions[position]
+                position += 1
+                continue
+            }
+            var end = position
+            while end < count, directions[end] == .neutral { end += 1 }
+            let next = end < count ? directions[end] : paragraphDirection
+            let resolved = next == previousStrong ? next : paragraphDirection
+            for index in position..<end {
+                // A mark keeps the direction of what it is attached to.
+                directions[index] =
+                    Self.isAttached(scalars[index]) && index > 0 ? directions[index - 1] : resolved
+            }
+            position = end
+        }
+
+        // Faces: the primary where it has the character, else the fallback; attached characters and neutrals
+        // stay in the face before them when it has them, so a run is not cut by a space.
+        var faceOf = [Int](repeating: primary, count: count)
+        for index in 0..<count {
+            let scalar = scalars[index]
+            if index > 0, faceOf[index - 1] != primary,
+                Self.isAttached(scalar)
+                    || (Self.strongDirection(scalar) == .neutral && faces[faceOf[index - 1]].glyph(for: scalar) != nil)
+            {
+                faceOf[index] = faceOf[index - 1]
+            } else if Self.isAttached(scalar) {
+                faceOf[index] = index > 0 ? faceOf[index - 1] : primary
+            } else if faces[primary].glyph(for: scalar) == nil, !scalar.properties.isWhitespace {
+                faceOf[index] = faces.fallback(for: scalar) ?? primary
+            }
+        }
+
+        // Scripts: common and inherited characters take the script around them.
+        let unicode = hb_unicode_funcs_get_default()
+        var scripts = scalars.map { hb_unicode_script(unicode, $0.value) }
+        let neutralScripts: Set<UInt32> = [HB_SCRIPT_COMMON.rawValue, HB_SCRIPT_INHERITED.rawValue, HB_SCRIPT_UNKNOWN.rawValue]
+        var current = scripts.first { !neutralScripts.contains($0.rawValue) } ?? HB_SCRIPT_COMMON
+        for index in 0..<count {
+            if neutralScripts.contains(scripts[index].rawValue) { scripts[index] = current } else { current = scripts[index] }
+        }
+
+        let buffer = hb_buffer_create()
+        defer { hb_buffer_destroy(buffer) }
+        var runStart = 0
+        var firstScalars: [UInt32] = []
+        bytes.withUnsafeBufferPointer { utf8 in
+            utf8.withMemoryRebound(to: CChar.self) { characters in
+                while runStart < count {
+                    var runEnd = runStart + 1
+                    while runEnd < count, directions[runEnd] == directions[runStart], faceOf[runEnd] == faceOf[runStart],
+                        scripts[runEnd] == scripts[runStart]
+                    {
+                        runEnd += 1
+                    }
+                    let face = faces[faceOf[runStart]]
+                    hb_buffer_clear_contents(buffer)
+                    hb_buffer_add_utf8(
+                        buffer, characters.baseAddress, Int32(bytes.count), UInt32(offsets[runStart]),
+                        Int32(offsets[runEnd] - offsets[runStart]))
+                    let rightToLeft = directions[runStart] == .rightToLeft
+                    hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+                    hb_buffer_set_script(buffer, scripts[runStart])
+                    hb_buffer_guess_segment_properties(buffer)
+                    hb_shape(face.hbFont, buffer, nil, 0)
+                    append(
+                        buffer, face: faceOf[runStart], scale: size / face.unitsPerEm, rightToLeft: rightToLeft,
+                        runEnd: offsets[runEnd], bytes: bytes, to: &paragraph, firstScalars: &firstScalars)
+                    runStart = runEnd
+                }
+            }
+        }
+        // A line breaks after the last of several spaces, not between them; before a CJK character as after one.
+        for index in paragraph.clusters.indices.dropLast() {
+            let next = paragraph.clusters[index + 1]
+            if next.isWhitespace {
+                paragraph.clusters[index].breaksAfter = false
+            } else if Self.isCJK(firstScalars[index + 1]) {
+                paragraph.clusters[index].breaksAfter = true
+            }
+        }
+        return paragraph
+    }
+
+    /// HarfBuzz's output for one run as clusters in logical order (glyphs in visual order within each).
+    private func append(
+        _ buffer: OpaquePointer?, face: Int, scale: Double, rightToLeft: Bool, runEnd: Int32, bytes: [UInt8],
+        to paragraph: inout ShapedParagraph, firstScalars: inout [UInt32]
+    ) {
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+            let positions = hb_buffer_get_glyph_positions(buffer, &count), count > 0
+        else { return }
+        // Visual-order groups of glyphs with one cluster value.
+        var groups: [(cluster: Int32, start: Int, end: Int)] = []
+        var start = 0
+        for index in 1...Int(count) where index == Int(count) || infos[index].cluster != infos[start].cluster {
+            groups.append((Int32(infos[start].cluster), start, index))
+            start = index
+        }
+        if rightToLeft { groups.reverse() }
+        for (position, group) in groups.enumerated() {
+            let textEnd = position + 1 < groups.count ? groups[position + 1].cluster : runEnd
+            var advance = 0.0
+            let glyphStart = Int32(paragraph.glyphs.count)
+            for index in group.start..<group.end {
+                let glyphAdvance = Double(positions[index].x_advance) * scale
+                paragraph.glyphs.append(
+                    ShapedGlyph(
+                        face: UInt16(face), id: infos[index].codepoint, xOffset: Float(Double(positions[index].x_offset) * scale),
+                        yOffset: Float(Double(positions[index].y_offset) * scale), advance: Float(glyphAdvance)))
+                advance += glyphAdvance
+            }
+            let text = bytes[Int(group.cluster)..<Int(max(textEnd, group.cluster))]
+            let scalars = String(decoding: text, as: UTF8.self).unicodeScalars
+            let isWhitespace = !scalars.isEmpty && scalars.allSatisfy { $0.properties.isWhitespace }
+            let last = scalars.last?.value ?? 0
+            firstScalars.append(scalars.first?.value ?? 0)
+            paragraph.clusters.append(
+                ShapedCluster(
+                    glyphStart: glyphStart, glyphCount: Int32(group.end - group.start), advance: Float(advance + tracking),
+                    isRightToLeft: rightToLeft, isWhitespace: isWhitespace,
+                    breaksAfter: isWhitespace || last == 0x2D || last == 0x2010 || Self.isCJK(last)))
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import CHarfBuzz
+import Compositor
+
+/// A string shaped in a style by `FontTypesetter`: laid out per frame size (the last few layouts kept), drawn
+/// through the glyph cache.
+final class ShapedText: TypesetText, @unchecked Sendable {
+    private let breaker: LineBreaker
+    /// The shaped paragraphs (for tests and measurements).
+    var paragraphs: [ShapedParagraph] { breaker.paragraphs }
+    private let faces: [FontFace]
+    private let size: Double
+    private let glyphCache: GlyphCache
+    private let layouts = Locked<[(width: Double, height: Double, layout: TextLayout)]>([])
+    private static let keptLayouts = 4
+
+    init(paragraphs: [ShapedParagraph], faces: [FontFace], style: TextStyle, glyphCache: GlyphCache) {
+        self.faces = faces
+        size = style.size
+        self.glyphCache = glyphCache
+        let ellipses = Locked<[Int: ShapedParagraph]>([:])
+        breaker = LineBreaker(paragraphs: paragraphs, faces: faces, style: style) { faceIndex, rightToLeft in
+            let key = faceIndex * 2 + (rightToLeft ? 1 : 0)
+            if let known = ellipses.withLock({ $0[key] }) { return known }
+            let mark = Self.ellipsis(faces[faceIndex], faceIndex: faceIndex, size: style.size, tracking: style.tracking)
+            ellipses.withLock { $0[key] = mark }
+            return mark
+        }
+    }
+
+    /// "…" from the face, or "..." where it has no U+2026, shaped as one left-to-right run.
+    private static func ellipsis(_ face: FontFace, faceIndex: Int, size: Double, tracking: Double) -> ShapedParagraph {
+        let text = face.glyph(for: "\u{2026}") != nil ? "\u{2026}" : "..."
+        let single = FaceSet(primary: face, fallbacks: FallbackList.empty)
+        var mark = ParagraphShaper(faces: single, size: size, tracking: tracking).shape(Array(text.utf8)[...])
+        for index in mark.glyphs.indices { mark.glyphs[index].face = UInt16(faceIndex) }
+        return mark
+    }
+
+    func layout(width: Double, height: Double) -> TextLayout {
+        if let cached = layouts.withLock({ $0.first { $0.width == width && $0.height == height }?.layout }) {
+            return cached
+        }
+        let layout = breaker.layout(width: width, height: height)
+        layouts.withLock { kept in
+            if !kept.contains(where: { $0.width == width && $0.height == height }) {
+                kept.insert((width, height, layout), at: 0)
+                if kept.count > Self.keptLayouts { kept.removeLast() }
+            }
+        }
+        return layout
+    }
+
+    func inkBounds(frameWidth width: Double, height: Double) -> Rect? {
+        layout(width: width, height: height).inkBounds
+    }
+
+    func addCoverage(frameWidth width: Double, height: Double, through transform: AffineTransform2D, into mask: Plane) {
+        guard let rendering = GlyphRendering(size: size, transform: transform), mask.width > 0, mask.height > 0 else {
+            return
+        }
+        let library = FontLibrary.shared.freeType
+        let layout = layout(width: width, height: height)
+        for glyph in layout.glyphs where glyph.hasInk {
+            // Glyphs whose outline box misses the mask are never rasterised (a margin of one pixel for the
+            // difference between HarfBuzz's extents and FreeType's control box).
+            let origin = transform.apply(to: (glyph.x, glyph.y))
+            let (minX, maxX, minY, maxY) = (Double(glyph.minX), Double(glyph.maxX), Double(glyph.minY), Double(glyph.maxY))
+            // The transformed box's half extents about the origin's image, per axis.
+            let left = origin.x + min(transform.a * minX, transform.a * maxX) + min(transform.c * minY, transform.c * maxY)
+            let right = origin.x + max(transform.a * minX, transform.a * maxX) + max(transform.c * minY, transform.c * maxY)
+            let top = origin.y + min(transform.b * minX, transform.b * maxX) + min(transform.d * minY, transform.d * maxY)
+            let bottom = origin.y + max(transform.b * minX, transform.b * maxX) + max(transform.d * minY, transform.d * maxY)
+            guard left - 1 < Double(mask.width), top - 1 < Double(mask.height), right + 1 > 0, bottom + 1 > 0 else {
+                continue
+            }
+            guard origin.x.magnitude < 1e9, origin.y.magnitude < 1e9 else { continue }
+            // Whole pixels move the blit; the remainder, in quarter pixels, is the outline's phase.
+            var wholeX = origin.x.rounded(.down), wholeY = origin.y.rounded(.down)
+            var phaseX = Int(((origin.x - wholeX) * 4).rounded()), phaseY = Int(((origin.y - wholeY) * 4).rounded())
+            if phaseX == 4 { (wholeX, phaseX) = (wholeX + 1, 0) }
+            if phaseY == 4 { (wholeY, phaseY) = (wholeY + 1, 0) }
+            let face = faces[Int(glyph.face)]
+            let key = rendering.key(face: face, glyph: glyph.id, phaseX: phaseX, phaseY: phaseY)
+            let bitmap: GlyphBitmap
+            if let cached = glyphCache.bitmap(for: key) {
+                bitmap = cached
+            } else if let made = rendering.bitmap(face, glyph.id, phaseX: phaseX, phaseY: phaseY, library: library) {
+                glyphCache.insert(made, for: key)
+                bitmap = made
+            } else {
+                rendering.drawClipped(
+                    face, glyph.id, phaseX: phaseX, phaseY: phaseY, originX: Int(wholeX), originY: Int(wholeY),
+                    into: mask, library: library)
+                continue
+            }
+            CoverageBlit.add(bitmap, atX: Int(wholeX), y: Int(wholeY), into: mask)
+        }
+    }
+}

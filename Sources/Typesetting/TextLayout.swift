@@ -1,0 +1,226 @@
+import CHarfBuzz
+import Compositor
+
+/// A glyph placed in the frame: its face, id, origin on the baseline and outline box, in frame points (y down).
+struct PlacedGlyph {
+    var face: UInt16
+    var id: UInt32
+    var x: Double
+    var y: Double
+    /// The outline's box relative to the origin, y down: nil-like (all zero) for a glyph with no ink.
+    var minX, minY, maxX, maxY: Float
+    var hasInk: Bool
+}
+
+/// The text laid out in one frame size: wrapped, limited, truncated, aligned and centred as `UILabel` does it.
+struct TextLayout {
+    var glyphs: [PlacedGlyph] = []
+    var inkBounds: Rect?
+}
+
+/// Cuts shaped paragraphs into lines for a frame and places their glyphs.
+struct LineBreaker {
+    let paragraphs: [ShapedParagraph]
+    let faces: [FontFace]
+    let style: TextStyle
+    /// The ellipsis in each face that may end a truncated line, shaped on first use.
+    let ellipsis: (Int, Bool) -> ShapedParagraph
+
+    private struct Line {
+        var paragraph: Int
+        var clusters: [Int]
+        var ellipsis: ShapedParagraph?
+    }
+
+    func layout(width: Double, height: Double) -> TextLayout {
+        let primary = faces[0]
+        let scale = style.size / primary.unitsPerEm
+        let lineHeight = primary.lineHeight * scale
+        let spacing = style.lineSpacing
+        let step = lineHeight + spacing
+        var fitting = Int.max
+        if height.isFinite, step > 0 {
+            let lines = ((max(height, 0) + spacing) / step).rounded(.down)
+            fitting = lines < Double(Int.max / 2) ? max(Int(lines), 1) : Int.max
+        }
+        let limit = style.lineLimit > 0 ? min(style.lineLimit, fitting) : fitting
+        let frameWidth = width.isFinite ? width : .greatestFiniteMagnitude
+
+        var lines: [Line] = []
+        // Where the lines shown stop, when text is left over.
+        var rest: (paragraph: Int, cluster: Int)?
+        paragraphs: for (index, paragraph) in paragraphs.enumerated() {
+            var start = 0
+            repeat {
+                if lines.count == limit {
+                    rest = (index, start)
+                    break paragraphs
+                }
+                let end = paragraph.clusters.isEmpty ? 0 : lineEnd(paragraph, from: start, width: frameWidth)
+                lines.append(Line(paragraph: index, clusters: Array(start..<end)))
+                start = end
+            } while start < paragraph.clusters.count
+        }
+        // Only visible text left over earns the ellipsis: blank lines below the last shown one do not.
+        if let rest, let last = lines.indices.last, hasInk(from: rest) {
+            lines[last] = truncate(lines[last], width: frameWidth)
+        }
+
+        let blockHeight = Double(lines.count) * lineHeight + Double(max(lines.count - 1, 0)) * spacing
+        let top = ((height.isFinite ? height : blockHeight) - blockHeight) / 2
+        var layout = TextLayout()
+        let extents = ExtentsMemo()
+        for (number, line) in lines.enumerated() {
+            let baseline = top + primary.ascender * scale + Double(number) * step
+            place(line, baseline: baseline, frameWidth: width.isFinite ? width : 0, extents: extents, into: &layout)
+        }
+        return layout
+    }
+
+    private func hasInk(from rest: (paragraph: Int, cluster: Int)) -> Bool {
+        for index in rest.paragraph..<paragraphs.count {
+            let clusters = paragraphs[index].clusters
+            let start = index == rest.paragraph ? rest.cluster : 0
+            if clusters[start...].contains(where: { !$0.isWhitespace }) { return true }
+        }
+        return false
+    }
+
+    /// The cluster after the last one on a line that starts at `start`: greedy, at the last break opportunity
+    /// that fits (trailing whitespace never counts), else between clusters, always at least one cluster.
+    private func lineEnd(_ paragraph: ShapedParagraph, from start: Int, width: Double) -> Int {
+        var used = 0.0
+        var lastBreak = -1
+        var index = start
+        let clusters = paragraph.clusters
+        while index < clusters.count {
+            let cluster = clusters[index]
+            let advance = Double(cluster.advance)
+            if !cluster.isWhitespace, index > start, used + advance > width + 1e-9 {
+                return lastBreak > start ? lastBreak : index
+            }
+            used += advance
+            index += 1
+            if cluster.breaksAfter { lastBreak = index }
+        }
+        return clusters.count
+    }
+
+    /// The line holding the rest of its paragraph cut at the tail to fit with "…", as `byTruncatingTail`.
+    private func truncate(_ line: Line, width: Double) -> Line {
+        let paragraph = paragraphs[line.paragraph]
+        let start = line.clusters.first ?? 0
+        let lastFace = line.clusters.last.map { Int(paragraph.glyphs[Int(paragraph.clusters[$0].glyphStart)].face) }
+        let mark = ellipsis(lastFace ?? 0, paragraph.isRightToLeft)
+        let markWidth = mark.clusters.reduce(0.0) { $0 + Double($1.advance) }
+        var kept: [Int] = []
+        var used = 0.0
+        for index in start..<paragraph.clusters.count {
+            let cluster = paragraph.clusters[index]
+            used += Double(cluster.advance)
+            if !cluster.isWhitespace {
+                if used + markWidth > width + 1e-9 { break }
+            }
+            kept.append(index)
+        }
+        while let last = kept.last, paragraph.clusters[last].isWhitespace { kept.removeLast() }
+        return Line(paragraph: line.paragraph, clusters: kept, ellipsis: mark)
+    }
+
+    /// Places a line's glyphs in visual order, aligned in the frame's width.
+    private func place(
+        _ line: Line, baseline: Double, frameWidth: Double, extents: ExtentsMemo, into layout: inout TextLayout
+    ) {
+        let paragraph = paragraphs[line.paragraph]
+        var clusters = line.clusters
+        while let last = clusters.last, paragraph.clusters[last].isWhitespace { clusters.removeLast() }
+        // Items: (paragraph, cluster index) with −1 standing for the ellipsis's clusters.
+        var items: [(source: ShapedParagraph, cluster: Int, level: Int)] = []
+        let base = paragraph.isRightToLeft ? 1 : 0
+        func level(_ rightToLeft: Bool) -> Int { paragraph.isRightToLeft ? (rightToLeft ? 1 : 2) : (rightToLeft ? 1 : 0) }
+        for index in clusters {
+            items.append((paragraph, index, level(paragraph.clusters[index].isRightToLeft)))
+        }
+        if let mark = line.ellipsis {
+            for index in mark.clusters.indices { items.append((mark, index, base)) }
+        }
+        // Unicode's rule L2: from the highest level down to the lowest odd one, reverse every run at that level
+        // or above.
+        if let highest = items.map(\.level).max(), highest > 0 {
+            for target in stride(from: highest, through: 1, by: -1) {
+                var index = 0
+                while index < items.count {
+                    guard items[index].level >= target else { index += 1; continue }
+                    var end = index
+                    while end < items.count, items[end].level >= target { end += 1 }
+                    items[index..<end].reverse()
+                    index = end
+                }
+            }
+        }
+        let lineWidth = items.reduce(0.0) { $0 + Double($1.source.clusters[$1.cluster].advance) }
+        let alignment: TextAlignment =
+            style.alignment == .natural ? (paragraph.isRightToLeft ? .trailing : .leading) : style.alignment
+        var pen: Double
+        switch alignment {
+        case .leading, .natural: pen = 0
+        case .center: pen = (frameWidth - lineWidth) / 2
+        case .trailing: pen = frameWidth - lineWidth
+        }
+        for item in items {
+            let cluster = item.source.clusters[item.cluster]
+            var x = pen
+            for glyphIndex in Int(cluster.glyphStart)..<Int(cluster.glyphStart + cluster.glyphCount) {
+                let glyph = item.source.glyphs[glyphIndex]
+                place(
+                    glyph, x: x + Double(glyph.xOffset), y: baseline - Double(glyph.yOffset), extents: extents,
+                    into: &layout)
+                x += Double(glyph.advance)
+            }
+            pen += Double(cluster.advance)
+        }
+    }
+
+    private func place(
+        _ glyph: ShapedGlyph, x: Double, y: Double, extents: ExtentsMemo, into layout: inout TextLayout
+    ) {
+        let face = faces[Int(glyph.face)]
+        var placed = PlacedGlyph(
+            face: glyph.face, id: glyph.id, x: x, y: y, minX: 0, minY: 0, maxX: 0, maxY: 0, hasInk: false)
+        if let (x0, y0, x1, y1) = extents.extents(of: glyph.id, in: face, index: glyph.face) {
+            let scale = Float(style.size / face.unitsPerEm)
+            (placed.minX, placed.maxX) = (x0 * scale, x1 * scale)
+            // Font units are y up, the frame y down.
+            (placed.minY, placed.maxY) = (-y1 * scale, -y0 * scale)
+            placed.hasInk = true
+            let box = Rect(
+                x: x + Double(placed.minX), y: y + Double(placed.minY), width: Double(placed.maxX - placed.minX),
+                height: Double(placed.maxY - placed.minY))
+            layout.inkBounds = layout.inkBounds.map { $0.union(box) } ?? box
+        }
+        layout.glyphs.append(placed)
+    }
+}
+
+/// Glyph extents asked of HarfBuzz once per glyph and layout: for CFF outlines (Inter) each answer runs the
+/// glyph's charstring, and a paragraph repeats a few dozen glyphs thousands of times.
+private final class ExtentsMemo {
+    private var known: [UInt64: (Float, Float, Float, Float)?] = [:]
+
+    func extents(of glyph: UInt32, in face: FontFace, index: UInt16) -> (Float, Float, Float, Float)? {
+        let key = UInt64(index) << 32 | UInt64(glyph)
+        if let box = known[key] { return box }
+        let box = face.extents(of: glyph)
+        known[key] = box
+        return box
+    }
+}
+
+extension Rect {
+    func union(_ other: Rect) -> Rect {
+        let left = min(x, other.x), top = min(y, other.y)
+        return Rect(
+            x: left, y: top, width: max(x + width, other.x + other.width) - left,
+            height: max(y + height, other.y + other.height) - top)
+    }
+}
