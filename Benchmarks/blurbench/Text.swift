@@ -3,6 +3,8 @@
 //   text-paragraph-cold             --text-file F [--font-file F] [--text-size PX] [--text-width PX]: the file's
 //                                   text shaped, laid out in a frame that wide (at one pixel per point) and
 //                                   rasterised into a new Plane, with a fresh GlyphCache every trial
+//   text-paragraph-shape            its first part: `typeset` alone (fonts found, HarfBuzz shaping)
+//   text-paragraph-draw-warm        its second, warm: the same shaped text drawn again (layout and glyphs cached)
 //   text-review-labels-warm         the text layers of fixtures/review-screen.json (inside groups too, through
 //                                   their transforms and opacities) drawn onto an existing 1170x2532 canvas, as
 //                                   the scene renderer draws a text layer, glyph cache warm: the steady state
@@ -32,7 +34,10 @@ enum TextBenchmarks {
         return parts.joined(separator: "/")
     }()
 
-    static let names = ["text-paragraph-cold", "text-review-labels-warm", "text-review-labels-warm-render"]
+    static let names = [
+        "text-paragraph-cold", "text-paragraph-shape", "text-paragraph-draw-warm", "text-review-labels-warm",
+        "text-review-labels-warm-render",
+    ]
 
     /// The text benchmarks when `filter` may select one of them (they load fonts and a scene); the paragraph's
     /// only with a text file.
@@ -49,8 +54,8 @@ enum TextBenchmarks {
                 guard let file = fopen(fontFile, "rb") else { fail("cannot open \(fontFile)", status: 66) }
                 fclose(file)
             }
-            benchmarks.insert(paragraph(String(decoding: readFile(textFile), as: UTF8.self), options), at: 0)
-        } else if let filter, names[0].contains(filter) {
+            benchmarks = paragraph(String(decoding: readFile(textFile), as: UTF8.self), options) + benchmarks
+        } else if let filter, names[..<3].contains(where: { $0.contains(filter) }) {
             // On stderr (fd 2: Swift 6 refuses the C global `stderr`), so that --json output stays JSON.
             let note = "blurbench: text-paragraph-cold needs --text-file (and --font-file, else the system face)\n"
             _ = note.withCString { write(2, $0, strlen($0)) }
@@ -64,29 +69,42 @@ enum TextBenchmarks {
         exit(status)
     }
 
-    static func paragraph(_ text: String, _ options: TextOptions) -> Benchmark {
+    /// The cold paragraph, then its parts: shaping alone (`typeset`), and drawing alone (the same shaped text,
+    /// its layout and glyphs cached).
+    static func paragraph(_ text: String, _ options: TextOptions) -> [Benchmark] {
         let style = TextStyle(
             font: options.fontFile.map { .file($0) } ?? .system, size: options.size, alignment: .leading)
         let width = options.width
         // An unbounded height holds every line with the block's top at the frame's (no vertical centring), as
         // the peers draw it from the canvas's top; laid out once here for the plane's size.
         let height = Double.infinity
-        let ink: Rect?
+        let shaped: any TypesetText
         do {
-            ink = try FontTypesetter(glyphCache: GlyphCache(byteLimit: 64 << 20)).typeset(text, style: style)
-                .inkBounds(frameWidth: width, height: height)
+            shaped = try FontTypesetter(glyphCache: GlyphCache(byteLimit: 64 << 20)).typeset(text, style: style)
         } catch {
             fail("\(options.fontFile ?? "the system face"): \(error)", status: 65)
         }
+        let ink = shaped.inkBounds(frameWidth: width, height: height)
         let planeHeight = Int((ink.map { $0.y + $0.height } ?? 1).rounded(.up)) + 1
         let planeWidth = Int(width.rounded(.up))
-        return Benchmark(name: "text-paragraph-cold", megapixels: Double(planeWidth * planeHeight) / 1e6) {
-            let typesetter = FontTypesetter(glyphCache: GlyphCache(byteLimit: 64 << 20))
-            let typeset = try typesetter.typeset(text, style: style)
+        let megapixels = Double(planeWidth * planeHeight) / 1e6
+        func draw(_ typeset: any TypesetText) -> Int {
             let plane = Plane(width: planeWidth, height: planeHeight)
             typeset.addCoverage(frameWidth: width, height: height, through: .identity, into: plane)
             return Int(plane[planeWidth / 2, planeHeight / 2]) &+ Int(plane[1, 10])
         }
+        _ = draw(shaped)
+        return [
+            Benchmark(name: "text-paragraph-cold", megapixels: megapixels) {
+                draw(try FontTypesetter(glyphCache: GlyphCache(byteLimit: 64 << 20)).typeset(text, style: style))
+            },
+            Benchmark(name: "text-paragraph-shape", megapixels: megapixels) {
+                // Shaping calls into HarfBuzz, which the optimiser cannot drop; no layout is asked for.
+                _ = try FontTypesetter(glyphCache: GlyphCache(byteLimit: 64 << 20)).typeset(text, style: style)
+                return 1
+            },
+            Benchmark(name: "text-paragraph-draw-warm", megapixels: megapixels) { draw(shaped) },
+        ]
     }
 
     /// A text layer with what the canvas needs to draw it: the map from its frame's coordinates to the canvas's
