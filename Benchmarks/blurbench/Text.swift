@@ -8,7 +8,7 @@
 //   text-review-labels-warm         the text layers of fixtures/review-screen.json (inside groups too, through
 //                                   their transforms and opacities) drawn onto an existing 1170x2532 canvas, as
 //                                   the scene renderer draws a text layer, glyph cache warm: the steady state
-//   text-review-labels-warm-render  the same layers as a scene (groups kept) through SceneRenderer.render: a new
+//   text-review-scene-warm          the same layers as a scene (groups kept) through SceneRenderer.render: a new
 //                                   canvas filled with the background every frame, isolated groups drawn apart
 import Compositor
 import ImageCodecs
@@ -36,7 +36,7 @@ enum TextBenchmarks {
 
     static let names = [
         "text-paragraph-cold", "text-paragraph-shape", "text-paragraph-draw-warm", "text-review-labels-warm",
-        "text-review-labels-warm-render",
+        "text-review-scene-warm",
     ]
 
     /// The text benchmarks when `filter` may select one of them (they load fonts and a scene); the paragraph's
@@ -147,7 +147,7 @@ enum TextBenchmarks {
                 draw(labels, onto: canvas, space: space)
                 return Int(canvas[canvas.width / 2, 790 * 3].red) &+ labels.count
             },
-            Benchmark(name: "text-review-labels-warm-render", megapixels: megapixels) {
+            Benchmark(name: "text-review-scene-warm", megapixels: megapixels) {
                 let image = try renderer.render(scene)
                 return Int(image[image.width / 2, 790 * 3].red)
             },
