@@ -43,14 +43,14 @@ let package = Package(
         .target(name: "SceneFormat", dependencies: ["Compositor"]),
         // The Compositor's Typesetter made with fontconfig, HarfBuzz and FreeType, outside the pure-Swift core.
         .target(name: "Typesetting", dependencies: ["Compositor", "CFreeType", "CHarfBuzz", "CFontconfig"]),
-        .target(name: "BlurToolCLI", dependencies: ["Compositor", "ImageCodecs", "SceneFormat"]),
+        .target(name: "BlurToolCLI", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "Typesetting"]),
         .executableTarget(name: "blurtool", dependencies: ["BlurToolCLI"]),
         .executableTarget(
             name: "blurbench", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport"],
             path: "Benchmarks/blurbench"),
         // A seeded fuzzer for scene files (`make fuzz-scenes`), run in process.
         .executableTarget(
-            name: "scenefuzz", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "TestSupport"],
+            name: "scenefuzz", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport"],
             path: "Tools/scenefuzz"),
         .target(name: "TestSupport", dependencies: ["Compositor"], path: "Tests/TestSupport"),
         .testTarget(name: "CompositorTests", dependencies: ["Compositor", "TestSupport"]),
@@ -59,9 +59,11 @@ let package = Package(
             name: "ImageCodecsTests",
             dependencies: ["ImageCodecs", "Compositor", "TestSupport", "CCodecShim", "CWebP"]),
         .testTarget(name: "TypesettingTests", dependencies: ["Typesetting", "Compositor", "TestSupport"]),
-        .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "ImageCodecs", "Compositor", "TestSupport"]),
+        .testTarget(
+            name: "SceneFormatTests", dependencies: ["SceneFormat", "ImageCodecs", "Compositor", "Typesetting", "TestSupport"]),
         // The README's code blocks, compiled and run.
-        .testTarget(name: "ExamplesTests", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "TestSupport"]),
+        .testTarget(
+            name: "ExamplesTests", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport"]),
         .testTarget(
             name: "BlurToolCLITests", dependencies: ["BlurToolCLI", "ImageCodecs", "Compositor", "TestSupport"]),
     ]
@@ -74,7 +76,7 @@ let package = Package(
 if Context.environment["BLURTOOL_FUZZ"] == "1" {
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("FuzzJPEG", ["ImageCodecs"]), ("FuzzPNG", ["ImageCodecs"]), ("FuzzEXIF", ["ImageCodecs"]),
-        ("FuzzPNGChunks", ["ImageCodecs"]), ("FuzzScene", ["SceneFormat", "Compositor"]),
+        ("FuzzPNGChunks", ["ImageCodecs"]), ("FuzzScene", ["SceneFormat", "Compositor", "Typesetting"]),
     ]
     package.targets.append(.target(name: "FuzzDriver", path: "Fuzz/FuzzDriver"))
     package.targets += fuzzTargets.map { target in

@@ -2,6 +2,7 @@ import Compositor
 import FuzzDriver
 import Glibc
 import SceneFormat
+import Typesetting
 
 /// Bytes as a scene file, parsed as JSON and read into a `Scene`. Every image path loads a 2x2 stub and every
 /// tenth load fails, so the loader's error path is read too; error messages are built, as they quote input.
@@ -9,7 +10,7 @@ import SceneFormat
 func fuzzScene(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     var loads = 0
-    var reader = SceneFile(directory: "scenes", maxPixels: 4_000_000) { path in
+    var reader = SceneFile(directory: "scenes", maxPixels: 4_000_000, typesetter: FontTypesetter()) { path in
         loads += 1
         if loads % 10 == 0 { throw StubLoadError(path: path) }
         return Image(width: 2, height: 2)

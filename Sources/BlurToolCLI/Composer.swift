@@ -1,6 +1,7 @@
 import Compositor
 import ImageCodecs
 import SceneFormat
+import Typesetting
 
 /// Runs `blurtool compose SCENE`: read the scene file, load its images, render (an animated scene as it shows
 /// at 0 s), encode, write.
@@ -60,7 +61,8 @@ struct Composer {
         var file = SceneFile(
             directory: scenePath == "-"
                 ? "" : slash.map { $0 == scenePath.startIndex ? "/" : String(scenePath[..<$0]) } ?? "",
-            maxPixels: request.maxPixels, loadImage: ImageCache(request: request, console: console).load)
+            maxPixels: request.maxPixels, typesetter: FontTypesetter(),
+            loadImage: ImageCache(request: request, console: console).load)
         let scene: Scene
         do {
             scene = try file.scene(fromJSON: bytes)

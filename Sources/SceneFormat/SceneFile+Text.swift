@@ -43,7 +43,7 @@ extension SceneFile {
         }
         style.lineSpacing = try object.optionalNumber("lineSpacing", atLeast: 0, atMost: 10_000) ?? 0
         style.tracking = try object.optionalNumber("tracking", atLeast: -1_000, atMost: 1_000) ?? 0
-        let color = try object.color("color") ?? RGBAColor(red: 0, green: 0, blue: 0)
+        let color = try object.color("color") ?? .black
         guard let typesetter else {
             throw SceneFileError.invalid(path: path, message: "text layers need a typesetter, and none was given")
         }

@@ -3,6 +3,7 @@ import Compositor
 import Foundation
 import ImageCodecs
 import SceneFormat
+import Typesetting
 
 // The README's Swift blocks, verbatim, each the body of a function whose parameters are the names the README
 // leaves to the reader (`bytes`, `pointer`, `stride`). `ReadmeExamplesTests` checks that every block of the
@@ -22,9 +23,18 @@ func sceneExample(photo: Image) throws -> Image {
     return screen
 }
 
+func textExample() throws -> Image {
+    let typesetter = FontTypesetter()                        // fontconfig, HarfBuzz, FreeType; GlyphCache.shared
+    let title = try typesetter.typeset(
+        "How was your coffee?", style: TextStyle(size: 28, weight: .bold, alignment: .center, lineLimit: 1))
+    let label = Layer.text(title, color: .white, frame: Rect(x: 20, y: 18, width: 350, height: 44))
+    let banner = try SceneRenderer().render(Scene(width: 390, height: 80, scale: 3, background: .black, layers: [label]))
+    return banner
+}
+
 func sceneFileExample(folder: String) throws -> Image {
     func bytes(of path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
-    var reader = SceneFile(directory: folder, maxPixels: 50_000_000) { path in
+    var reader = SceneFile(directory: folder, maxPixels: 50_000_000, typesetter: FontTypesetter()) { path in
         try ImageDecoder.decode(try bytes(of: path)).image     // called once per image layer, path resolved
     }
     let scene = try reader.scene(fromJSON: try bytes(of: folder + "/review-screen.json"))  // SceneFileError

@@ -37,6 +37,15 @@ final class ReadmeExamplesTests: XCTestCase {
         XCTAssertEqual(screen.width, 1170)
         XCTAssertEqual(screen[200, 2283], Pixel(red: 255, green: 255, blue: 255), "the white button")
 
+        let banner = try textExample()
+        XCTAssertEqual(banner.height, 240)
+        let band = banner.region(x: 60, y: 54, width: 1050, height: 132)
+        var white = 0
+        for y in 0..<band.height {
+            for x in 0..<band.width where band[x, y] == Pixel(red: 255, green: 255, blue: 255) { white += 1 }
+        }
+        XCTAssertGreaterThan(white, 5_000, "the title's strokes, fully covered, are white")
+
         let review = try sceneFileExample(folder: Fixtures.root + "fixtures")
         XCTAssertEqual(review.height, 2532)
 

@@ -2,6 +2,7 @@ import Compositor
 import Foundation
 import ImageCodecs
 import TestSupport
+import Typesetting
 import XCTest
 
 @testable import SceneFormat
@@ -9,12 +10,12 @@ import XCTest
 /// A layer's `animations` as scene files write them: the seeds' fixtures, and every mistake a JSON path.
 final class SceneFileAnimationTests: XCTestCase {
     private func scene(_ text: String) throws -> Scene {
-        var file = SceneFile(directory: Fixtures.root + "fixtures/", maxPixels: 1_000_000, loadImage: loadImageFile)
+        var file = SceneFile(directory: Fixtures.root + "fixtures/", maxPixels: 1_000_000, typesetter: FontTypesetter(), loadImage: loadImageFile)
         return try file.scene(fromJSON: Array(text.utf8))
     }
 
     private func error(_ text: String) -> String? {
-        var file = SceneFile(directory: Fixtures.root + "fixtures/", maxPixels: 1_000_000, loadImage: loadImageFile)
+        var file = SceneFile(directory: Fixtures.root + "fixtures/", maxPixels: 1_000_000, typesetter: FontTypesetter(), loadImage: loadImageFile)
         do {
             _ = try file.scene(fromJSON: Array(text.utf8))
             return nil
@@ -24,7 +25,7 @@ final class SceneFileAnimationTests: XCTestCase {
     }
 
     private func fixture(_ name: String) throws -> Scene {
-        var file = SceneFile(directory: Fixtures.root + "fixtures/", maxPixels: 4_000_000, loadImage: loadImageFile)
+        var file = SceneFile(directory: Fixtures.root + "fixtures/", maxPixels: 4_000_000, typesetter: FontTypesetter(), loadImage: loadImageFile)
         return try file.scene(fromJSON: Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(name)))))
     }
 

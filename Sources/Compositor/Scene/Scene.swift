@@ -193,7 +193,7 @@ extension Layer {
     /// Text a typesetter has set (`FontTypesetter().typeset("Rate it", style: TextStyle(.headline))`), black
     /// unless `color` says otherwise, as a `UILabel` with `.label` in the light appearance.
     public static func text(
-        _ text: any TypesetText, color: RGBAColor = RGBAColor(red: 0, green: 0, blue: 0), frame: Rect? = nil,
+        _ text: any TypesetText, color: RGBAColor = .black, frame: Rect? = nil,
         opacity: Double = 1, blend: CompositeOperator = .sourceOver, transform: AffineTransform2D = .identity
     ) -> Layer {
         Layer(.text(text, color: color), frame: frame, opacity: opacity, blend: blend, transform: transform)
