@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "BlurToolCLI", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "Typesetting"]),
         .executableTarget(name: "blurtool", dependencies: ["BlurToolCLI"]),
         .executableTarget(
-            name: "blurbench", dependencies: ["Compositor", "ImageCodecs", "TestSupport"],
+            name: "blurbench", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport"],
             path: "Benchmarks/blurbench"),
         // A seeded fuzzer for scene files (`make fuzz-scenes`), run in process.
         .executableTarget(

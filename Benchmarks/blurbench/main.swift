@@ -26,6 +26,7 @@ struct Options {
     var threads = Parallel.processorCount
     /// Also time each blur with the scalar twin kernels, for the SIMD speed-up column.
     var scalar = false
+    var text = TextOptions()
 }
 
 func parseOptions() -> Options {
@@ -40,10 +41,14 @@ func parseOptions() -> Options {
         case "--json": options.json = true
         case "--scalar": options.scalar = true
         case "--threads": options.threads = Int(arguments.next() ?? "") ?? options.threads
+        case "--text-file": options.text.textFile = arguments.next()
+        case "--font-file": options.text.fontFile = arguments.next()
+        case "--text-size": options.text.size = Double(arguments.next() ?? "") ?? .nan
+        case "--text-width": options.text.width = Double(arguments.next() ?? "") ?? .nan
         default:
             print(
                 "usage: blurbench [--input PHOTO] [--filter TEXT] [--trials N] [--warmup N] [--threads N] [--scalar]"
-                    + " [--json]"
+                    + " [--json] [--text-file F] [--font-file F] [--text-size PX] [--text-width PX]"
             )
             exit(argument == "--help" || argument == "-h" ? 0 : 64)
         }
@@ -229,7 +234,7 @@ let benchmarks: [Benchmark] =
         Benchmark(name: "encode-png-fast", megapixels: megapixels) {
             try ImageEncoder.encode(image, as: .png).count
         },
-    ]
+    ] + TextBenchmarks.benchmarks(options.text, filter: options.filter)
 
 var results: [Measurement] = []
 for benchmark in benchmarks

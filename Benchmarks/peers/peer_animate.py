@@ -2,8 +2,9 @@
 """The review screen's entrance animation: blurtool animate against skia-python's CPU raster + Pillow's APNG.
 
 Reads our scene format (default fixtures/review-entrance.json: 390x844 pt at scale 3, the coffee photo
-aspect-filled, a dark thin backdrop, a 0.6 black dim, shapes, five "rating" groups fading in on an ease-in-out
-curve and springing in from "translate(600, 0) scale(5)", a rounded comment-card backdrop) and draws frames
+aspect-filled, a dark thin backdrop, a 0.6 black dim, shapes, text, five "rating" groups with their labels fading
+in on an ease-in-out curve and springing in from "translate(600, 0) scale(5)", a rounded comment-card backdrop with
+a wrapped comment; text as skia_text.py lays it out) and draws frames
 t = k/fps for k = 0…fps·duration the way a Linux user would without us: Skia draws (backdrops as a saveLayer
 with a backdrop image filter: saturation on Blur(σ, σ), tints drawn in the layer), Pillow writes the animated
 PNG (`save_all`, default compression). The layers below the first animated one are drawn once and blitted into
@@ -30,6 +31,8 @@ try:
     import numpy as np
     import skia
     from PIL import Image, ImageSequence
+    sys.dont_write_bytecode = True  # importing skia_text must not leave a __pycache__ in the repository
+    import skia_text
 except ImportError as missing:  # started with another python: run again under .venv-peers
     python = os.path.join(ROOT, ".venv-peers", "bin", "python")
     if not os.path.exists(python) or os.path.realpath(sys.executable) == os.path.realpath(python):
@@ -50,7 +53,8 @@ MATERIALS = {
 SATURATION = 1.8
 NAMED_COLOURS = {"black": 0x000000FF, "white": 0xFFFFFFFF, "clear": 0, "transparent": 0}
 KEYS = {"image": {"path", "fit"}, "color": {"color"}, "shape": {"shape", "color", "cornerRadius"},
-        "backdrop": {"material", "appearance", "dim", "cornerRadius", "blur"}, "group": {"layers"}}
+        "backdrop": {"material", "appearance", "dim", "cornerRadius", "blur"}, "group": {"layers"},
+        "text": skia_text.KEYS}
 COMMON_KEYS = {"type", "name", "frame", "opacity", "transform", "animations"}
 
 
@@ -183,8 +187,9 @@ def colour(text, path, alpha=1.0):
     return skia.Color4f(r / 255, g / 255, b / 255, a / 255 * alpha)
 
 
-def load_layers(items, path, folder):
-    """The JSON layers with parsed frames, transforms, animations (and decoded images), checked for keys."""
+def load_layers(items, path, folder, bounds, fonts):
+    """The JSON layers with parsed frames, transforms, animations (and decoded images, laid-out text), checked
+    for keys; `bounds` is the parent's, which a layer without a frame fills."""
     layers = []
     for index, item in enumerate(items):
         where = f"{path}[{index}]"
@@ -216,7 +221,16 @@ def load_layers(items, path, folder):
             except (RuntimeError, ValueError) as error:
                 raise SceneError(f"{where}.path: {file}: {error}") from None
         elif kind == "group":
-            layer["layers"] = load_layers(item["layers"], where + ".layers", folder)
+            inner = (0, 0, *(layer["frame"] or bounds)[2:])
+            layer["layers"] = load_layers(item["layers"], where + ".layers", folder, inner, fonts)
+        elif kind == "text":
+            paint = item.get("color", "#000000")  # ours: black unless the layer says otherwise
+            colour(paint, where + ".color")
+            try:
+                layer["text"] = skia_text.TextLayer(item, layer["frame"] or bounds, folder, fonts,
+                                                    lambda alpha, paint=paint: colour(paint, "", alpha))
+            except skia_text.TextError as error:
+                raise SceneError(f"{where}: {error}") from None
         elif kind == "backdrop":
             if item.get("material") not in MATERIALS or item.get("appearance", "dark") not in ("light", "dark"):
                 raise SceneError(f"{where}: material must be one of {', '.join(MATERIALS)}, light or dark")
@@ -228,7 +242,8 @@ def load_scene(path):
     with open(path, encoding="utf-8") as f:
         scene = json.load(f)
     canvas = scene["canvas"]
-    layers = load_layers(scene["layers"], "layers", os.path.dirname(os.path.abspath(path)))
+    layers = load_layers(scene["layers"], "layers", os.path.dirname(os.path.abspath(path)),
+                         (0, 0, canvas["width"], canvas["height"]), skia_text.Fonts())
     return dict(width=canvas["width"], height=canvas["height"], scale=canvas.get("scale", 1),
                 background=colour(canvas.get("background", "clear"), "canvas.background"), layers=layers)
 
@@ -304,6 +319,8 @@ def content_bounds(layers, bounds, t):
             if inner is None:
                 continue
             corners = [(x + u, y + v) for u in inner[0::2] for v in inner[1::2]]
+        elif layer["type"] == "text" and layer["text"].ink is not None:  # glyphs may overflow the frame
+            corners = [(x + u, y + v) for u in layer["text"].ink[0::2] for v in layer["text"].ink[1::2]]
         else:
             corners = [(x + u, y + v) for u in (0, w) for v in (0, h)]
         a, b, c, d, tx, ty = centred(value_at(layer, t)[1], frame)
@@ -342,6 +359,8 @@ def draw_layer(canvas, layer, bounds, t, sampling):
         canvas.drawRRect(skia.RRect.MakeRectXY(rect, radius, radius), paint)
     elif kind == "backdrop":
         draw_backdrop(canvas, layer, rect, opacity)
+    elif kind == "text":
+        layer["text"].draw(canvas, (x, y, w, h), opacity)
     else:
         canvas.translate(x, y)
         box = content_bounds(layer["layers"], (0, 0, w, h), t)
