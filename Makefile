@@ -5,10 +5,11 @@ SWIFT ?= swift
 # A release build for this machine passes one CPU target to the whole build (never per module: stdlib
 # specialisations are shared across modules): `native`, the CPU building it (AVX-512 on the project's
 # machines, where the 16-lane kernels run in one register). `make release CPU=haswell` targets AVX2;
-# `make release PORTABLE=1` leaves the flag out for a binary that runs on any x86-64.
+# `make release PORTABLE=1` leaves the flag out for a binary that runs on any x86-64. BLURTOOL_TARGET_CPU lets
+# blurbench say which build it is.
 CPU ?= native
 ifeq ($(PORTABLE),)
-CPU_FLAGS := -Xswiftc -target-cpu -Xswiftc $(CPU) -Xcc -march=$(CPU)
+CPU_FLAGS := -Xswiftc -target-cpu -Xswiftc $(CPU) -Xcc -march=$(CPU) -Xswiftc -DBLURTOOL_TARGET_CPU
 endif
 # The Swift runtime linked statically: a process then starts in about 2 ms instead of 4 (the dynamic loader
 # no longer resolves libswiftCore's symbols at every start), which counts when a script runs blurtool per photo.

@@ -74,7 +74,8 @@ enum Harness {
                 + "\(scalarTwin(of: result, in: results).map { String($0.median / result.median) } ?? "null"), "
                 + "\"trials\": \(result.milliseconds.count)}"
         }
-        return "{\n  \"input\": \"\(input)\",\n  \"threads\": \(threads),\n  \"results\": [\n"
+        return "{\n  \"input\": \"\(input)\",\n  \"threads\": \(threads),\n  \(Machine.current().json),\n"
+            + "  \"copy_ms\": \(copyMilliseconds.map { String($0) } ?? "null"),\n  \"results\": [\n"
             + entries.joined(separator: ",\n") + "\n  ]\n}"
     }
 

@@ -249,5 +249,6 @@ if options.json {
     print(
         "blurbench: \(image.width)x\(image.height) (\(String(format1: megapixels)) MP) from \(inputName); "
             + "\(options.trials) trials after \(options.warmup) warm-up, \(threads) threads, \(Kernels.name) kernels")
+    print("blurbench: \(Machine.current().summary)")
     print(Harness.table(results, copyMilliseconds: copyMilliseconds))
 }
