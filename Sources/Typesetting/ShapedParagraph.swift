@@ -43,15 +43,44 @@ struct ParagraphShaper {
 
     enum Direction: UInt8 { case leftToRight, rightToLeft, neutral }
 
-    static func strongDirection(_ scalar: Unicode.Scalar) -> Direction {
-        let properties = scalar.properties
-        switch properties.generalCategory {
-        case .decimalNumber, .letterNumber, .otherNumber: return .leftToRight
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .spacingMark:
-            return isRightToLeftScript(scalar.value) ? .rightToLeft : .leftToRight
-        default:
-            return .neutral
+    /// What itemisation and line breaking need of a character, from one look-up of its general category.
+    struct CharacterClass {
+        /// Before resolution: letters and digits are strong, everything else neutral.
+        var direction: Direction
+        /// Marks, joiners and selectors belong to the character before them (its face and direction).
+        var isAttached: Bool
+        var isWhitespace: Bool
+    }
+
+    static func characterClass(_ scalar: Unicode.Scalar) -> CharacterClass {
+        let value = scalar.value
+        if value < 0x80 {
+            // ASCII without the table: C0 controls were already set as spaces.
+            let alphanumeric =
+                (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
+            return CharacterClass(
+                direction: alphanumeric ? .leftToRight : .neutral, isAttached: false, isWhitespace: value == 0x20)
         }
+        let category = scalar.properties.generalCategory
+        var result = CharacterClass(direction: .neutral, isAttached: false, isWhitespace: false)
+        switch category {
+        case .decimalNumber, .letterNumber, .otherNumber:
+            result.direction = .leftToRight
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter:
+            result.direction = isRightToLeftScript(value) ? .rightToLeft : .leftToRight
+        case .spacingMark:
+            result.direction = isRightToLeftScript(value) ? .rightToLeft : .leftToRight
+            result.isAttached = true
+        // Variation selectors are nonspacing marks too.
+        case .nonspacingMark, .enclosingMark, .format, .control:
+            result.isAttached = true
+            result.isWhitespace = value == 0x85
+        case .spaceSeparator, .lineSeparator, .paragraphSeparator:
+            result.isWhitespace = true
+        default:
+            break
+        }
+        return result
     }
 
     /// Hebrew, Arabic, Syriac, Thaana, NKo, Samaritan, Mandaic and their presentation forms; the historic
@@ -75,14 +104,6 @@ struct ParagraphShaper {
         value == 0xA0 || value == 0x2007 || value == 0x202F
     }
 
-    /// Characters that belong to the previous character's face and direction (marks, joiners, selectors).
-    static func isAttached(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .spacingMark, .format, .control: true
-        default: scalar.properties.isVariationSelector
-        }
-    }
-
     /// Shapes one paragraph's UTF-8 (no separators).
     func shape(_ bytes: ArraySlice<UInt8>) -> ShapedParagraph {
         // Tabs and other C0 controls are set as spaces (one byte for one, so offsets hold): faces map them to
@@ -93,17 +114,22 @@ struct ParagraphShaper {
         guard !bytes.isEmpty else { return paragraph }
         var scalars: [Unicode.Scalar] = []
         var offsets: [Int32] = []
+        // The scalar starting at each byte offset (HarfBuzz's clusters are byte offsets), one past the end last.
+        var scalarAt = [Int32](repeating: 0, count: bytes.count + 1)
         var offset: Int32 = 0
         for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+            scalarAt[Int(offset)] = Int32(scalars.count)
             scalars.append(scalar)
             offsets.append(offset)
             offset += Int32(UTF8.width(scalar))
         }
         offsets.append(offset)
         let count = scalars.count
+        scalarAt[bytes.count] = Int32(count)
+        let classes = scalars.map(Self.characterClass)
 
         // Directions: strong per character, then neutrals between agreeing neighbours.
-        var directions = scalars.map(Self.strongDirection)
+        var directions = classes.map(\.direction)
         let paragraphDirection = directions.first { $0 != .neutral } ?? .leftToRight
         paragraph.isRightToLeft = paragraphDirection == .rightToLeft
         var previousStrong = paragraphDirection
@@ -120,8 +146,7 @@ struct ParagraphShaper {
             let resolved = next == previousStrong ? next : paragraphDirection
             for index in position..<end {
                 // A mark keeps the direction of what it is attached to.
-                directions[index] =
-                    Self.isAttached(scalars[index]) && index > 0 ? directions[index - 1] : resolved
+                directions[index] = classes[index].isAttached && index > 0 ? directions[index - 1] : resolved
             }
             position = end
         }
@@ -130,15 +155,14 @@ struct ParagraphShaper {
         // stay in the face before them when it has them, so a run is not cut by a space.
         var faceOf = [Int](repeating: primary, count: count)
         for index in 0..<count {
-            let scalar = scalars[index]
+            let (scalar, kind) = (scalars[index], classes[index])
             if index > 0, faceOf[index - 1] != primary,
-                Self.isAttached(scalar)
-                    || (Self.strongDirection(scalar) == .neutral && faces[faceOf[index - 1]].glyph(for: scalar) != nil)
+                kind.isAttached || (kind.direction == .neutral && faces[faceOf[index - 1]].glyph(for: scalar) != nil)
             {
                 faceOf[index] = faceOf[index - 1]
-            } else if Self.isAttached(scalar) {
+            } else if kind.isAttached {
                 faceOf[index] = index > 0 ? faceOf[index - 1] : primary
-            } else if faces[primary].glyph(for: scalar) == nil, !scalar.properties.isWhitespace {
+            } else if !kind.isWhitespace, faces[primary].glyph(for: scalar) == nil {
                 faceOf[index] = faces.fallback(for: scalar) ?? primary
             }
         }
@@ -184,7 +208,8 @@ struct ParagraphShaper {
                     hb_shape(face.hbFont, buffer, nil, 0)
                     append(
                         buffer, face: faceOf[runStart], scale: size / face.unitsPerEm, rightToLeft: rightToLeft,
-                        runEnd: offsets[runEnd], bytes: bytes, to: &paragraph, firstScalars: &firstScalars)
+                        runEnd: offsets[runEnd], text: (scalars, classes, scalarAt), to: &paragraph,
+                        firstScalars: &firstScalars)
                     runStart = runEnd
                 }
             }
@@ -203,7 +228,8 @@ struct ParagraphShaper {
 
     /// HarfBuzz's output for one run as clusters in logical order (glyphs in visual order within each).
     private func append(
-        _ buffer: OpaquePointer?, face: Int, scale: Double, rightToLeft: Bool, runEnd: Int32, bytes: [UInt8],
+        _ buffer: OpaquePointer?, face: Int, scale: Double, rightToLeft: Bool, runEnd: Int32,
+        text: (scalars: [Unicode.Scalar], classes: [CharacterClass], scalarAt: [Int32]),
         to paragraph: inout ShapedParagraph, firstScalars: inout [UInt32]
     ) {
         var count: UInt32 = 0
@@ -231,11 +257,11 @@ struct ParagraphShaper {
                         yOffset: Float(Double(positions[index].y_offset) * scale), advance: Float(glyphAdvance)))
                 advance += glyphAdvance
             }
-            let text = bytes[Int(group.cluster)..<Int(max(textEnd, group.cluster))]
-            let scalars = String(decoding: text, as: UTF8.self).unicodeScalars
-            let isWhitespace = !scalars.isEmpty && scalars.allSatisfy { $0.properties.isWhitespace }
-            let last = scalars.last?.value ?? 0
-            firstScalars.append(scalars.first?.value ?? 0)
+            let first = Int(text.scalarAt[Int(group.cluster)])
+            let end = max(Int(text.scalarAt[Int(max(textEnd, group.cluster))]), first + 1)
+            let isWhitespace = text.classes[first..<end].allSatisfy(\.isWhitespace)
+            let last = text.scalars[end - 1].value
+            firstScalars.append(text.scalars[first].value)
             paragraph.clusters.append(
                 ShapedCluster(
                     glyphStart: glyphStart, glyphCount: Int32(group.end - group.start),

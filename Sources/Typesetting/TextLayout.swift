@@ -135,17 +135,16 @@ struct LineBreaker {
         while let last = clusters.last, paragraph.clusters[last].isWhitespace { clusters.removeLast() }
         // Each item is a cluster of the paragraph or of the ellipsis, with its embedding level: 0 left to right in
         // a left-to-right paragraph, 1 right to left, 2 left to right inside a right-to-left paragraph.
-        var items: [(source: ShapedParagraph, cluster: Int, level: Int)] = []
+        var items: [(fromEllipsis: Bool, cluster: Int, level: Int)] = []
         let base = paragraph.isRightToLeft ? 1 : 0
         func level(_ rightToLeft: Bool) -> Int {
             paragraph.isRightToLeft ? (rightToLeft ? 1 : 2) : (rightToLeft ? 1 : 0)
         }
         for index in clusters {
-            items.append((paragraph, index, level(paragraph.clusters[index].isRightToLeft)))
+            items.append((false, index, level(paragraph.clusters[index].isRightToLeft)))
         }
-        if let mark = line.ellipsis {
-            for index in mark.clusters.indices { items.append((mark, index, base)) }
-        }
+        let mark = line.ellipsis ?? ShapedParagraph()
+        for index in mark.clusters.indices { items.append((true, index, base)) }
         // Unicode's rule L2: from the highest level down to the lowest odd one, reverse every run at that level
         // or above.
         if let highest = items.map(\.level).max(), highest > 0 {
@@ -163,7 +162,9 @@ struct LineBreaker {
                 }
             }
         }
-        let lineWidth = items.reduce(0.0) { $0 + Double($1.source.clusters[$1.cluster].advance) }
+        let lineWidth = items.reduce(0.0) {
+            $0 + Double(($1.fromEllipsis ? mark : paragraph).clusters[$1.cluster].advance)
+        }
         let alignment: TextAlignment =
             style.alignment == .natural ? (paragraph.isRightToLeft ? .trailing : .leading) : style.alignment
         var pen: Double
@@ -173,10 +174,10 @@ struct LineBreaker {
         case .trailing: pen = frameWidth - lineWidth
         }
         for item in items {
-            let cluster = item.source.clusters[item.cluster]
+            let cluster = (item.fromEllipsis ? mark : paragraph).clusters[item.cluster]
             var x = pen
             for glyphIndex in Int(cluster.glyphStart)..<Int(cluster.glyphStart + cluster.glyphCount) {
-                let glyph = item.source.glyphs[glyphIndex]
+                let glyph = (item.fromEllipsis ? mark : paragraph).glyphs[glyphIndex]
                 place(
                     glyph, x: x + Double(glyph.xOffset), y: baseline - Double(glyph.yOffset), extents: extents,
                     into: &layout)
