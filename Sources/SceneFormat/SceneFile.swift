@@ -97,17 +97,21 @@ public struct SceneFile {
                 message: "\(scene.pixelWidth)x\(scene.pixelHeight) pixels is outside 1 to \(maxPixels) pixels "
                     + "(see --max-pixels)")
         }
-        scene.layers = try layers(root.required("layers"), path: "layers")
+        scene.layers = try layers(
+            root.required("layers"), path: "layers", bounds: Rect(x: 0, y: 0, width: scene.width, height: scene.height))
         return scene
     }
 
-    private mutating func layers(_ json: JSONValue, path: String) throws(SceneFileError) -> [Layer] {
+    /// - Parameter bounds: the parent's bounds, which a layer without a frame fills (transitions need them).
+    mutating func layers(_ json: JSONValue, path: String, bounds: Rect) throws(SceneFileError) -> [Layer] {
         guard case .array(let elements) = json else {
             throw SceneFileError.invalid(
                 path: path, message: "expected an array of layers, found \(json.kindDescription)")
         }
         var result: [Layer] = []
-        for (index, element) in elements.enumerated() { result.append(try layer(element, path: "\(path)[\(index)]")) }
+        for (index, element) in elements.enumerated() {
+            result.append(try layer(element, path: "\(path)[\(index)]", bounds: bounds))
+        }
         return result
     }
 
@@ -119,9 +123,10 @@ public struct SceneFile {
         "backdrop": ["material", "appearance", "dim", "cornerRadius", "blur", "effect"],
         "group": ["layers", "isolated"],
         "text": SceneFile.textKeys,
+        "transition": SceneFile.transitionKeys,
     ]
 
-    private mutating func layer(_ json: JSONValue, path: String) throws(SceneFileError) -> Layer {
+    mutating func layer(_ json: JSONValue, path: String, bounds: Rect) throws(SceneFileError) -> Layer {
         layerCount += 1
         guard layerCount <= SceneFile.maximumLayers else {
             throw SceneFileError.invalid(path: path, message: "more than \(SceneFile.maximumLayers) layers")
@@ -130,6 +135,10 @@ public struct SceneFile {
         let types = SceneFile.keysByType.keys.sorted()
         let type = try object.string("type", oneOf: types)
         try object.allowKeys(SceneFile.commonKeys + SceneFile.keysByType[type]!)
+        let frame = try object.frame("frame")
+        // What the layer's own layers see as their parent's bounds (a group's or a transition's).
+        let inner = frame.map { Rect(x: 0, y: 0, width: $0.width, height: $0.height) } ?? bounds
+        var isolatedByContent = false
         let content: Layer.Content
         switch type {
         case "image":
@@ -163,11 +172,14 @@ public struct SceneFile {
                     effect: try object.optionalNumber("effect", atLeast: 0, atMost: 1) ?? 1))
         case "text":
             content = try text(object, path: path)
+        case "transition":
+            let group = try transition(object, path: path, bounds: inner)
+            (content, isolatedByContent) = (group.content, group.isolated)
         default:
-            content = .group(try layers(try object.required("layers"), path: "\(path).layers"))
+            content = .group(try layers(try object.required("layers"), path: "\(path).layers", bounds: inner))
         }
         var result = Layer(content, name: try object.optionalString("name"))
-        result.frame = try object.frame("frame")
+        result.frame = frame
         result.opacity = try object.optionalNumber("opacity", atLeast: 0, atMost: 1) ?? 1
         if let blend = try object.optionalString("blend") {
             guard let op = CompositeOperator(name: blend) else {
@@ -185,7 +197,7 @@ public struct SceneFile {
                 throw SceneFileError.invalid(path: "\(path).transform", message: error.description)
             }
         }
-        result.isolated = try object.optionalBool("isolated") ?? false
+        result.isolated = try object.optionalBool("isolated") ?? isolatedByContent
         if let animations = object.value("animations") {
             result.animations = try self.animations(
                 animations, layerType: type, hasFrame: result.frame != nil, path: "\(path).animations")

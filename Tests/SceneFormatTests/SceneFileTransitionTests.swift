@@ -1,0 +1,105 @@
+import Compositor
+import XCTest
+
+@testable import SceneFormat
+
+/// `transition` layers: each style read into the `LayerTransition` it names, and every mistake a JSON path.
+final class SceneFileTransitionTests: XCTestCase {
+    private func scene(_ layer: String) throws -> Scene {
+        var file = SceneFile(directory: "", maxPixels: 1_000_000, loadImage: { _ in Image(width: 2, height: 2) })
+        return try file.scene(fromJSON: Array(#"{"canvas": {"width": 40, "height": 30}, "layers": [\#(layer)]}"#.utf8))
+    }
+
+    private func message(_ layer: String) -> String? {
+        do {
+            _ = try scene(layer)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    private let old = #"{"type": "color", "color": "red", "frame": {"x": 10, "y": 10, "width": 20, "height": 8}}"#
+    private let new = #"{"type": "color", "color": "blue", "frame": {"x": 10, "y": 10, "width": 20, "height": 8}}"#
+
+    private func pair(_ scene: Scene) -> [Layer] {
+        guard case .group(let layers) = scene.layers[0].content else { return [] }
+        return layers
+    }
+
+    func testCubeReadsAsTheSeedWritesIt() throws {
+        let read = try scene(#"{"type": "transition", "style": "cube", "direction": "down", "from": \#(old), "to": \#(new)}"#)
+        let expected = LayerTransition(.cube(.down)).layer(
+            from: .color(RGBAColor(red: 1, green: 0, blue: 0), frame: Rect(x: 10, y: 10, width: 20, height: 8)),
+            to: .color(RGBAColor(red: 0, green: 0, blue: 1), frame: Rect(x: 10, y: 10, width: 20, height: 8)),
+            in: Rect(x: 0, y: 0, width: 40, height: 30))
+        guard case .group(let layers) = expected.content else { return XCTFail() }
+        XCTAssertEqual(pair(read).map(\.transform), layers.map(\.transform))
+        XCTAssertEqual(pair(read).map(\.animations.count), layers.map(\.animations.count))
+        XCTAssertEqual(read.animationDuration, 0.5, accuracy: 1e-12)
+    }
+
+    func testTimingOverridesAndTheCrossDissolveIsIsolated() throws {
+        let read = try scene(
+            #"{"type": "transition", "style": "crossDissolve", "duration": 2, "delay": 0.5, "curve": "linear", "from": \#(old), "to": \#(new)}"#)
+        XCTAssertTrue(read.layers[0].isolated)
+        XCTAssertEqual(read.animationDuration, 2.5, accuracy: 1e-12)
+        XCTAssertEqual(pair(read)[1].blend, .plusLighter)
+        let spring = try scene(
+            #"{"type": "transition", "style": "grow", "point": [5, 5], "curve": "bouncy", "from": \#(old), "to": \#(new)}"#)
+        let settles = try XCTUnwrap(try TimingCurve(parsing: "bouncy").intrinsicDuration)
+        XCTAssertEqual(spring.animationDuration, settles, accuracy: 1e-9, "a spring lasts until it settles")
+    }
+
+    func testSwiftUICombinations() throws {
+        let read = try scene(
+            #"{"type": "transition", "style": "swiftUI", "insertion": ["move(bottom)", "opacity"], "removal": ["scale(0.5)", "opacity"], "curve": "linear", "duration": 1, "from": \#(old), "to": \#(new)}"#)
+        let start = read.snapshot(at: 0)
+        guard case .group(let layers) = start.layers[0].content else { return XCTFail() }
+        XCTAssertEqual(layers[1].transform, AffineTransform2D(translationX: 0, y: 8), "below by its own height")
+        XCTAssertEqual(layers[1].opacity, 0)
+        let middle = read.snapshot(at: 0.5)
+        guard case .group(let halfway) = middle.layers[0].content else { return XCTFail() }
+        XCTAssertEqual(halfway[0].transform.a, 0.75, accuracy: 1e-9)
+        XCTAssertEqual(halfway[0].opacity, 0.5, accuracy: 1e-9)
+    }
+
+    /// Inside a group with a frame, a layer without one fills the group: the cover slides by the group's height.
+    func testCoverVerticalUsesTheParentsBounds() throws {
+        let read = try scene(
+            #"{"type": "group", "frame": {"x": 0, "y": 0, "width": 20, "height": 12}, "layers": [{"type": "transition", "style": "coverVertical", "from": {"type": "color", "color": "red"}, "to": {"type": "color", "color": "blue"}}]}"#)
+        guard case .group(let inner) = read.snapshot(at: 0).layers[0].content,
+            case .group(let layers) = inner[0].content
+        else { return XCTFail() }
+        XCTAssertEqual(layers[1].transform, AffineTransform2D(translationX: 0, y: 12))
+    }
+
+    func testMistakesNameTheirPath() {
+        let cases: [(String, String)] = [
+            (#"{"type": "transition", "style": "flip", "from": \#(old), "to": \#(new)}"#, "layers[0].style: expected one of"),
+            (#"{"type": "transition", "style": "cube", "to": \#(new)}"#, "layers[0].from: missing"),
+            (#"{"type": "transition", "style": "grow", "from": \#(old), "to": \#(new)}"#, "layers[0].point: missing"),
+            (
+                #"{"type": "transition", "style": "cube", "offset": [1, 2], "from": \#(old), "to": \#(new)}"#,
+                "layers[0].offset: not an option of the cube style"
+            ),
+            (
+                #"{"type": "transition", "style": "fadeAndBounce", "offset": [1], "from": \#(old), "to": \#(new)}"#,
+                "layers[0].offset: expected [x, y]"
+            ),
+            (
+                #"{"type": "transition", "style": "swiftUI", "insertion": ["move(left)"], "from": \#(old), "to": \#(new)}"#,
+                "layers[0].insertion[0]: expected move(top|bottom|leading|trailing)"
+            ),
+            (
+                #"{"type": "transition", "style": "cube", "from": {"type": "color", "color": 3}, "to": \#(new)}"#,
+                "layers[0].from.color: expected"
+            ),
+            (#"{"type": "transition", "style": "cube", "duration": -1, "from": \#(old), "to": \#(new)}"#, "layers[0].duration"),
+        ]
+        for (layer, expected) in cases {
+            let text = message(layer)
+            XCTAssertTrue(text?.hasPrefix(expected) == true, "\(text ?? "no error") does not start with \(expected)")
+        }
+    }
+}
