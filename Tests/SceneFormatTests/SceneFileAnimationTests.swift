@@ -64,6 +64,10 @@ final class SceneFileAnimationTests: XCTestCase {
             XCTAssertGreaterThan(scene.animationDuration, 0.3, name)
             XCTAssertLessThanOrEqual(scene.animationDuration, 1.1 + 1e-9, name)
         }
+        // The transitions: the flight summary's labels and photo change in a second; the segue grows the summary
+        // out of the "Rate it" button (0.5 s) and, from 1.2 s, shrinks it back (0.5 s).
+        XCTAssertEqual(try fixture("flight-transitions.json").animationDuration, 1, accuracy: 1e-12)
+        XCTAssertEqual(try fixture("segue.json").animationDuration, 1.7, accuracy: 1e-12)
         let animator = try fixture("blur-animator.json")
         guard case .backdrop(let blur) = animator.layers[1].content else { return XCTFail("the blur view") }
         XCTAssertEqual(blur.effect, 0)
