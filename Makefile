@@ -48,11 +48,17 @@ demo: release
 
 # The README's pictures, from the project's own fixtures: the review screen as a still at 1.5 pixels per point
 # (its labels stay legible; about 50 KB of JPEG) and its entrance at one pixel per point and 20 fps, a few
-# hundred kilobytes.
+# hundred kilobytes; a strip of the flight summary's transitions at 0, 0.15, 0.3 and 1 s, drawn by
+# docs/flight-transitions-strip.json from those frames.
 docs: release
 	@mkdir -p docs
 	$(BLURTOOL) animate fixtures/review-screen.json --at 0 --scale 1.5 -q 85 -o docs/review-screen.jpg
 	$(BLURTOOL) animate fixtures/review-entrance.json --scale 1 --fps 20 -o docs/review-entrance.png
+	@mkdir -p out/strip
+	for t in 0 0.15 0.3 1; do \
+		$(BLURTOOL) animate fixtures/flight-transitions.json --at $$t --scale 1 -o out/strip/at-$$t.png || exit 1; \
+	done
+	$(BLURTOOL) compose docs/flight-transitions-strip.json -q 85 -o docs/flight-transitions.jpg
 
 # The suites are XCTest; Swift Testing is off so the run ends on XCTest's "Executed N tests" line.
 test: deps
