@@ -177,11 +177,13 @@ private struct ReusableBlocks {
 /// The value lives in an allocation of its own, not in a stored property: an empty value (`Locked(())`) would
 /// share its address with the `mutex` property, and the thread sanitizer took each unlocked read of `mutex` for
 /// a race with the locked access to the value (32 reports from the pyramid's shared rows).
-final class Locked<Value>: @unchecked Sendable {
+///
+/// Package-wide: the Typesetting module guards its faces and caches with it too.
+package final class Locked<Value>: @unchecked Sendable {
     private let value = UnsafeMutablePointer<Value>.allocate(capacity: 1)
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value.initialize(to: value)
         pthread_mutex_init(mutex, nil)
     }
@@ -193,10 +195,10 @@ final class Locked<Value>: @unchecked Sendable {
         value.deallocate()
     }
 
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return body(&value.pointee)
+        return try body(&value.pointee)
     }
 }
 

@@ -1,3 +1,4 @@
+import Compositor
 import CFreeType
 import CHarfBuzz
 

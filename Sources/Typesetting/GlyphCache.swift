@@ -1,3 +1,5 @@
+import Compositor
+
 /// Rasterised glyphs shared by every label, frame and thread, so that drawing the same text again is a blit.
 ///
 /// Bounded: an insertion that would pass `byteLimit` first evicts the least recently used glyphs (down to three
