@@ -46,13 +46,15 @@ public struct AnimationRequest: Equatable, Sendable {
 }
 
 extension ArgumentParser {
-    static func animationRequest(scene: String, options: [(name: String, value: String?)]) throws(UsageError)
-        -> AnimationRequest
-    {
-        let composeOptions: Set = [
+    /// `command`: "animate", or "transition", which also takes `--size` (and whose inputs are images, not a scene).
+    static func animationRequest(
+        scene: String, options: [(name: String, value: String?)], command: String = "animate"
+    ) throws(UsageError) -> AnimationRequest {
+        var composeOptions: Set = [
             "--output", "--quality", "--png-compression", "--no-auto-orient", "--lenient", "--max-pixels",
             "--verbose", "--threads", "--precision", "--chroma", "--progressive", "--optimize",
         ]
+        if command == "transition" { composeOptions.insert("--size") }
         var shared: [(name: String, value: String?)] = []
         var request = AnimationRequest(render: RenderRequest(input: scene))
         var format: String?
@@ -77,7 +79,9 @@ extension ArgumentParser {
                 shared.append((name, String(max(Int(quality!.rounded()), 1))))
             default:
                 guard composeOptions.contains(name) else {
-                    throw UsageError("option '\(name)' does not apply to 'animate' (the scene file says it)")
+                    throw UsageError(
+                        "option '\(name)' does not apply to '\(command)'"
+                            + (command == "animate" ? " (the scene file says it)" : ""))
                 }
                 shared.append((name, value))
             }

@@ -7,9 +7,9 @@ import ImageCodecs
     import Darwin
 #endif
 
-/// Where `animate`'s and `transition`'s frames go, in two steps per frame: `process` on the drawing threads, several at once (an
-/// animated PNG's frame diffed and deflated, a PNG or a YUV frame encoded), then `deliver` in frame order, one
-/// at a time (kept for the file, fed to the WebP encoder, written).
+/// Where `animate`'s and `transition`'s frames go, in two steps per frame: `process` on the drawing threads,
+/// several at once (an animated PNG's frame diffed and deflated, a PNG or a YUV frame encoded), then `deliver` in
+/// frame order, one at a time (kept for the file, fed to the WebP encoder, written).
 final class FrameSink: @unchecked Sendable {
     enum Encoded: Sendable {
         case apngFrame(AnimatedPNGFrame)

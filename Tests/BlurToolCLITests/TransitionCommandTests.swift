@@ -1,0 +1,157 @@
+import Compositor
+import Foundation
+import ImageCodecs
+import TestSupport
+import XCTest
+
+@testable import BlurToolCLI
+
+/// `blurtool transition FROM TO`: the ends are the two photos as `--size` places them, the frame count and every
+/// output kind are animate's, mistakes are one line with the documented status, and (with ffmpeg installed) the
+/// frames match ffmpeg's xfade.
+final class TransitionCommandTests: XCTestCase {
+    private var directory = ""
+    private var from = ""
+    private var to = ""
+
+    override func setUpWithError() throws {
+        directory = NSTemporaryDirectory() + "blurtool-transition-\(UUID().uuidString)/"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // Different sizes and aspects: each is filled to the output on its own.
+        from = directory + "from.png"
+        to = directory + "to.png"
+        try Data(try ImageEncoder.encode(TestImages.photoLike(width: 60, height: 40, seed: 1), as: .png))
+            .write(to: URL(fileURLWithPath: from))
+        try Data(try ImageEncoder.encode(TestImages.photoLike(width: 30, height: 50, seed: 7), as: .png))
+            .write(to: URL(fileURLWithPath: to))
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func files() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+    }
+
+    private func image(_ path: String) throws -> Image { try ImageDecoder.decode(try FileIO.read(path)).image }
+
+    /// `photo` as `blurtool PHOTO --size WxH` writes it: the aspect fill the transition starts and ends with.
+    private func filled(_ photo: String, _ size: String, name: String) throws -> String {
+        let path = directory + name
+        let result = ToolRun.run([photo, "--size", size, "-o", path])
+        XCTAssertEqual(result.status, 0, result.err)
+        return path
+    }
+
+    /// 1 s at 10 fps: 11 frames (the end included), the first FROM filled, the last TO filled, in between neither.
+    func testTheEndsAreTheFilledPhotos() throws {
+        let output = directory + "out.png"
+        let result = ToolRun.run(
+            ["transition", from, to, "--style", "fade", "--size", "32x24", "--fps", "10", "-o", output])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(result.out, "", "a named output is not printed")
+        let animation = try AnimatedPNGDecoder.decode(try FileIO.read(output), maxPixels: 1 << 20)
+        XCTAssertEqual(animation.frames.count, 11)
+        for delay in animation.delays { XCTAssertEqual(delay, 0.1, accuracy: 1e-9) }
+        let first = try image(try filled(from, "32x24", name: "from-filled.png"))
+        let last = try image(try filled(to, "32x24", name: "to-filled.png"))
+        XCTAssertTrue(animation.frames[0].hasSamePixels(as: first))
+        XCTAssertTrue(animation.frames[10].hasSamePixels(as: last))
+        XCTAssertFalse(animation.frames[5].hasSamePixels(as: first))
+        XCTAssertFalse(animation.frames[5].hasSamePixels(as: last))
+        XCTAssertTrue(animation.frames.allSatisfy(\.isOpaque))
+    }
+
+    /// Without --size the frames are FROM's size; the count is animate's (the first frame at or after the end),
+    /// 61 for the default 1 s at 60 fps.
+    func testSizeAndFrameCount() throws {
+        let output = directory + "out.apng"
+        XCTAssertEqual(ToolRun.run(["transition", from, to, "--style", "wipeleft", "-o", output]).status, 0)
+        let animation = try AnimatedPNGDecoder.decode(try FileIO.read(output), maxPixels: 1 << 20)
+        XCTAssertEqual(animation.frames.count, 61)
+        XCTAssertEqual(animation.frames[0].width, 60)
+        XCTAssertEqual(animation.frames[0].height, 40)
+        XCTAssertTrue(animation.frames[60].hasSamePixels(as: try image(try filled(to, "60x40", name: "t.png"))))
+        let short = ToolRun.run(
+            ["transition", from, to, "--style", "fade", "--duration", "0.45", "--fps", "20", "--benchmark"])
+        XCTAssertEqual(short.status, 0, short.err)
+        XCTAssertTrue(short.out.hasPrefix("render-only: 10 frames in "), short.out)
+        XCTAssertTrue(short.out.contains(" ms per frame), 60x40, fade, "), short.out)
+    }
+
+    /// The curve reaches the transition: `steps(1, jump-end)` holds FROM until the end.
+    func testTheCurveShapesProgress() throws {
+        let output = directory + "frames/"
+        let result = ToolRun.run(
+            ["transition", from, to, "--style", "fade", "--fps", "4", "--curve", "steps(1, jump-end)", "-o", output])
+        XCTAssertEqual(result.status, 0, result.err)
+        let frames = try (0..<5).map { try image(output + "frame-000\($0).png") }
+        for index in 1..<4 { XCTAssertTrue(frames[index].hasSamePixels(as: frames[0]), "frame \(index)") }
+        XCTAssertFalse(frames[4].hasSamePixels(as: frames[0]))
+    }
+
+    /// Numbered PNGs equal the animated PNG's frames; WebP and y4m are animate's files.
+    func testEveryOutputKind() throws {
+        let arguments = ["transition", from, to, "--style", "circleopen", "--fps", "10", "--duration", "0.2"]
+        XCTAssertEqual(ToolRun.run(arguments + ["-o", directory + "frames/"]).status, 0)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory + "frames").sorted(),
+            ["frame-0000.png", "frame-0001.png", "frame-0002.png"])
+        XCTAssertEqual(ToolRun.run(arguments + ["-o", directory + "a.png"]).status, 0)
+        let animation = try AnimatedPNGDecoder.decode(try FileIO.read(directory + "a.png"), maxPixels: 1 << 20)
+        for index in 0..<3 {
+            XCTAssertTrue(
+                try image(directory + "frames/frame-000\(index).png").hasSamePixels(as: animation.frames[index]))
+        }
+        for extra in [[], ["--lossy", "-q", "60", "--loop", "2"]] {
+            let webp = ToolRun.run(arguments + extra + ["-o", directory + "a.webp"])
+            XCTAssertEqual(webp.status, 0, webp.err)
+            let bytes = try FileIO.read(directory + "a.webp")
+            XCTAssertEqual(Array(bytes[0..<4]), Array("RIFF".utf8))
+            XCTAssertNotNil(String(decoding: bytes.prefix(64), as: UTF8.self).range(of: "ANIM"))
+        }
+        XCTAssertEqual(ToolRun.run(arguments + ["-o", directory + "a.y4m"]).status, 0)
+        let video = try FileIO.read(directory + "a.y4m")
+        let header = String(decoding: video.prefix(while: { $0 != 0x0A }), as: UTF8.self)
+        XCTAssertTrue(header.hasPrefix("YUV4MPEG2 W60 H40 F10:1"), header)
+        XCTAssertEqual(video.count, header.utf8.count + 1 + 3 * (6 + 60 * 40 * 3 / 2))
+        // The default name: FROM's stem and the style, beside FROM, printed.
+        let named = ToolRun.run(["transition", from, to, "--style", "fade", "--fps", "2"])
+        XCTAssertEqual(named.status, 0, named.err)
+        XCTAssertEqual(named.out, directory + "from-fade.png")
+    }
+
+    func testMistakesAreOneLineWithTheirStatus() throws {
+        let output = directory + "x.png"
+        let text = directory + "text.png"
+        try "not an image".write(toFile: text, atomically: true, encoding: .utf8)
+        let cases: [([String], Int32, String)] = [
+            (["transition", from, to, "--style", "spin", "-o", output], 64, "unknown style \"spin\"; known: fade, "),
+            (["transition", from, to, "-o", output], 64, "'transition' needs --style NAME; known: fade"),
+            (["transition", from, "--style", "fade", "-o", output], 64, "needs two images: FROM and TO"),
+            (["transition", from, to, "--style", "fade", "--curve", "bounce", "-o", output], 64, "--curve: "),
+            (["transition", from, to, "--style", "fade", "--duration", "0", "-o", output], 64, "must be above 0"),
+            (["transition", from, to, "--style", "fade", "--at", "0.5", "-o", output], 64, "'--at' does not apply"),
+            (["transition", from, to, "--style", "fade", "--sigma", "3"], 64, "'--sigma' does not apply to 'transi"),
+            (["transition", from, to, "--style", "fade", "--size", "0x4"], 64, "--size expects WIDTHxHEIGHT"),
+            (["transition", from, to, "--style", "fade", "-o", directory + "x.gif"], 64, "cannot tell the animation's"),
+            (["transition", from, to, "--style", "fade", "--lossy", "-o", output], 64, "--lossy applies to"),
+            (["transition", "-", "-", "--style", "fade", "-o", output], 64, "standard input can be FROM or TO"),
+            (["transition", from, to, "--style", "fade", "--fps", "1000", "--duration", "3600"], 64, "3600001 frames"),
+            (["transition", from, directory + "missing.png", "--style", "fade", "-o", output], 66, "missing.png"),
+            (["transition", text, to, "--style", "fade", "-o", output], 65, "not a JPEG or PNG image"),
+            (["transition", from, to, "--style", "fade", "--max-pixels", "2000", "-o", output], 65, "from.png"),
+            (["transition", from, to, "--style", "fade", "-o", to], 73, "is the input file; refusing to overwrite"),
+        ]
+        for (arguments, status, message) in cases {
+            let result = ToolRun.run(arguments)
+            XCTAssertEqual(result.status, status, "\(arguments): \(result.err)")
+            XCTAssertTrue(result.err.contains(message), "\(arguments): \(result.err)")
+            XCTAssertEqual(result.err.split(separator: "\n").count, status == 64 ? 2 : 1, result.err)
+        }
+        XCTAssertEqual(try files(), ["from.png", "text.png", "to.png"], "no output from a failed run")
+        let original = try ImageEncoder.encode(TestImages.photoLike(width: 30, height: 50, seed: 7), as: .png)
+        XCTAssertEqual(try FileIO.read(to), original, "TO untouched")
+    }
+}
