@@ -122,6 +122,34 @@ final class TransitionCommandTests: XCTestCase {
         XCTAssertEqual(named.out, directory + "from-fade.png")
     }
 
+    /// The thread count changes no byte of the file (the material style's blur included).
+    func testThreadCountDoesNotChangeTheFile() throws {
+        for threads in ["1", "3"] {
+            let result = ToolRun.run(
+                ["transition", from, to, "--style", "material", "--fps", "10", "-j", threads, "-o",
+                 directory + "t\(threads).png"])
+            XCTAssertEqual(result.status, 0, result.err)
+        }
+        XCTAssertEqual(try FileIO.read(directory + "t1.png"), try FileIO.read(directory + "t3.png"))
+    }
+
+    /// Ctrl-C while the frames are drawn: the output's temporary file goes, nothing else is left.
+    func testAnInterruptLeavesNoOutput() throws {
+        let output = directory + "long.png"
+        let (process, out, err) = try ToolProcess.start(
+            ["transition", from, to, "--style", "fade", "--size", "800x600", "--duration", "300", "-o", output])
+        let temporary = ".long.png.blurtool-\(process.processIdentifier).tmp"
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, !(try files()).contains(temporary), Date() < deadline { usleep(2000) }
+        XCTAssertTrue(try files().contains(temporary), "the temporary file was seen")
+        usleep(200_000)
+        XCTAssertTrue(process.isRunning, "still drawing")
+        kill(process.processIdentifier, SIGINT)
+        let result = ToolProcess.finish(process, out, err)
+        XCTAssertTrue(result.wasSignalled, "status \(result.status): \(result.err)")
+        XCTAssertEqual(try files(), ["from.png", "to.png"])
+    }
+
     func testMistakesAreOneLineWithTheirStatus() throws {
         let output = directory + "x.png"
         let text = directory + "text.png"
