@@ -5,17 +5,19 @@ The two photos (default the table and apples photos in /work/shared/photos) are 
 our blurtool first (`--size`, Lanczos-3) and written as PNGs; without them, two seeded generated images are used.
 Then, for each style (fade, wipeleft, circleopen by default), at 60 fps over 1 s:
 
-- ffmpeg (Debian's): both PNGs as looped 1-s inputs, `xfade=transition=NAME:duration=1:offset=0` (it converts
-  rgb24 to planar gbrp, which xfade works on; that conversion is counted as its own), to the null muxer
-  (`-f null -`), threads as ffmpeg chooses. Timed as a process, minus the decode-only run of the same inputs
-  (`-map 0 -map 1 -f null -`: the PNGs decoded every frame, as the looped image demuxer does, and nothing else),
-  both medians of --trials runs. The frame count is read from ffmpeg's `-stats` line.
+- ffmpeg (Debian's): each PNG decoded once, converted to planar gbrp (what xfade works on) and repeated as a
+  1-s input by the `loop` filter, then `xfade=transition=NAME:duration=1:offset=0` to the null muxer
+  (`-f null -`), threads as ffmpeg chooses. Timed as a process, minus the decode-only run: the same graph
+  without xfade, both streams to the null muxer (process start, the two decodes and conversions, the loops);
+  both medians of --trials runs. The frame count is read from ffmpeg's `-stats` line. (Looping the PNG in the
+  image demuxer instead decodes it again every frame, which costs more than xfade and drowns it in the
+  subtraction.)
 - ours: `blurtool transition FROM TO --style NAME --fps 60 --duration 1 --benchmark`: the frames drawn into
   memory and not encoded; its own "render-only" figure (after decoding and filling), median of --trials runs.
 
 Frames per second are compared (ours draws 61 frames, the end included; xfade 60). Prints the CPU model, its
 vector extensions and the uptime line (load averages), and writes every figure with --json. Needs no Python
-package. See README.md beside this.
+package.
 """
 import argparse
 import json
@@ -108,11 +110,15 @@ def inputs(args):
     return [os.path.join(args.work, "from.png"), os.path.join(args.work, "to.png")], made
 
 
-def ffmpeg_inputs(args, pngs):
-    looped = []
+def ffmpeg_command(args, pngs, tail):
+    """ffmpeg with both PNGs as [a] and [b]: decoded once, gbrp, repeated for the duration; `tail` is the rest."""
+    frames = round(args.fps * args.duration)
+    loop = f"format=gbrp,loop=loop={frames - 1}:size=1:start=0,setpts=N/{args.fps}/TB"
+    inputs = []
     for png in pngs:
-        looped += ["-loop", "1", "-framerate", str(args.fps), "-t", str(args.duration), "-i", png]
-    return [args.ffmpeg, "-hide_banner", "-nostdin", "-stats", *looped]
+        inputs += ["-framerate", str(args.fps), "-i", png]
+    return [args.ffmpeg, "-hide_banner", "-nostdin", "-stats", *inputs, "-filter_complex",
+            f"[0]{loop}[a];[1]{loop}[b]" + tail[0], *tail[1:]]
 
 
 def frames_of(stderr):
@@ -130,16 +136,15 @@ def median(trials, work):
 
 def benchmark(args):
     pngs, made = inputs(args)
-    decode = ffmpeg_inputs(args, pngs) + ["-map", "0:v", "-map", "1:v", "-f", "null", "-"]
+    decode = ffmpeg_command(args, pngs, ["", "-map", "[a]", "-map", "[b]", "-f", "null", "-"])
     decode_seconds, decode_runs = median(args.trials, lambda: run(decode)[0])
     report = {"cpu": cpu(), "uptime": uptime(), "inputs": made, "size": f"{args.width}x{args.height}",
               "fps": args.fps, "duration": args.duration, "trials": args.trials,
               "ffmpeg_version": run([args.ffmpeg, "-version"])[2].splitlines()[0],
               "ffmpeg_decode_only": {"seconds": decode_seconds, "runs": decode_runs}, "styles": {}}
     for style in args.styles:
-        command = ffmpeg_inputs(args, pngs) + [
-            "-filter_complex", f"[0][1]xfade=transition={style}:duration={args.duration}:offset=0",
-            "-f", "null", "-"]
+        command = ffmpeg_command(
+            args, pngs, [f";[a][b]xfade=transition={style}:duration={args.duration}:offset=0", "-f", "null", "-"])
         frames = frames_of(run(command)[1])
         process, process_runs = median(args.trials, lambda: run(command)[0])
         xfade = max(process - decode_seconds, 1e-9)
