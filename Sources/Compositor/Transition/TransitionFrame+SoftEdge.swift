@@ -8,14 +8,14 @@
 /// every pixel the new photo's share, smoothstep(0, 1, s) or its complement, for a field s of position and P
 /// (xfade's formulas, in Float as xfade computes them); the shares are rounded to 1/256 and mixed in fixed point.
 extension TransitionFrame {
-    /// Pixels per run of shares: the run's shares (four per pixel) stay in L1 between the two loops.
+    /// Pixels per run of shares: the run's shares stay in L1 between the two loops.
     static let softEdgeRun = 128
 
     func softEdge(_ style: PhotoTransition.Style) {
         let field = SoftEdgeField(style: style, width: width, height: height, progress: Float(xfade))
         let width = self.width
         forEachRow { y in
-            withUnsafeTemporaryAllocation(of: UInt16.self, capacity: TransitionFrame.softEdgeRun * 4) { shares in
+            withUnsafeTemporaryAllocation(of: UInt16.self, capacity: TransitionFrame.softEdgeRun) { shares in
                 let shares = shares.baseAddress!
                 var x = 0
                 while x < width {
@@ -69,7 +69,7 @@ struct SoftEdgeField {
         }
     }
 
-    /// Shares of pixels x..<x + count of row y, each written four times (one per channel).
+    /// Shares of pixels x..<x + count of row y.
     func shares(x: Int, y: Int, count: Int, into shares: UnsafeMutablePointer<UInt16>) {
         for i in 0..<count {
             let column = x + i
@@ -87,8 +87,7 @@ struct SoftEdgeField {
             case .radial:
                 share = smoothstep(0, 1, atan2f(Float(column - centreX), Float(y - centreY)) + offset)
             }
-            let weight = UInt16(share * 256 + 0.5)
-            for c in 0..<4 { shares[i * 4 + c] = weight }
+            shares[i] = UInt16(share * 256 + 0.5)
         }
     }
 }

@@ -30,11 +30,7 @@ final class TransitionKernelTests: XCTestCase {
         let a = TestImages.randomPremultiplied(width: 203, height: 1, seed: 4)
         let b = TestImages.randomPremultiplied(width: 203, height: 1, seed: 5)
         var random = SeededGenerator(seed: 6)
-        var weights = [UInt16](repeating: 0, count: 203 * 4)
-        for i in 0..<203 {
-            let w = UInt16.random(in: 0...256, using: &random)
-            for c in 0..<4 { weights[i * 4 + c] = w }
-        }
+        let weights = (0..<203).map { _ in UInt16.random(in: 0...256, using: &random) }
         for count in [0, 1, 7, 8, 9, 31, 64, 203] {
             let fast = Image(width: 203, height: 1)
             let slow = Image(width: 203, height: 1)
