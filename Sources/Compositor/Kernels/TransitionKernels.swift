@@ -47,14 +47,14 @@ enum TransitionKernels {
     /// Per channel `(a · (256 − w) + b · w + 128) >> 8` with pixel i's `w` = `weights[i]` (0...256), for `count`
     /// pixels.
     static func mix(
-        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, weights: UnsafePointer<UInt16>,
+        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, weights: UnsafePointer<UInt32>,
         into destination: UnsafeMutablePointer<UInt8>, count: Int
     ) {
         let full = Words(repeating: UInt32(one))
         let half = Words(repeating: 128 | 128 << 16)
         var i = 0
         while i + 16 <= count {
-            let wb = widened(weights + i)
+            let wb = UnsafeRawPointer(weights + i).loadUnaligned(as: Words.self)
             let wa = full &- wb
             let p = words(a + i * 4)
             let q = words(b + i * 4)
@@ -75,15 +75,6 @@ enum TransitionKernels {
     private static func store(_ words: Words, at destination: UnsafeMutablePointer<UInt8>) {
         UnsafeMutableRawPointer(destination).storeBytes(of: words, as: Words.self)
     }
-
-    /// 16 weights widened to words (a lane loop over one loaded vector: one `vpmovzxwd`).
-    @inline(__always)
-    private static func widened(_ weights: UnsafePointer<UInt16>) -> Words {
-        let loaded = UnsafeRawPointer(weights).loadUnaligned(as: SIMD16<UInt16>.self)
-        var result = Words()
-        for lane in 0..<16 { result[lane] = UInt32(loaded[lane]) }
-        return result
-    }
 }
 
 /// The scalar twins of `TransitionKernels`: the same integer formulas one byte at a time (the tails of the SIMD
@@ -100,7 +91,7 @@ enum ScalarTransitionKernels {
     }
 
     static func mix(
-        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, weights: UnsafePointer<UInt16>,
+        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, weights: UnsafePointer<UInt32>,
         into destination: UnsafeMutablePointer<UInt8>, count: Int
     ) {
         for i in 0..<(count * 4) {
