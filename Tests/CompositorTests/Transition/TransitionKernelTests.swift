@@ -62,7 +62,7 @@ final class TransitionKernelTests: XCTestCase {
 
     func testSoftEdgeFieldsVectorLanesEqualTheirScalarTwinToTheBit() {
         let (width, height) = (1170, 2532)  // the benchmark's size: large distances, many rounding cases
-        for style in [PhotoTransition.Style.smoothleft, .smoothright, .circleopen, .circleclose] {
+        for style in [PhotoTransition.Style.smoothleft, .smoothright, .circleopen, .circleclose, .radial] {
             for progress: Float in [0.013, 0.25, 0.5, 0.71, 0.999] {
                 let field = SoftEdgeField(style: style, width: width, height: height, progress: progress)
                 var seen = Set<UInt32>()
@@ -78,5 +78,23 @@ final class TransitionKernelTests: XCTestCase {
                 XCTAssertTrue(seen.isSubset(of: Set(0...256)), "\(style)")
             }
         }
+    }
+
+    func testArctangentIsWithinATenThousandthOfARadianOfLibmAndItsLanesEqualItsScalarTwin() {
+        var worst = 0.0
+        for y in stride(from: -1266, through: 1266, by: 37) {
+            for x in stride(from: -585, through: 585 - 16, by: 16) {
+                let columns = SIMD16<Float>((0..<16).map { Float(x + $0) })
+                let lanes = Arctangent.atan2(columns, SIMD16(repeating: Float(y)))
+                for lane in 0..<16 {
+                    let scalar = Arctangent.atan2(Float(x + lane), Float(y))
+                    XCTAssertEqual(lanes[lane].bitPattern, scalar.bitPattern, "\(x + lane), \(y)")
+                    worst = max(worst, abs(Double(scalar) - atan2(Double(x + lane), Double(y))))
+                }
+            }
+        }
+        XCTAssertEqual(Arctangent.atan2(0, 0), 0)
+        XCTAssertEqual(Arctangent.atan2(0, -3), .pi, accuracy: 1e-6)
+        XCTAssertLessThan(worst, 1e-4)
     }
 }
