@@ -63,7 +63,8 @@ enum TransitionKernels {
             store(even &>> 8 & fields | odd & ~fields, at: destination + i * 4)
             i += 16
         }
-        ScalarTransitionKernels.mix(a + i * 4, b + i * 4, weights: weights + i, into: destination + i * 4, count: count - i)
+        ScalarTransitionKernels.mix(
+            a + i * 4, b + i * 4, weights: weights + i, into: destination + i * 4, count: count - i)
     }
 
     @inline(__always)

@@ -70,7 +70,8 @@ final class TransitionKernelTests: XCTestCase {
                     for x in stride(from: 0, to: width - 16, by: 16) {
                         let lanes = field.vectorShares(x: x, y: y)
                         for lane in 0..<16 {
-                            XCTAssertEqual(lanes[lane], field.share(x: x + lane, y: y), "\(style) \(progress) \(x + lane), \(y)")
+                            XCTAssertEqual(
+                                lanes[lane], field.share(x: x + lane, y: y), "\(style) \(progress) \(x + lane), \(y)")
                             seen.insert(lanes[lane])
                         }
                     }

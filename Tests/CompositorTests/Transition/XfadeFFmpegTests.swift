@@ -29,8 +29,9 @@ final class XfadeFFmpegTests: XCTestCase {
                 let ours = PhotoTransition(style: style, threads: 2).frame(from: a, to: b, progress: Double(k) / 10)
                 let difference = ImageDifference(ours, frames[5 + k], channels: 3)
                 let copies = style.rawValue.hasPrefix("wipe") || style.rawValue.hasPrefix("slide")
-                XCTAssertLessThanOrEqual(difference.maxError, copies ? 0 : 1, "\(style) at \(Double(k) / 10): \(difference)")
-                XCTAssertGreaterThan(difference.psnr, 48, "\(style) at \(Double(k) / 10): \(difference)")
+                let context = "\(style) at \(Double(k) / 10): \(difference)"
+                XCTAssertLessThanOrEqual(difference.maxError, copies ? 0 : 1, context)
+                XCTAssertGreaterThan(difference.psnr, 48, context)
             }
         }
     }
