@@ -16,15 +16,27 @@ enum Arctangent {
     static func atan2(_ y: SIMD16<Float>, _ x: SIMD16<Float>) -> SIMD16<Float> {
         let ay = magnitude(y)
         let ax = magnitude(x)
-        let larger = pointwiseMax(ay, ax)
-        let smaller = pointwiseMin(ay, ax)
-        let a = smaller / pointwiseMax(larger, SIMD16(repeating: .leastNormalMagnitude))  // (0, 0) → 0
+        // pointwiseMin/Max compiled lane by lane here; selections by sign bits stay vectors.
+        let larger = select(ay, ax, whereNegative: ay - ax)
+        let smaller = select(ax, ay, whereNegative: ay - ax)
+        let a = smaller / (larger + .leastNormalMagnitude)  // (0, 0) → 0; absorbed by any offset of a pixel
         let s = a * a
         var r = a * (c1 + s * (c3 + s * (c5 + s * (c7 + s * (c9 + s * c11)))))
-        r.replace(with: Float.pi / 2 - r, where: ay .> ax)
-        r.replace(with: Float.pi - r, where: x .< 0)
-        r.replace(with: -r, where: y .< 0)
-        return r
+        // Selections by sign bits (ay > ax is ax − ay < 0, whose sign is exact): `replace(with:where:)` compiled
+        // to a branch per lane, which made the polynomial slower than libm.
+        r = select(r, Float.pi / 2 - r, whereNegative: ax - ay)
+        r = select(r, Float.pi - r, whereNegative: x)
+        return select(r, -r, whereNegative: y)
+    }
+
+    /// `b` in the lanes where `sign` has its sign bit set, `a` elsewhere.
+    @inline(__always)
+    static func select(
+        _ a: SIMD16<Float>, _ b: SIMD16<Float>, whereNegative sign: SIMD16<Float>
+    ) -> SIMD16<Float> {
+        let mask = unsafeBitCast(unsafeBitCast(sign, to: SIMD16<Int32>.self) &>> 31, to: SIMD16<UInt32>.self)
+        let bits = unsafeBitCast(a, to: SIMD16<UInt32>.self) & ~mask | unsafeBitCast(b, to: SIMD16<UInt32>.self) & mask
+        return unsafeBitCast(bits, to: SIMD16<Float>.self)
     }
 
     /// The lanes without their sign bits (as `Float.magnitude` does for one).
@@ -39,7 +51,7 @@ enum Arctangent {
         let ax = x.magnitude
         let larger = max(ay, ax)
         let smaller = min(ay, ax)
-        let a = smaller / max(larger, .leastNormalMagnitude)
+        let a = smaller / (larger + .leastNormalMagnitude)
         let s = a * a
         var r = a * (c1 + s * (c3 + s * (c5 + s * (c7 + s * (c9 + s * c11)))))
         if ay > ax { r = Float.pi / 2 - r }

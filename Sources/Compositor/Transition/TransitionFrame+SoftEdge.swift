@@ -100,7 +100,9 @@ struct SoftEdgeField {
         case .radial:
             s = Arctangent.atan2(columns - centreX, SIMD16(repeating: Float(y) - Float(centreY))) + offset
         }
-        let t = pointwiseMin(pointwiseMax(s, SIMD16(repeating: 0)), SIMD16(repeating: 1))
+        // clamp(s, 0, 1) by sign bits (pointwiseMin/Max went lane by lane); s is never NaN.
+        var t = Arctangent.select(s, SIMD16(repeating: 0), whereNegative: s)
+        t = Arctangent.select(t, SIMD16(repeating: 1), whereNegative: 1 - t)
         var share = t * t * (3 - 2 * t)
         if complement { share = 1 - share }
         // Adding 1.5·2²³ rounds to an integer (to nearest, ties to even) in the low mantissa bits.
