@@ -74,7 +74,8 @@ extension TransitionFrame {
             let out = UnsafeMutableRawPointer(target.row(y))
             for x in 0..<width {
                 let source = TransitionFrame.dissolveRank(x: x, y: y) < threshold ? b : a
-                out.storeBytes(of: source.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self), toByteOffset: x * 4, as: UInt32.self)
+                let pixel = source.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
+                out.storeBytes(of: pixel, toByteOffset: x * 4, as: UInt32.self)
             }
         }
     }

@@ -51,11 +51,17 @@ extension TransitionFrame {
             let a = from.row(sy)
             let b = to.row(sy)
             let out = target.row(y)
+            // A square's pixels are one mixed pixel: mix it once per square, not once per pixel.
+            var last = -1
             for x in 0..<width {
-                let sx = centre(x, width) * 4
-                for c in 0..<4 {
-                    out[x * 4 + c] = UInt8(
-                        truncatingIfNeeded: (Int(a[sx + c]) * weightA + Int(b[sx + c]) * weightB + 128) >> 8)
+                let sx = centre(x, width)
+                if sx != last {
+                    ScalarTransitionKernels.mix(
+                        a + sx * 4, b + sx * 4, into: out + x * 4, count: 1, weightA: weightA, weightB: weightB,
+                        bias: SIMD4(repeating: 128))
+                    last = sx
+                } else {
+                    (out + x * 4).update(from: out + x * 4 - 4, count: 4)
                 }
             }
         }

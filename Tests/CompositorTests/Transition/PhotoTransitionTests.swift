@@ -108,3 +108,39 @@ final class PhotoTransitionTests: XCTestCase {
         }
     }
 }
+
+/// `material`'s schedule: the old photo alone through the material at effect 2p until 0.4, the new one alone at
+/// effect 2(1 − p) from 0.6, the two full materials half and half at 0.5.
+final class MaterialTransitionTests: XCTestCase {
+    let from = TestImages.photoLike(width: 60, height: 90, seed: 41)
+    let to = TestImages.photoLike(width: 60, height: 90, seed: 42)
+
+    private func seen(_ image: Image, effect: Double) -> Image {
+        let recipe = BackdropMaterial(recipe: Material.thin.recipe(for: .dark), effect: effect).effectiveRecipe
+        return MaterialEffect(recipe: recipe, pixelsPerPoint: MaterialEffect.pixelsPerPoint(fillingScreenWith: 60, 90))
+            .apply(to: image)
+    }
+
+    func testTheOldPhotoBlursInAndTheNewOneSharpensOut() {
+        let transition = PhotoTransition(style: .material, threads: 2)
+        XCTAssertTrue(transition.frame(from: from, to: to, progress: 0.3).hasSamePixels(as: seen(from, effect: 0.6)))
+        XCTAssertTrue(transition.frame(from: from, to: to, progress: 0.8).hasSamePixels(as: seen(to, effect: 0.4)))
+        let middle = transition.frame(from: from, to: to, progress: 0.5)
+        let half = PhotoTransition(style: .fade).frame(
+            from: seen(from, effect: 1), to: seen(to, effect: 1), progress: 0.5)
+        XCTAssertTrue(middle.hasSamePixels(as: half))
+    }
+
+    func testNeighbouringFramesAroundTheCrossFadeAreClose() {
+        // No jump: frames 1 % of progress apart differ little, through the cross-fade and either side of it.
+        let transition = PhotoTransition(style: .material, threads: 2)
+        let small = from.region(x: 0, y: 0, width: 30, height: 45)
+        let smallTo = to.region(x: 0, y: 0, width: 30, height: 45)
+        var previous = transition.frame(from: small, to: smallTo, progress: 0.35)
+        for step in 36...64 {
+            let frame = transition.frame(from: small, to: smallTo, progress: Double(step) / 100)
+            XCTAssertGreaterThan(ImageDifference(previous, frame).psnr, 30, "at \(Double(step) / 100)")
+            previous = frame
+        }
+    }
+}

@@ -30,11 +30,7 @@ final class TransitionKernelTests: XCTestCase {
         let a = TestImages.randomPremultiplied(width: 203, height: 1, seed: 4)
         let b = TestImages.randomPremultiplied(width: 203, height: 1, seed: 5)
         var random = SeededGenerator(seed: 6)
-        var weights = [UInt16](repeating: 0, count: 203 * 4)
-        for i in 0..<203 {
-            let w = UInt16.random(in: 0...256, using: &random)
-            for c in 0..<4 { weights[i * 4 + c] = w }
-        }
+        let weights = (0..<203).map { _ in UInt32.random(in: 0...256, using: &random) }
         for count in [0, 1, 7, 8, 9, 31, 64, 203] {
             let fast = Image(width: 203, height: 1)
             let slow = Image(width: 203, height: 1)
@@ -62,5 +58,44 @@ final class TransitionKernelTests: XCTestCase {
             XCTAssertLessThanOrEqual(worst, 1, "fade at \(progress)")
             if progress == 0.5 { XCTAssertLessThanOrEqual(worst, 0.5, "the middle rounds the half mix") }
         }
+    }
+
+    func testSoftEdgeFieldsVectorLanesEqualTheirScalarTwinToTheBit() {
+        let (width, height) = (1170, 2532)  // the benchmark's size: large distances, many rounding cases
+        for style in [PhotoTransition.Style.smoothleft, .smoothright, .circleopen, .circleclose, .radial] {
+            for progress: Float in [0.013, 0.25, 0.5, 0.71, 0.999] {
+                let field = SoftEdgeField(style: style, width: width, height: height, progress: progress)
+                var seen = Set<UInt32>()
+                for y in stride(from: 0, to: height, by: 97) {
+                    for x in stride(from: 0, to: width - 16, by: 16) {
+                        let lanes = field.vectorShares(x: x, y: y)
+                        for lane in 0..<16 {
+                            XCTAssertEqual(
+                                lanes[lane], field.share(x: x + lane, y: y), "\(style) \(progress) \(x + lane), \(y)")
+                            seen.insert(lanes[lane])
+                        }
+                    }
+                }
+                XCTAssertTrue(seen.isSubset(of: Set(0...256)), "\(style)")
+            }
+        }
+    }
+
+    func testArctangentIsWithinATenThousandthOfARadianOfLibmAndItsLanesEqualItsScalarTwin() {
+        var worst = 0.0
+        for y in stride(from: -1266, through: 1266, by: 37) {
+            for x in stride(from: -585, through: 585 - 16, by: 16) {
+                let columns = SIMD16<Float>((0..<16).map { Float(x + $0) })
+                let lanes = Arctangent.atan2(columns, SIMD16(repeating: Float(y)))
+                for lane in 0..<16 {
+                    let scalar = Arctangent.atan2(Float(x + lane), Float(y))
+                    XCTAssertEqual(lanes[lane].bitPattern, scalar.bitPattern, "\(x + lane), \(y)")
+                    worst = max(worst, abs(Double(scalar) - atan2(Double(x + lane), Double(y))))
+                }
+            }
+        }
+        XCTAssertEqual(Arctangent.atan2(0, 0), 0)
+        XCTAssertEqual(Arctangent.atan2(0, -3), .pi, accuracy: 1e-6)
+        XCTAssertLessThan(worst, 1e-4)
     }
 }
