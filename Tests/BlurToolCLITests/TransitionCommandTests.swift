@@ -80,6 +80,39 @@ final class TransitionCommandTests: XCTestCase {
         XCTAssertTrue(short.out.contains(" ms per frame), 60x40, fade, "), short.out)
     }
 
+    /// FROM's EXIF orientation (6: turned a quarter) decides the default size, and it is filled upright.
+    func testTheDefaultSizeIsFromUpright() throws {
+        // The TIFF block of one IFD entry, Orientation (0x0112) = 6, as a PNG eXIf chunk after IHDR.
+        let tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0]
+            + [0, 0, 0, 0]
+        let png = try ImageEncoder.encode(TestImages.photoLike(width: 60, height: 40, seed: 1), as: .png)
+        let chunk = Array("eXIf".utf8) + tiff
+        var length = UInt32(tiff.count).bigEndian
+        var crc = Self.crc32(chunk).bigEndian
+        let oriented = directory + "oriented.png"
+        try Data(
+            png[..<33] + withUnsafeBytes(of: &length, Array.init) + chunk + withUnsafeBytes(of: &crc, Array.init)
+                + png[33...]
+        ).write(to: URL(fileURLWithPath: oriented))
+        let output = directory + "turned.png"
+        let result = ToolRun.run(["transition", oriented, to, "--style", "fade", "--fps", "2", "-o", output])
+        XCTAssertEqual(result.status, 0, result.err)
+        let animation = try AnimatedPNGDecoder.decode(try FileIO.read(output), maxPixels: 1 << 20)
+        XCTAssertEqual(animation.frames[0].width, 40)
+        XCTAssertEqual(animation.frames[0].height, 60)
+        XCTAssertTrue(animation.frames[0].hasSamePixels(as: try image(try filled(oriented, "40x60", name: "u.png"))))
+    }
+
+    /// PNG's chunk CRC (ISO 3309, reflected, polynomial 0xEDB88320).
+    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
     /// The curve reaches the transition: `steps(1, jump-end)` holds FROM until the end.
     func testTheCurveShapesProgress() throws {
         let output = directory + "frames/"
