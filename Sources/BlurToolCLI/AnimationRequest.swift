@@ -46,13 +46,15 @@ public struct AnimationRequest: Equatable, Sendable {
 }
 
 extension ArgumentParser {
-    static func animationRequest(scene: String, options: [(name: String, value: String?)]) throws(UsageError)
-        -> AnimationRequest
-    {
-        let composeOptions: Set = [
+    /// `command`: "animate", or "transition", which also takes `--size` (and whose inputs are images, not a scene).
+    static func animationRequest(
+        scene: String, options: [(name: String, value: String?)], command: String = "animate"
+    ) throws(UsageError) -> AnimationRequest {
+        var composeOptions: Set = [
             "--output", "--quality", "--png-compression", "--no-auto-orient", "--lenient", "--max-pixels",
             "--verbose", "--threads", "--precision", "--chroma", "--progressive", "--optimize",
         ]
+        if command == "transition" { composeOptions.insert("--size") }
         var shared: [(name: String, value: String?)] = []
         var request = AnimationRequest(render: RenderRequest(input: scene))
         var format: String?
@@ -77,7 +79,9 @@ extension ArgumentParser {
                 shared.append((name, String(max(Int(quality!.rounded()), 1))))
             default:
                 guard composeOptions.contains(name) else {
-                    throw UsageError("option '\(name)' does not apply to 'animate' (the scene file says it)")
+                    throw UsageError(
+                        "option '\(name)' does not apply to '\(command)'"
+                            + (command == "animate" ? " (the scene file says it)" : ""))
                 }
                 shared.append((name, value))
             }
@@ -103,5 +107,53 @@ extension ArgumentParser {
             throw UsageError("--at renders one frame; it takes neither --duration nor --benchmark")
         }
         return request
+    }
+}
+
+/// Where the frames go, shared by `animate` and `transition`.
+extension AnimationRequest {
+    /// The output's kind and path (nil for `--benchmark`); the default name is `name(stem of the input)` beside
+    /// the input, with the kind's extension.
+    func target(naming name: (String) -> String = { $0 }) throws(UsageError) -> (Output, String?) {
+        let output = try outputKind()
+        if isLossy, output != .webp { throw UsageError("--lossy applies to an animated WebP") }
+        return (output, try outputPath(output, naming: name))
+    }
+
+    /// The output's kind: `--format`, else the path's (a folder: frames; `.webp`), else an animated PNG.
+    private func outputKind() throws(UsageError) -> Output {
+        if let output { return output }
+        guard let path = render.output else { return .apng }
+        if path != "-", path.hasSuffix("/") || FileIO.isDirectory(path) { return .frames }
+        let lowered = path.lowercased()
+        if lowered.hasSuffix(".webp") { return .webp }
+        if lowered.hasSuffix(".y4m") { return .y4m }
+        if lowered.hasSuffix(".png") || lowered.hasSuffix(".apng") || path == "-" || FileIO.isStream(path) {
+            return .apng
+        }
+        throw UsageError(
+            "cannot tell the animation's format from \(ToolFailure.display(path)); name it .png, .apng, .webp, "
+                + ".y4m or a folder/, or give --format")
+    }
+
+    /// Where it goes: `-o`, or `<name(stem)>.png` (`.webp`, …) beside the input; nil for `--benchmark`.
+    private func outputPath(_ output: Output, naming name: (String) -> String) throws(UsageError) -> String? {
+        if isBenchmark {
+            guard render.output == nil else { throw UsageError("--benchmark writes no output; drop -o") }
+            return nil
+        }
+        if output == .frames {
+            guard let folder = render.output, folder != "-" else {
+                throw UsageError("numbered frames go to a folder: give -o FOLDER/")
+            }
+            return folder
+        }
+        return try OutputPath.resolve(render.output, input: render.input) { stem in
+            switch output {
+            case .apng, .frames: return name(stem) + ".png"
+            case .webp: return name(stem) + ".webp"
+            case .y4m: return name(stem) + ".y4m"
+            }
+        }
     }
 }

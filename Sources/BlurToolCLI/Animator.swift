@@ -28,9 +28,7 @@ struct Animator {
             let scene = try loadScene()
             return try writeStill(scene, at: time, renderer: renderer(), to: path)
         }
-        let output = try outputKind()
-        if request.isLossy, output != .webp { throw UsageError("--lossy applies to an animated WebP") }
-        let outputPath = try resolvedOutputPath(output)
+        let (output, outputPath) = try request.target()
         if let outputPath { try OutputPath.refuseOverwriting(scenePath, with: outputPath, what: "scene") }
         let scene = try loadScene()
         let renderer = renderer()
@@ -50,7 +48,8 @@ struct Animator {
         let loaded = clock.now
         let progress = ProgressBar(total: count, clock: clock)
         let sink = try FrameSink.make(
-            output, path: outputPath, scene: scene, request: request, frames: count)
+            output, path: outputPath, width: scene.pixelWidth, height: scene.pixelHeight, opaque: scene.staysOpaque,
+            request: request, frames: count)
         defer { sink.discard() }
         do {
             try renderer.renderFrames(
@@ -114,43 +113,6 @@ struct Animator {
         AnimationRenderer(
             framesPerSecond: request.framesPerSecond,
             renderer: SceneRenderer(threads: request.render.threads, precision: request.render.precision))
-    }
-
-    /// The output's kind: `--format`, else the path's (a folder: frames; `.webp`), else an animated PNG.
-    private func outputKind() throws -> AnimationRequest.Output {
-        if let output = request.output { return output }
-        guard let path = request.render.output else { return .apng }
-        if path != "-", path.hasSuffix("/") || FileIO.isDirectory(path) { return .frames }
-        let lowered = path.lowercased()
-        if lowered.hasSuffix(".webp") { return .webp }
-        if lowered.hasSuffix(".y4m") { return .y4m }
-        if lowered.hasSuffix(".png") || lowered.hasSuffix(".apng") || path == "-" || FileIO.isStream(path) {
-            return .apng
-        }
-        throw UsageError(
-            "cannot tell the animation's format from \(ToolFailure.display(path)); name it .png, .apng, .webp, "
-                + ".y4m or a folder/, or give --format")
-    }
-
-    /// Where it goes: `-o`, or `<scene stem>.png` (`.webp`, …) beside the scene; nil for `--benchmark`.
-    private func resolvedOutputPath(_ output: AnimationRequest.Output) throws(UsageError) -> String? {
-        if request.isBenchmark {
-            guard request.render.output == nil else { throw UsageError("--benchmark writes no output; drop -o") }
-            return nil
-        }
-        if output == .frames {
-            guard let folder = request.render.output, folder != "-" else {
-                throw UsageError("numbered frames go to a folder: give -o FOLDER/")
-            }
-            return folder
-        }
-        return try OutputPath.resolve(request.render.output, input: request.render.input) { stem in
-            switch output {
-            case .apng, .frames: return stem + ".png"
-            case .webp: return stem + ".webp"
-            case .y4m: return stem + ".y4m"
-            }
-        }
     }
 
     /// `--at`: one frame, the snapshot at `time`, to a PNG or JPEG.

@@ -70,6 +70,8 @@ public enum ArgumentParser {
         case "animate":
             guard positionals.count == 2 else { throw UsageError("'animate' needs exactly one SCENE file") }
             return .animate(try animationRequest(scene: positionals[1], options: options))
+        case "transition":
+            return .transition(try transitionRequest(positionals: Array(positionals.dropFirst()), options: options))
         case nil:
             throw UsageError("no INPUT given")
         default:
@@ -282,6 +284,8 @@ struct OptionSpec {
         OptionSpec(name: "--lossy", short: nil, takesValue: false),
         OptionSpec(name: "--benchmark", short: nil, takesValue: false),
         OptionSpec(name: "--scale", short: nil, takesValue: true),
+        OptionSpec(name: "--style", short: nil, takesValue: true),
+        OptionSpec(name: "--curve", short: nil, takesValue: true),
     ]
 
     static func named(_ name: String) -> OptionSpec? {

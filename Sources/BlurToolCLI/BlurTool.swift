@@ -34,13 +34,15 @@ public enum BlurTool {
             case .compose(let request): try Composer(request: request, console: console).run()
             case .curve(let request): try CurveCommand(request: request, console: console).run()
             case .animate(let request): try Animator(request: request, console: console).run()
+            case .transition(let request): try TransitionCommand(request: request, console: console).run()
             }
             return ExitCode.success.rawValue
         } catch let error as UsageError {
             console.err(
                 "blurtool: error: \(error.message.escapedForMessageLine())\n"
                     + "Usage: blurtool INPUT (--material NAME | --sigma S | --size WxH | --transform T) [-o OUTPUT], "
-                    + "blurtool compose|animate SCENE.json [-o OUTPUT]; "
+                    + "blurtool compose|animate SCENE.json [-o OUTPUT], "
+                    + "blurtool transition FROM TO --style NAME [-o OUTPUT]; "
                     + "see 'blurtool --help'.")
             return ExitCode.usage.rawValue
         } catch let failure as ToolFailure {

@@ -16,6 +16,8 @@ public enum Command: Equatable, Sendable {
     case curve(CurveRequest)
     /// `blurtool animate SCENE`: the scene's frames to an animation, or one of them (`--at`) to an image.
     case animate(AnimationRequest)
+    /// `blurtool transition FROM TO --style NAME`: one photo turning into the other, to an animation.
+    case transition(TransitionRequest)
 }
 
 /// `blurtool INPUT --material NAME …` or `blurtool INPUT --sigma S …`.

@@ -7,9 +7,9 @@ import ImageCodecs
     import Darwin
 #endif
 
-/// Where `animate`'s frames go, in two steps per frame: `process` on the drawing threads, several at once (an
-/// animated PNG's frame diffed and deflated, a PNG or a YUV frame encoded), then `deliver` in frame order, one
-/// at a time (kept for the file, fed to the WebP encoder, written).
+/// Where `animate`'s and `transition`'s frames go, in two steps per frame: `process` on the drawing threads,
+/// several at once (an animated PNG's frame diffed and deflated, a PNG or a YUV frame encoded), then `deliver` in
+/// frame order, one at a time (kept for the file, fed to the WebP encoder, written).
 final class FrameSink: @unchecked Sendable {
     enum Encoded: Sendable {
         case apngFrame(AnimatedPNGFrame)
@@ -41,18 +41,19 @@ final class FrameSink: @unchecked Sendable {
         self.framesPerSecond = framesPerSecond
     }
 
-    /// Opens the output (before any frame is drawn, so one that cannot be created fails first).
+    /// Opens the output (before any frame is drawn, so one that cannot be created fails first); `opaque`: every
+    /// frame is opaque (the animated PNG then stores no alpha).
     static func make(
-        _ kind: AnimationRequest.Output, path: String?, scene: Scene, request: AnimationRequest, frames: Int
+        _ kind: AnimationRequest.Output, path: String?, width: Int, height: Int, opaque: Bool,
+        request: AnimationRequest, frames: Int
     ) throws -> FrameSink {
-        let (width, height) = (scene.pixelWidth, scene.pixelHeight)
         guard let path else { return FrameSink(kind: .benchmark, output: nil, framesPerSecond: 0) }
         let fps = request.framesPerSecond
         switch kind {
         case .apng:
             let encoder = AnimatedPNGEncoder(
                 width: width, height: height, frameDelay: FrameSink.delay(framesPerSecond: fps),
-                loopCount: request.loopCount, opaque: scene.staysOpaque, compressionLevel: request.animatedPNGLevel,
+                loopCount: request.loopCount, opaque: opaque, compressionLevel: request.animatedPNGLevel,
                 threads: request.render.threads)
             let output = try OutputFile(path)
             // Written frame by frame into the temporary file, so a long animation is never held whole.

@@ -10,6 +10,8 @@ enum HelpText {
                blurtool compose SCENE.json [-o OUTPUT]
                blurtool animate SCENE.json [--fps N] [--duration S] [-o OUTPUT.png|.webp|FOLDER/|-]
                blurtool animate SCENE.json --at S [-o OUTPUT.png|.jpg]
+               blurtool transition FROM TO --style NAME [--duration S] [--curve SPEC] [--fps N] [--size WxH]
+                                   [-o OUTPUT.png|.webp|.y4m|FOLDER/|-]
                blurtool curve SPEC [--samples N] [--format csv|png] [-o OUTPUT]
                blurtool materials
                blurtool info INPUT...
@@ -30,6 +32,10 @@ enum HelpText {
                                   to an animated PNG (.png, .apng), an animated WebP (.webp), numbered PNGs
                                   (FOLDER/frame-0000.png …) or YUV4MPEG2 (--format y4m, e.g. -o - |
                                   ffmpeg -i - out.mp4); a progress bar shows when stderr is a terminal.
+          FROM TO                 transition: two JPEGs or PNGs of any sizes, each aspect-filled (Lanczos-3)
+                                  to --size (default: FROM's upright size); frames at t = k/fps from FROM
+                                  (t = 0) to TO (t = --duration, default 1 s), as ffmpeg's xfade draws
+                                  them, to the outputs animate writes. Default output: FROM-STYLE.png.
           SPEC                    A timing curve, as scene files write one: linear, easeIn, easeOut,
                                   easeInOut, ease, cubic-bezier(x1,y1,x2,y2), steps(n, jump-end),
                                   spring(damping: 0.2, velocity: 0.3, duration: 0.8) (UIKit),
@@ -86,14 +92,22 @@ enum HelpText {
           --max-pixels N          Refuse larger images and --size frames (default 100000000), checked
                                   before decoding.
           -j, --threads N         Use at most N threads (default: every core); output is identical for any N.
-          --fps N                 animate: frames per second (default 60).
-          --duration S            animate: seconds to render (default: until the scene's animations end).
+          --fps N                 animate, transition: frames per second (default 60).
+          --duration S            animate: seconds to render (default: until the scene's animations end);
+                                  transition: its length (default 1).
           --at S                  animate: only the frame at S seconds, to a PNG or JPEG (the same pixels
                                   as that frame of the whole animation).
-          --loop N                animate: times an animated PNG or WebP plays (default 0: for ever).
-          --lossy                 animate: a lossy WebP (quality -q, default 90) instead of lossless.
+          --loop N                animate, transition: times an animated PNG or WebP plays (default 0: for ever).
+          --lossy                 animate, transition: a lossy WebP (quality -q, default 90) instead of lossless.
           --scale X               animate: pixels per point instead of the scene's (a preview: 1).
-          --benchmark             animate: draw the frames, write nothing, print how fast.
+          --benchmark             animate, transition: draw the frames, write nothing, print how fast.
+          --style NAME            transition: fade, fadeblack, fadewhite, dissolve, wipeleft, wiperight,
+                                  wipeup, wipedown, slideleft, slideright, slideup, slidedown, smoothleft,
+                                  smoothright, circleopen, circleclose, radial, pixelize, hblur, zoomin
+                                  (ffmpeg's xfade), material (FROM blurs into a frosted material, TO
+                                  sharpens out of it).
+          --curve SPEC            transition: how progress moves in time (a SPEC, default linear; a
+                                  spring's settling time is stretched to --duration).
           -v, --verbose           Report the route taken and the time of each stage on stderr.
           -h, --help              Show this help.
           -V, --version           Show the version.
@@ -116,6 +130,7 @@ enum HelpText {
           blurtool photos/*.jpg --material thin -o backgrounds/
           blurtool info photo.jpg
           blurtool animate fixtures/review-entrance.json -o entrance.png
+          blurtool transition table.jpg apples.jpg --style circleopen --size 1170x2532 -o change.webp
           blurtool curve 'spring(damping: 0.2, velocity: 0.3, duration: 0.8)' -o spring.png
         """
 }
