@@ -72,12 +72,39 @@ extension TransitionFrame {
             let a = UnsafeRawPointer(from.row(y))
             let b = UnsafeRawPointer(to.row(y))
             let out = UnsafeMutableRawPointer(target.row(y))
-            for x in 0..<width {
+            var x = 0
+            while x + 16 <= width {
+                // rank < threshold, both below 2²⁴, is the sign of their difference: a mask without a compare
+                // (SIMD comparisons and selections compiled lane by lane).
+                let ranks = TransitionFrame.dissolveRanks(x: x, y: y)
+                let difference = unsafeBitCast(ranks &- threshold, to: SIMD16<Int32>.self)
+                let mask = unsafeBitCast(difference &>> 31, to: SIMD16<UInt32>.self)
+                let old = a.loadUnaligned(fromByteOffset: x * 4, as: SIMD16<UInt32>.self)
+                let new = b.loadUnaligned(fromByteOffset: x * 4, as: SIMD16<UInt32>.self)
+                out.storeBytes(of: old & ~mask | new & mask, toByteOffset: x * 4, as: SIMD16<UInt32>.self)
+                x += 16
+            }
+            for x in x..<width {
                 let source = TransitionFrame.dissolveRank(x: x, y: y) < threshold ? b : a
                 let pixel = source.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
                 out.storeBytes(of: pixel, toByteOffset: x * 4, as: UInt32.self)
             }
         }
+    }
+
+    private static let lanes = SIMD16<UInt32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+
+    /// `dissolveRank` of pixels x..<x + 16 of row y, in SIMD.
+    @inline(__always)
+    static func dissolveRanks(x: Int, y: Int) -> SIMD16<UInt32> {
+        let columns = lanes &+ UInt32(truncatingIfNeeded: x)
+        var h = columns &* 0x9E37_79B1 ^ SIMD16(repeating: UInt32(truncatingIfNeeded: y) &* 0x85EB_CA77)
+        h ^= h &>> 16
+        h &*= 0x85EB_CA6B
+        h ^= h &>> 13
+        h &*= 0xC2B2_AE35
+        h ^= h &>> 16
+        return h &>> 8
     }
 
     /// A pixel's dissolve threshold in 1/2²⁴: the top 24 bits of a 32-bit avalanche hash (the murmur3 finaliser)

@@ -45,6 +45,17 @@ final class PhotoTransitionTests: XCTestCase {
         }
     }
 
+    func testTheCurveMapsTimeToTheStylesProgress() {
+        for style in [PhotoTransition.Style.fade, .wipeleft, .circleopen, .pixelize] {
+            let eased = PhotoTransition(style: style, curve: .easeIn, threads: 0)  // 0 threads: the calling one
+            for t in [0.2, 0.5, 0.9] {
+                let linear = PhotoTransition(style: style).frame(
+                    from: from, to: to, progress: TimingCurve.easeIn.value(atFraction: t))
+                XCTAssertTrue(eased.frame(from: from, to: to, progress: t).hasSamePixels(as: linear), "\(style) \(t)")
+            }
+        }
+    }
+
     func testOneAndTwoThreadsDrawTheSamePixels() {
         let tall = TestImages.photoLike(width: 19, height: 64, seed: 5)
         let tallTo = TestImages.randomPremultiplied(width: 19, height: 64, seed: 6)

@@ -98,4 +98,15 @@ final class TransitionKernelTests: XCTestCase {
         XCTAssertEqual(Arctangent.atan2(0, -3), .pi, accuracy: 1e-6)
         XCTAssertLessThan(worst, 1e-4)
     }
+
+    func testDissolveRanksInSIMDEqualTheScalarHash() {
+        for y in [0, 1, 17, 2531, 1 << 20] {
+            for x in stride(from: 0, to: 1170, by: 16) {
+                let lanes = TransitionFrame.dissolveRanks(x: x, y: y)
+                for lane in 0..<16 {
+                    XCTAssertEqual(lanes[lane], TransitionFrame.dissolveRank(x: x + lane, y: y), "\(x + lane), \(y)")
+                }
+            }
+        }
+    }
 }
