@@ -8,9 +8,12 @@
 //   text-review-labels-warm         the text layers of fixtures/review-screen.json (inside groups too, through
 //                                   their transforms and opacities) drawn onto an existing 1170x2532 canvas, as
 //                                   the scene renderer draws a text layer, glyph cache warm: the steady state
+//   text-review-labels-groups-warm  the same text layers in their groups drawn by the scene renderer itself onto the
+//                                   canvas it keeps: the dimmed groups each isolated in a picture of their own (in
+//                                   the full screen their faces need those pictures anyway)
 //   text-review-scene-warm          the same layers as a scene (groups kept) through SceneRenderer.render: a new
 //                                   canvas filled with the background every frame, isolated groups drawn apart
-import Compositor
+@_spi(Benchmarks) import Compositor
 import ImageCodecs
 import SceneFormat
 import Typesetting
@@ -146,6 +149,10 @@ enum TextBenchmarks {
             Benchmark(name: "text-review-labels-warm", megapixels: megapixels) {
                 draw(labels, onto: canvas, space: space)
                 return Int(canvas[canvas.width / 2, 790 * 3].red) &+ labels.count
+            },
+            Benchmark(name: "text-review-labels-groups-warm", megapixels: megapixels) {
+                try renderer.drawLayers(of: scene, onto: canvas)
+                return Int(canvas[canvas.width / 2, 790 * 3].red)
             },
             Benchmark(name: "text-review-scene-warm", megapixels: megapixels) {
                 let image = try renderer.render(scene)

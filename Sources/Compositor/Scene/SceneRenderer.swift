@@ -48,6 +48,14 @@ public struct SceneRenderer: Sendable {
         return canvas
     }
 
+    /// Draws the scene's layers onto a canvas of its size that the caller keeps (a renderer's steady state, for
+    /// blurbench): no cost check, no new canvas.
+    @_spi(Benchmarks) public func drawLayers(of scene: Scene, onto canvas: Image, workspace: Workspace = Workspace())
+        throws(SceneRenderError)
+    {
+        try draw(scene.layers[...], onto: canvas, scene: scene, workspace: workspace, cache: nil)
+    }
+
     /// Draws top-level layers onto a canvas of the scene's size.
     func draw(
         _ layers: ArraySlice<Layer>, onto canvas: Image, scene: Scene, workspace: Workspace, cache: FrameCache?
