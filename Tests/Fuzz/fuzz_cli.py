@@ -522,6 +522,35 @@ class Generator:
         # 30 fps for a few seconds of a small canvas at most, unless the arguments ask for more.
         return Case(arguments, binary_stdout=to_stdout, text_stdout=not to_stdout, pixels=pixels * 30)
 
+    def transition_case(self):
+        """blurtool transition FROM TO: the fixtures' photos and hostile inputs, every style, odd sizes and curves."""
+        r = self.r
+        root = self.f.root
+        styles = ["fade", "wipeleft", "circleopen", "dissolve", "radial", "pixelize", "hblur", "zoomin", "material",
+                  "slideup", "smoothright", "fadeblack"]
+        arguments = ["transition", r.choice(self.f.inputs), r.choice(self.f.inputs), "--style",
+                     r.choice(styles) if self.valid() else r.choice(styles + ["cube", "", self.text()])]
+        output = r.choice([os.path.join(root, "change.png"), os.path.join(root, "change.webp"),
+                           os.path.join(root, "change-frames") + "/", os.path.join(root, "change.y4m"), "-",
+                           self.f.null, self.f.directory, None])
+        if output is not None:
+            arguments += ["-o", output]
+        options = {"--fps": ["10", "1", "0", "1000", "nan", self.text()],
+                   "--duration": ["0.5", "0", "3600", "-1", self.text()],
+                   "--size": ["32x24", "1x1", "0x5", "100000x100000", "7x300", self.text()],
+                   "--curve": ["easeInOut", "steps(3)", "bouncy", "cubic-bezier(2,0,1,1)", self.text()],
+                   "--threads": ["1", "2", "0"], "--max-pixels": ["100", "1000000", "0"]}
+        # Small frames unless the case asks otherwise: a fuzz case should take a moment, not minutes.
+        arguments += ["--size", "40x30", "--fps", "10"] if self.valid() else []
+        for _ in range(r.randint(0, 3)):
+            if r.random() < 0.2:
+                arguments.append(r.choice(["--lossy", "--benchmark", "-v"]))
+            else:
+                name = r.choice(list(options))
+                arguments += [name, options[name][0] if self.valid() else r.choice(options[name])]
+        to_stdout = outputs_of(arguments) == "-" or outputs_of(arguments) in (self.f.stdout_link,)
+        return Case(arguments, binary_stdout=to_stdout, text_stdout=not to_stdout, pixels=40 * 30 * 10)
+
     def other_case(self):
         choice = self.r.random()
         if choice < 0.4:
@@ -538,8 +567,10 @@ class Generator:
             return self.render_case()
         if choice < 0.75:
             return self.compose_case(index)
-        if choice < 0.9:
+        if choice < 0.85:
             return self.animate_case(index)
+        if choice < 0.93:
+            return self.transition_case()
         return self.other_case()
 
 
