@@ -79,11 +79,14 @@ final class ShapedText: TypesetText, @unchecked Sendable {
                 continue
             }
             guard origin.x.magnitude < 1e9, origin.y.magnitude < 1e9 else { continue }
-            // Whole pixels move the blit; the remainder, in quarter pixels, is the outline's phase.
+            // Whole pixels move the blit; the remainder, in quarter pixels, is the outline's phase. Upright text
+            // keeps only the horizontal phase, as Skia's axis-aligned and Core Text's horizontal text do: its
+            // baselines are snapped to whole pixels, so a paragraph's lines share one bitmap per glyph and x
+            // phase instead of making up to 16 variants of it. Rotated or sheared text keeps both phases.
             var wholeX = origin.x.rounded(.down)
-            var wholeY = origin.y.rounded(.down)
+            var wholeY = rendering.isUpright ? origin.y.rounded() : origin.y.rounded(.down)
             var phaseX = Int(((origin.x - wholeX) * 4).rounded())
-            var phaseY = Int(((origin.y - wholeY) * 4).rounded())
+            var phaseY = rendering.isUpright ? 0 : Int(((origin.y - wholeY) * 4).rounded())
             if phaseX == 4 { (wholeX, phaseX) = (wholeX + 1, 0) }
             if phaseY == 4 { (wholeY, phaseY) = (wholeY + 1, 0) }
             let face = faces[Int(glyph.face)]
