@@ -207,6 +207,10 @@ struct ParagraphShaper {
         defer { hb_buffer_destroy(buffer) }
         var runStart = 0
         var firstScalars: [UInt32] = []
+        // About a glyph and a cluster per character in most text: one allocation each instead of a dozen.
+        firstScalars.reserveCapacity(count)
+        paragraph.clusters.reserveCapacity(count)
+        paragraph.glyphs.reserveCapacity(count)
         bytes.withUnsafeBufferPointer { utf8 in
             utf8.withMemoryRebound(to: CChar.self) { characters in
                 while runStart < count {

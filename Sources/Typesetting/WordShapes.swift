@@ -17,10 +17,27 @@ struct RunGlyph {
 /// Shaping a word alone loses what the font does across a space: kerning a letter with the space beside it, and
 /// contextual alternates or ligatures spanning it. Latin, Greek and Cyrillic fonts seldom do either.
 final class WordShapes {
+    /// Hashed by an FNV-1a digest of the bytes taken in one pass: `Hasher` fed a slice byte by byte cost more than
+    /// the look-up it served.
     private struct Key: Hashable {
         var face: Int
         var script: UInt32
         var bytes: ArraySlice<UInt8>
+        var digest: UInt64
+
+        init(face: Int, script: UInt32, bytes: ArraySlice<UInt8>) {
+            var digest: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in bytes { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01B3 }
+            (self.face, self.script, self.bytes, self.digest) = (face, script, bytes, digest)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(digest ^ UInt64(truncatingIfNeeded: face) << 40 ^ UInt64(script))
+        }
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.digest == b.digest && a.face == b.face && a.script == b.script && a.bytes.elementsEqual(b.bytes)
+        }
     }
 
     private var known: [Key: [RunGlyph]] = [:]
