@@ -16,7 +16,8 @@ import Compositor
 ///   CJK characters, inside a word only when it alone is too wide; lines shown are the fewer of `lineLimit` and
 ///   those the frame's height holds (at least one), the last truncated at its tail with "…" when visible text
 ///   is left over; the block centred vertically, the first baseline at its top plus the ascender.
-/// - Pixels: unhinted outlines, 8-bit anti-aliasing, origins at quarter-pixel phases; any transform that is not
+/// - Pixels: unhinted outlines, 8-bit anti-aliasing, origins at quarter-pixel phases (upright text: horizontally
+///   only, baselines on whole pixels); any transform that is not
 ///   a uniform scale rotates or shears the outline itself, never a bitmap.
 public struct FontTypesetter: Typesetter {
     /// The largest size accepted, in points.

@@ -11,6 +11,8 @@ struct GlyphRendering {
     let charSize: Int32
     /// The outline matrix, 16.16, mapping FreeType's y-up pixels to the mask's (y flipped back by row order).
     let xx, xy, yx, yy: Int32
+    /// The linear part is a uniform scale: glyph origins snap to whole pixels vertically (`addCoverage`).
+    let isUpright: Bool
 
     /// FreeType's ppem is 16-bit, and large glyphs lose nothing by being scaled through the matrix instead.
     static let maximumCharSize = 4096.0
@@ -33,6 +35,7 @@ struct GlyphRendering {
         let m = uniform ? (1.0, 0.0, 0.0, 1.0) : (t.a / scale, -t.c / scale, -t.b / scale, t.d / scale)
         func fixed(_ value: Double) -> Int32 { Int32((value * extra * 65536).rounded()) }
         charSize = Int32((charPixels * 64).rounded())
+        isUpright = uniform
         (xx, xy, yx, yy) = (fixed(m.0), fixed(m.1), fixed(m.2), fixed(m.3))
     }
 

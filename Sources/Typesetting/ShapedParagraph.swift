@@ -35,11 +35,18 @@ struct ShapedParagraph {
 /// The paragraph's direction is its first strong character's; every character resolves to left-to-right or
 /// right-to-left (digits stay left to right; neutrals take their neighbours' direction when both agree, else the
 /// paragraph's); runs split where the direction, the script or the face changes, and each run is shaped by
-/// HarfBuzz with the whole paragraph as context. No explicit embeddings, overrides or isolates.
+/// HarfBuzz with the whole paragraph as context, or word by word through `words` (Latin, Greek and Cyrillic left
+/// to right). No explicit embeddings, overrides or isolates.
 struct ParagraphShaper {
     let faces: FaceSet
     let size: Double
     let tracking: Double
+    /// Words already shaped in this text, or nil to shape every run whole (in the paragraph's context).
+    var words: WordShapes? = WordShapes()
+
+    /// The scripts whose left-to-right runs are shaped word by word through `words`: no joining, reordering or
+    /// context-sensitive forms across a space (not Arabic, not the Indic scripts).
+    static let wordCachedScripts = [HB_SCRIPT_LATIN, HB_SCRIPT_GREEK, HB_SCRIPT_CYRILLIC]
 
     enum Direction: UInt8 { case leftToRight, rightToLeft, neutral }
 
@@ -81,6 +88,13 @@ struct ParagraphShaper {
             break
         }
         return result
+    }
+
+    /// HarfBuzz's script of a character; ASCII without the table (its letters are Latin, the rest Common).
+    static func script(_ scalar: Unicode.Scalar) -> hb_script_t {
+        let value = scalar.value
+        guard value < 0x80 else { return hb_unicode_script(hb_unicode_funcs_get_default(), value) }
+        return (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value) ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON
     }
 
     /// Hebrew, Arabic, Syriac, Thaana, NKo, Samaritan, Mandaic and their presentation forms; the historic
@@ -154,6 +168,14 @@ struct ParagraphShaper {
         // Faces: the primary where it has the character, else the fallback; attached characters and neutrals
         // stay in the face before them when it has them, so a run is not cut by a space.
         var faceOf = [Int](repeating: primary, count: count)
+        // Whether the primary face has an ASCII character, asked of HarfBuzz once per character, not per use.
+        var asciiInPrimary = [UInt8](repeating: 2, count: 128)
+        func primaryHas(_ scalar: Unicode.Scalar) -> Bool {
+            guard scalar.value < 0x80 else { return faces[primary].glyph(for: scalar) != nil }
+            let slot = Int(scalar.value)
+            if asciiInPrimary[slot] == 2 { asciiInPrimary[slot] = faces[primary].glyph(for: scalar) != nil ? 1 : 0 }
+            return asciiInPrimary[slot] == 1
+        }
         for index in 0..<count {
             let (scalar, kind) = (scalars[index], classes[index])
             if index > 0, faceOf[index - 1] != primary,
@@ -162,20 +184,19 @@ struct ParagraphShaper {
                 faceOf[index] = faceOf[index - 1]
             } else if kind.isAttached {
                 faceOf[index] = index > 0 ? faceOf[index - 1] : primary
-            } else if !kind.isWhitespace, faces[primary].glyph(for: scalar) == nil {
+            } else if !kind.isWhitespace, !primaryHas(scalar) {
                 faceOf[index] = faces.fallback(for: scalar) ?? primary
             }
         }
 
         // Scripts: common and inherited characters take the script around them.
-        let unicode = hb_unicode_funcs_get_default()
-        var scripts = scalars.map { hb_unicode_script(unicode, $0.value) }
-        let neutralScripts: Set<UInt32> = [
-            HB_SCRIPT_COMMON.rawValue, HB_SCRIPT_INHERITED.rawValue, HB_SCRIPT_UNKNOWN.rawValue,
-        ]
-        var current = scripts.first { !neutralScripts.contains($0.rawValue) } ?? HB_SCRIPT_COMMON
+        var scripts = scalars.map(Self.script)
+        func isNeutral(_ script: hb_script_t) -> Bool {
+            script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED || script == HB_SCRIPT_UNKNOWN
+        }
+        var current = scripts.first { !isNeutral($0) } ?? HB_SCRIPT_COMMON
         for index in 0..<count {
-            if neutralScripts.contains(scripts[index].rawValue) {
+            if isNeutral(scripts[index]) {
                 scripts[index] = current
             } else {
                 current = scripts[index]
@@ -186,6 +207,10 @@ struct ParagraphShaper {
         defer { hb_buffer_destroy(buffer) }
         var runStart = 0
         var firstScalars: [UInt32] = []
+        // About a glyph and a cluster per character in most text: one allocation each instead of a dozen.
+        firstScalars.reserveCapacity(count)
+        paragraph.clusters.reserveCapacity(count)
+        paragraph.glyphs.reserveCapacity(count)
         bytes.withUnsafeBufferPointer { utf8 in
             utf8.withMemoryRebound(to: CChar.self) { characters in
                 while runStart < count {
@@ -197,19 +222,48 @@ struct ParagraphShaper {
                         runEnd += 1
                     }
                     let face = faces[faceOf[runStart]]
-                    hb_buffer_clear_contents(buffer)
-                    hb_buffer_add_utf8(
-                        buffer, characters.baseAddress, Int32(bytes.count), UInt32(offsets[runStart]),
-                        Int32(offsets[runEnd] - offsets[runStart]))
                     let rightToLeft = directions[runStart] == .rightToLeft
-                    hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-                    hb_buffer_set_script(buffer, scripts[runStart])
-                    hb_buffer_guess_segment_properties(buffer)
-                    hb_shape(face.hbFont, buffer, nil, 0)
-                    append(
-                        buffer, face: faceOf[runStart], scale: size / face.unitsPerEm, rightToLeft: rightToLeft,
-                        runEnd: offsets[runEnd], text: (scalars, classes, scalarAt), to: &paragraph,
-                        firstScalars: &firstScalars)
+                    let script = scripts[runStart]
+                    func shape(from start: Int32, to end: Int32, context: Bool) -> [RunGlyph] {
+                        hb_buffer_clear_contents(buffer)
+                        if context {
+                            hb_buffer_add_utf8(
+                                buffer, characters.baseAddress, Int32(bytes.count), UInt32(start), Int32(end - start))
+                        } else {
+                            hb_buffer_add_utf8(buffer, characters.baseAddress! + Int(start), end - start, 0, end - start)
+                        }
+                        hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+                        hb_buffer_set_script(buffer, script)
+                        hb_buffer_guess_segment_properties(buffer)
+                        hb_shape(face.hbFont, buffer, nil, 0)
+                        return Self.glyphs(of: buffer)
+                    }
+                    let scale = size / face.unitsPerEm
+                    let text = (scalars, classes, scalarAt)
+                    if let words, !rightToLeft, Self.wordCachedScripts.contains(script) {
+                        // Each space-separated word (and each run of spaces) shaped once for the text.
+                        var pieceStart = offsets[runStart]
+                        let end = offsets[runEnd]
+                        while pieceStart < end {
+                            let isSpace = bytes[Int(pieceStart)] == 0x20
+                            var pieceEnd = pieceStart + 1
+                            while pieceEnd < end, (bytes[Int(pieceEnd)] == 0x20) == isSpace { pieceEnd += 1 }
+                            let glyphs = words.glyphs(
+                                face: faceOf[runStart], script: script.rawValue,
+                                bytes: bytes[Int(pieceStart)..<Int(pieceEnd)]
+                            ) { shape(from: pieceStart, to: pieceEnd, context: false) }
+                            append(
+                                glyphs, clusterBase: UInt32(pieceStart), face: faceOf[runStart], scale: scale,
+                                rightToLeft: false, runEnd: pieceEnd, text: text, to: &paragraph,
+                                firstScalars: &firstScalars)
+                            pieceStart = pieceEnd
+                        }
+                    } else {
+                        append(
+                            shape(from: offsets[runStart], to: offsets[runEnd], context: true), clusterBase: 0,
+                            face: faceOf[runStart], scale: scale, rightToLeft: rightToLeft, runEnd: offsets[runEnd],
+                            text: text, to: &paragraph, firstScalars: &firstScalars)
+                    }
                     runStart = runEnd
                 }
             }
@@ -226,21 +280,33 @@ struct ParagraphShaper {
         return paragraph
     }
 
-    /// HarfBuzz's output for one run as clusters in logical order (glyphs in visual order within each).
+    /// HarfBuzz's output in font units, copied out of its buffer.
+    private static func glyphs(of buffer: OpaquePointer?) -> [RunGlyph] {
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+            let positions = hb_buffer_get_glyph_positions(buffer, &count)
+        else { return [] }
+        return (0..<Int(count)).map { index in
+            RunGlyph(
+                id: infos[index].codepoint, cluster: infos[index].cluster, xAdvance: positions[index].x_advance,
+                xOffset: positions[index].x_offset, yOffset: positions[index].y_offset)
+        }
+    }
+
+    /// One run's glyphs (clusters `clusterBase` before their byte offsets in the paragraph) as clusters in
+    /// logical order, glyphs in visual order within each.
     private func append(
-        _ buffer: OpaquePointer?, face: Int, scale: Double, rightToLeft: Bool, runEnd: Int32,
+        _ glyphs: [RunGlyph], clusterBase: UInt32, face: Int, scale: Double, rightToLeft: Bool, runEnd: Int32,
         text: (scalars: [Unicode.Scalar], classes: [CharacterClass], scalarAt: [Int32]),
         to paragraph: inout ShapedParagraph, firstScalars: inout [UInt32]
     ) {
-        var count: UInt32 = 0
-        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
-            let positions = hb_buffer_get_glyph_positions(buffer, &count), count > 0
-        else { return }
+        let count = glyphs.count
+        guard count > 0 else { return }
         // Visual-order groups of glyphs with one cluster value.
         var groups: [(cluster: Int32, start: Int, end: Int)] = []
         var start = 0
-        for index in 1...Int(count) where index == Int(count) || infos[index].cluster != infos[start].cluster {
-            groups.append((Int32(infos[start].cluster), start, index))
+        for index in 1...count where index == count || glyphs[index].cluster != glyphs[start].cluster {
+            groups.append((Int32(glyphs[start].cluster + clusterBase), start, index))
             start = index
         }
         if rightToLeft { groups.reverse() }
@@ -249,12 +315,12 @@ struct ParagraphShaper {
             var advance = 0.0
             let glyphStart = Int32(paragraph.glyphs.count)
             for index in group.start..<group.end {
-                let glyphAdvance = Double(positions[index].x_advance) * scale
+                let glyph = glyphs[index]
+                let glyphAdvance = Double(glyph.xAdvance) * scale
                 paragraph.glyphs.append(
                     ShapedGlyph(
-                        face: UInt16(face), id: infos[index].codepoint,
-                        xOffset: Float(Double(positions[index].x_offset) * scale),
-                        yOffset: Float(Double(positions[index].y_offset) * scale), advance: Float(glyphAdvance)))
+                        face: UInt16(face), id: glyph.id, xOffset: Float(Double(glyph.xOffset) * scale),
+                        yOffset: Float(Double(glyph.yOffset) * scale), advance: Float(glyphAdvance)))
                 advance += glyphAdvance
             }
             let first = Int(text.scalarAt[Int(group.cluster)])

@@ -59,6 +59,10 @@ final class ShapedText: TypesetText, @unchecked Sendable {
         }
         let library = FontLibrary.shared.freeType
         let layout = layout(width: width, height: height)
+        // The bitmaps this call has used, by face, glyph and phase: a paragraph repeats a few dozen glyphs
+        // thousands of times, and this spares each repeat the shared cache's lock and wider key. Nil: too large
+        // to cache, drawn clipped.
+        var used: [UInt64: GlyphBitmap?] = [:]
         for glyph in layout.glyphs where glyph.hasInk {
             // Glyphs whose outline box misses the mask are never rasterised (a margin of one pixel for the
             // difference between HarfBuzz's extents and FreeType's control box).
@@ -79,22 +83,36 @@ final class ShapedText: TypesetText, @unchecked Sendable {
                 continue
             }
             guard origin.x.magnitude < 1e9, origin.y.magnitude < 1e9 else { continue }
-            // Whole pixels move the blit; the remainder, in quarter pixels, is the outline's phase.
+            // Whole pixels move the blit; the remainder, in quarter pixels, is the outline's phase. Upright text
+            // keeps only the horizontal phase, as Skia's axis-aligned and Core Text's horizontal text do: its
+            // baselines are snapped to whole pixels, so a paragraph's lines share one bitmap per glyph and x
+            // phase instead of making up to 16 variants of it. Rotated or sheared text keeps both phases.
             var wholeX = origin.x.rounded(.down)
-            var wholeY = origin.y.rounded(.down)
+            var wholeY = rendering.isUpright ? origin.y.rounded() : origin.y.rounded(.down)
             var phaseX = Int(((origin.x - wholeX) * 4).rounded())
-            var phaseY = Int(((origin.y - wholeY) * 4).rounded())
+            var phaseY = rendering.isUpright ? 0 : Int(((origin.y - wholeY) * 4).rounded())
             if phaseX == 4 { (wholeX, phaseX) = (wholeX + 1, 0) }
             if phaseY == 4 { (wholeY, phaseY) = (wholeY + 1, 0) }
             let face = faces[Int(glyph.face)]
-            let key = rendering.key(face: face, glyph: glyph.id, phaseX: phaseX, phaseY: phaseY)
-            let bitmap: GlyphBitmap
-            if let cached = glyphCache.bitmap(for: key) {
-                bitmap = cached
-            } else if let made = rendering.bitmap(face, glyph.id, phaseX: phaseX, phaseY: phaseY, library: library) {
-                glyphCache.insert(made, for: key)
-                bitmap = made
+            let memoKey = UInt64(glyph.id) | UInt64(glyph.face) << 32 | UInt64(phaseX) << 48 | UInt64(phaseY) << 52
+            let bitmap: GlyphBitmap?
+            if let known = used[memoKey] {
+                bitmap = known
             } else {
+                let key = rendering.key(face: face, glyph: glyph.id, phaseX: phaseX, phaseY: phaseY)
+                if let cached = glyphCache.bitmap(for: key) {
+                    bitmap = cached
+                } else if let made = rendering.bitmap(
+                    face, glyph.id, phaseX: phaseX, phaseY: phaseY, library: library)
+                {
+                    glyphCache.insert(made, for: key)
+                    bitmap = made
+                } else {
+                    bitmap = nil
+                }
+                used[memoKey] = .some(bitmap)
+            }
+            guard let bitmap else {
                 rendering.drawClipped(
                     face, glyph.id, phaseX: phaseX, phaseY: phaseY, originX: Int(wholeX), originY: Int(wholeY),
                     into: mask, library: library)

@@ -33,6 +33,26 @@ final class RasterTests: XCTestCase {
         XCTAssertNotEqual(TextFixtures.bytes(first), TextFixtures.bytes(shifted))
     }
 
+    func testUprightTextSnapsBaselinesToWholePixelsButRotatedTextDoesNot() throws {
+        let cache = GlyphCache(byteLimit: 4 << 20)
+        let text = try TextFixtures.typeset(label, style, cache: cache)
+        let scale = AffineTransform2D(scaleX: 3, y: 3)
+        func render(_ transform: AffineTransform2D) -> [UInt8] {
+            TextFixtures.bytes(TextFixtures.render(text, frame: (200, 30), transform: transform, mask: (640, 110)))
+        }
+        // Baselines a quarter and two fifths of a pixel lower round to the same whole pixel: the same pixels.
+        let upright = render(scale.concatenating(.init(translationX: 4.3, y: 2.0)))
+        let bytes = cache.byteCount
+        XCTAssertEqual(upright, render(scale.concatenating(.init(translationX: 4.3, y: 2.25))))
+        XCTAssertEqual(upright, render(scale.concatenating(.init(translationX: 4.3, y: 2.4))))
+        XCTAssertEqual(cache.byteCount, bytes, "no vertical variants of the glyphs were rasterised")
+        // Rotated a little, the same quarter pixel down is a new phase of every glyph.
+        let turned = AffineTransform2D(rotationAngle: 0.2).concatenating(scale)
+        XCTAssertNotEqual(
+            render(turned.concatenating(.init(translationX: 4.3, y: 2.0))),
+            render(turned.concatenating(.init(translationX: 4.3, y: 2.25))))
+    }
+
     /// The mean gradient magnitude over the pixels where coverage changes: high for crisp edges, lower for a
     /// blurred (resampled) rendering.
     private func sharpness(_ plane: Plane) -> Double {

@@ -99,6 +99,26 @@ final class ShapingTests: XCTestCase {
         XCTAssertTrue(text.paragraphs[0].isRightToLeft)
     }
 
+    func testWordByWordShapingGivesTheSameParagraphAsWholeRuns() throws {
+        let text =
+            "The office's affinity for waffles: AV, To, Ty, 1,234.5 \"quoted\" -- fi fl ffi.  Twice  spaced, "
+            + "Yesterday Wave; Ελληνικά κείμενα και Кириллица тоже, שלום עולם again, and the office again."
+        for family in ["Inter", "DejaVu Sans"] {
+            let primary = try TextFixtures.face(family)
+            let library = FontLibrary.shared
+            let faces = FaceSet(
+                primary: primary, fallbacks: library.fallbackList(family: family, weight: .regular, italic: false))
+            let bytes = Array(text.utf8)[...]
+            let words = WordShapes()
+            let cached = ParagraphShaper(faces: faces, size: 17, tracking: 0.5, words: words).shape(bytes)
+            let whole = ParagraphShaper(faces: faces, size: 17, tracking: 0.5, words: nil).shape(bytes)
+            XCTAssertGreaterThan(words.count, 10, "\(family): the cache was used")
+            XCTAssertEqual(String(describing: cached.glyphs), String(describing: whole.glyphs), family)
+            XCTAssertEqual(String(describing: cached.clusters), String(describing: whole.clusters), family)
+            XCTAssertEqual(cached.isRightToLeft, whole.isRightToLeft)
+        }
+    }
+
     func testHebrewInInterFallsBackToAFaceThatHasIt() throws {
         let inter = try TextFixtures.face("Inter")
         XCTAssertNil(inter.glyph(for: "ש"), "the test needs a character Inter lacks")
