@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from machine import cpu
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -450,18 +451,6 @@ def pillow_apng(frames, path, fps):
 
 
 # --- Measuring -----------------------------------------------------------------------------------------------
-
-def cpu():
-    """The CPU model and the vector extensions it offers (from /proc/cpuinfo)."""
-    info = {}
-    with open("/proc/cpuinfo") as f:
-        for key, _, value in (line.partition(":") for line in f):
-            info.setdefault(key.strip(), value.strip())
-    flags = set((info.get("flags") or info.get("Features") or "").split())
-    wanted = ["sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512_vnni", "asimd", "sve"]
-    return {"model": info.get("model name", platform.machine()), "cores": os.cpu_count(),
-            "vector": [x for x in wanted if x in flags]}
-
 
 def median_of(trials, run):
     """(median, every value) of run() called `trials` times; run returns seconds."""

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from machine import cpu
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -184,18 +185,6 @@ def ours_picture(args, text, font_file, height, work):
 
 
 # --- Measuring -----------------------------------------------------------------------------------------------
-
-def cpu():
-    """The CPU model and the vector extensions it offers (from /proc/cpuinfo)."""
-    info = {}
-    with open("/proc/cpuinfo") as f:
-        for key, _, value in (line.partition(":") for line in f):
-            info.setdefault(key.strip(), value.strip())
-    flags = set((info.get("flags") or info.get("Features") or "").split())
-    wanted = ["sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512_vnni", "asimd", "sve"]
-    return {"model": info.get("model name", platform.machine()), "cores": os.cpu_count(),
-            "vector": [x for x in wanted if x in flags]}
-
 
 def cold_trials(trials, prepare, run):
     """Median and every time (ms) of run(prepare()) over `trials` trials; prepare() is not timed."""

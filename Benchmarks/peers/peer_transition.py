@@ -22,7 +22,6 @@ package.
 import argparse
 import json
 import os
-import platform
 import re
 import statistics
 import struct
@@ -31,23 +30,12 @@ import sys
 import tempfile
 import time
 import zlib
+from machine import cpu
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PHOTOS = "/work/shared/photos"
 EX_USAGE, EX_NOINPUT, EX_SOFTWARE = 64, 66, 70
-
-
-def cpu():
-    """The CPU model and the vector extensions it offers (from /proc/cpuinfo)."""
-    info = {}
-    with open("/proc/cpuinfo") as f:
-        for key, _, value in (line.partition(":") for line in f):
-            info.setdefault(key.strip(), value.strip())
-    flags = set((info.get("flags") or info.get("Features") or "").split())
-    wanted = ["sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512_vnni", "asimd", "sve"]
-    return {"model": info.get("model name", platform.machine()), "cores": os.cpu_count(),
-            "vector": [x for x in wanted if x in flags]}
 
 
 def uptime():
