@@ -157,3 +157,22 @@ extension AnimationRequest {
         }
     }
 }
+
+extension AnimationRequest {
+    /// After the frames: with `--benchmark`, how fast they were drawn (peer scripts read this line); otherwise
+    /// the output's path when the user did not name it, as compose prints it.
+    func reportFrames(
+        _ count: Int, in seconds: Double, width: Int, height: Int, what: String?, outputPath: String?,
+        console: BlurTool.Console
+    ) {
+        if isBenchmark {
+            console.out(
+                "render-only: \(count) frames in \(String(format2: seconds)) s "
+                    + "(\(String(format2: Double(count) / seconds)) frames/s, "
+                    + "\(String(format2: seconds * 1000 / Double(max(count, 1)))) ms per frame), \(width)x\(height), "
+                    + (what.map { $0 + ", " } ?? "") + "\(render.threads) threads")
+        } else if let outputPath, outputPath != "-", outputPath != render.output {
+            console.out(outputPath)
+        }
+    }
+}

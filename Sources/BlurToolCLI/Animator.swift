@@ -68,15 +68,9 @@ struct Animator {
         progress.finish()
         let rendered = clock.now
         try sink.finish()
-        if request.isBenchmark {
-            let seconds = (rendered - loaded).seconds
-            console.out(
-                "render-only: \(count) frames in \(String(format2: seconds)) s "
-                    + "(\(String(format2: Double(count) / seconds)) frames/s), \(scene.pixelWidth)x\(scene.pixelHeight), "
-                    + "\(request.render.threads) threads")
-        } else if let outputPath, outputPath != "-", outputPath != request.render.output {
-            console.out(outputPath)
-        }
+        request.reportFrames(
+            count, in: (rendered - loaded).seconds, width: scene.pixelWidth, height: scene.pixelHeight, what: nil,
+            outputPath: outputPath, console: console)
         if request.render.isVerbose {
             console.err(
                 "blurtool: animate \(scene.pixelWidth)x\(scene.pixelHeight), \(count) frames at "

@@ -66,16 +66,9 @@ struct TransitionCommand {
         progress.finish()
         let rendered = clock.now
         try sink.finish()
-        if animation.isBenchmark {
-            let seconds = (rendered - loaded).seconds
-            console.out(
-                "render-only: \(count) frames in \(String(format2: seconds)) s "
-                    + "(\(String(format2: Double(count) / seconds)) frames/s, "
-                    + "\(String(format2: seconds * 1000 / Double(count))) ms per frame), \(width)x\(height), "
-                    + "\(request.style.rawValue), \(threads) threads")
-        } else if let outputPath, outputPath != "-", outputPath != animation.render.output {
-            console.out(outputPath)
-        }
+        animation.reportFrames(
+            count, in: (rendered - loaded).seconds, width: width, height: height, what: request.style.rawValue,
+            outputPath: outputPath, console: console)
         if animation.render.isVerbose {
             console.err(
                 "blurtool: transition \(request.style.rawValue) \(width)x\(height), \(count) frames at "
