@@ -7,7 +7,7 @@ import XCTest
 /// mask leaves uncovered included, at every row length (whole blocks and the padded tail).
 final class SolidMaskFastPathTests: XCTestCase {
     func testSameBitsAsTheGeneralLoop() {
-        var random = SplitMix(seed: 17)
+        var random = SeededGenerator(seed: 17)
         let kernel = CompositeKernel(.sourceOver)
         for trial in 0..<200 {
             let count = 1 + Int(random.next() % 90)
@@ -49,18 +49,5 @@ final class SolidMaskFastPathTests: XCTestCase {
             }
             XCTAssertEqual(fast, general, "trial \(trial), \(count) pixels")
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64).
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
