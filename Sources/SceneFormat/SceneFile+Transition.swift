@@ -11,16 +11,18 @@ import Compositor
 /// `removal`: lists of "move(top|bottom|leading|trailing)", "opacity", "scale" or "scale(0.5)", "slide",
 /// combined). `duration`, `delay` and `curve` override the style's defaults.
 extension SceneFile {
-    static let transitionKeys = [
-        "style", "from", "to", "duration", "delay", "curve", "direction", "offset", "point", "presenting",
-        "insertion", "removal",
+    /// Every style with the options only it takes; the keys, the names and the option check all come from here.
+    private static let styleOptions: [(style: String, options: [String])] = [
+        ("crossDissolve", []), ("cube", ["direction"]), ("fadeAndBounce", ["offset"]), ("grow", ["point"]),
+        ("shrink", ["point"]), ("coverVertical", ["presenting"]), ("swiftUI", ["insertion", "removal"]),
     ]
-    private static let styleNames = [
-        "crossDissolve", "cube", "fadeAndBounce", "grow", "shrink", "coverVertical", "swiftUI",
-    ]
+    private static let optionKeys = styleOptions.flatMap(\.options).reduce(into: [String]()) { keys, key in
+        if !keys.contains(key) { keys.append(key) }
+    }
+    static let transitionKeys = ["style", "from", "to", "duration", "delay", "curve"] + optionKeys
 
     mutating func transition(_ object: JSONObject, path: String, bounds: Rect) throws(SceneFileError) -> Layer {
-        let name = try object.string("style", oneOf: SceneFile.styleNames)
+        let name = try object.string("style", oneOf: SceneFile.styleOptions.map(\.style))
         let style: LayerTransition.Style
         switch name {
         case "crossDissolve": style = .crossDissolve
@@ -38,12 +40,8 @@ extension SceneFile {
             style = .swiftUI(
                 insertion: try swiftUITransitions(object, "insertion"), removal: try swiftUITransitions(object, "removal"))
         }
-        let allowed: [String: [String]] = [
-            "cube": ["direction"], "fadeAndBounce": ["offset"], "grow": ["point"], "shrink": ["point"],
-            "coverVertical": ["presenting"], "swiftUI": ["insertion", "removal"],
-        ]
-        for key in ["direction", "offset", "point", "presenting", "insertion", "removal"]
-        where object.value(key) != nil && !(allowed[name] ?? []).contains(key) {
+        let own = SceneFile.styleOptions.first { $0.style == name }!.options
+        for key in SceneFile.optionKeys where object.value(key) != nil && !own.contains(key) {
             throw SceneFileError.invalid(path: object.at(key), message: "not an option of the \(name) style")
         }
         var timing = LayerTransition.defaultTiming(of: style)
