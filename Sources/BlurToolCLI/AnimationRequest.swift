@@ -156,9 +156,7 @@ extension AnimationRequest {
             }
         }
     }
-}
 
-extension AnimationRequest {
     /// After the frames: with `--benchmark`, how fast they were drawn (peer scripts read this line); otherwise
     /// the output's path when the user did not name it, as compose prints it.
     func reportFrames(
