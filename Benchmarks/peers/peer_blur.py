@@ -21,6 +21,8 @@ import time
 
 import numpy as np
 
+from machine import describe, summary
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PEERS_PY = os.path.join(ROOT, ".venv-peers", "bin", "python")
@@ -271,6 +273,8 @@ def benchmark(args):
     out_dir = tempfile.mkdtemp(prefix="peer_blur-")
     h, w, _ = img.shape
     load = os.getloadavg()[0]
+    machine = describe(args.build_dir)
+    print(f"peer_blur: {summary(machine)}")
     print(f"peer_blur: {w}x{h} RGBA from {described}; σ {args.sigma_list}, threads {args.thread_list}, "
           f"{args.trials} trials; load average {load:.2f}" + (" (busy machine: timings, above all with 2 "
                                                                "threads, will be off)" if load > 0.7 else ""))
@@ -332,7 +336,7 @@ def benchmark(args):
         row["peer_over_ours"] = row["median_ms"] / mine if mine and row["median_ms"] and row["peer"] != "ours" \
             else None
     shutil.rmtree(out_dir, ignore_errors=True)
-    return {"input": described, "width": w, "height": h, "input_sha256_16": key, "versions": versions,
+    return {"machine": machine, "input": described, "width": w, "height": h, "input_sha256_16": key, "versions": versions,
             "ours": ours_status, "trials": args.trials, "load_average": [load, os.getloadavg()[0]],
             "reference_edge": {k: "/".join(v) for k, v in PEER_EDGE.items()}, "rows": rows}
 

@@ -31,6 +31,7 @@ sys.dont_write_bytecode = True  # importing peer_blur must not leave a __pycache
 import numpy as np  # noqa: E402
 
 from peer_blur import BUILD_DIR, ROOT, prepare_input, time_it  # noqa: E402
+from machine import describe, summary  # noqa: E402
 
 DEFAULT_INPUT = "/work/shared/photos/apples_4032x3024.jpg"
 OPACITY = 0.8
@@ -146,6 +147,8 @@ def main(argv):
     alpha = layer[..., 3:4].astype(np.float64) / 255 * OPACITY
     reference = layer[..., :3] * alpha + background[..., :3] * (1 - alpha)
     load = os.getloadavg()[0]
+    machine = describe(args.build_dir)
+    print(f"peer_composite: {summary(machine)}")
     print(f"peer_composite: source-over of a {background.shape[1]}x{background.shape[0]} RGBA layer at opacity "
           f"{OPACITY} onto {described}; {args.trials} trials; load average {load:.2f}")
     rows = []
@@ -178,7 +181,7 @@ def main(argv):
     print(f"load average: {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"input": described, "rows": rows, "review_scene": scene}, f, indent=1)
+            json.dump({"machine": machine, "input": described, "rows": rows, "review_scene": scene}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ sys.dont_write_bytecode = True  # importing peer_blur must not leave a __pycache
 import numpy as np  # noqa: E402
 
 from peer_blur import BUILD_DIR, SIMD_PY, prepare_input, time_it  # noqa: E402
+from machine import describe, summary  # noqa: E402
 
 DEFAULT_INPUT = "/work/shared/photos/table_3024x4032.jpg"
 FRAME = (1170, 2532)  # a phone screen in pixels
@@ -328,6 +329,8 @@ def main(argv):
                 + ".".join(str(pyvips.version(i)) for i in range(3)) + ")"}
     img, described, key, png, npy = prepare_input(args)
     out_dir, load = tempfile.mkdtemp(prefix="peer_resample-"), os.getloadavg()[0]
+    machine = describe(args.build_dir)
+    print(f"peer_resample: {summary(machine)}")
     print(f"peer_resample: {img.shape[1]}x{img.shape[0]} RGBA from {described}; threads {args.thread_list}, "
           f"{args.trials} trials; load average {load:.2f}" + (" (busy machine: timings will be off)" * (load > 0.7)))
     rows = benchmark(args, img, png, npy, out_dir, versions)
@@ -340,7 +343,7 @@ def main(argv):
     print("load average: {:.2f} at the start, {:.2f} at the end".format(*loads))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(dict(input=described, input_sha256_16=key, shape=img.shape, frame=FRAME, angle_deg=ANGLE,
+            json.dump(dict(machine=machine, input=described, input_sha256_16=key, shape=img.shape, frame=FRAME, angle_deg=ANGLE,
                            trials=args.trials, versions=versions, load_average=loads, rows=rows, end_to_end=e2e), f)
         print(f"wrote {args.json}")
 
