@@ -163,11 +163,13 @@ def main(argv):
         rows.append(dict(peer=name, times=times, note=note, **score(to_array(out), reference)))
     ours = {t: ours_timing(args, png, t) for t in args.thread_list}
     mine = score(ours_output(args, background, layer, out_dir), reference)
-    for suite, label, note in (("composite-over-opacity-new", "ours (new image)", "copy + draw, as the peers"),
-                               ("composite-over-opacity", "ours (in place)", "a renderer's frame, reused")):
+    for suite, label, note in (
+            ("composite-over-opacity-new-fresh", "ours (new image)", "copy + draw into fresh pages, as the peers"),
+            ("composite-over-opacity-new", "ours (new, reused)", "copy + draw into memory our allocator reuses"),
+            ("composite-over-opacity", "ours (in place)", "a renderer's frame, reused")):
         rows.append(dict(peer=label, times={t: ours[t][suite]["median_ms"] for t in args.thread_list},
                          note=note + "; scored on blurtool compose", **mine))
-    baseline = rows[-2]["times"]  # ratios against ours into a new image, as the peers return one
+    baseline = rows[-3]["times"]  # ratios against ours into a fresh new image, as the peers return one
     fmt = "{:17s}" + " {:>9} {:>7}" * len(args.thread_list) + " {:>8} {:>7}  {}"
     print(fmt.format("peer", *[x for t in args.thread_list for x in (f"{t} thr ms", "/ours")], "PSNR dB", "max err",
                      "notes"))

@@ -160,11 +160,13 @@ def run_section(section, peers, reference, exact, args):
     return rows
 
 
-def ours_rows(args, png, section, names, output, reference, note):
-    """Rows for blurbench's `names` (JSON) at each thread count: the first is "ours", scored on `output`."""
-    rows = [dict(section=section, peer="ours" + (f" {name.split('-')[-1]}" if index else ""), times={},
+def ours_rows(args, png, section, suites, output, reference, note):
+    """Rows for blurbench's suites, (name, label) pairs, at each thread count: the first is "ours" (fresh pages,
+    as the peers' results), scored on `output`."""
+    names = [name for name, _ in suites]
+    rows = [dict(section=section, peer=label, times={},
                  note=f"blurbench {name}, " + (note if index == 0 else "timing only"))
-            for index, name in enumerate(names)]
+            for index, (name, label) in enumerate(suites)]
     rows[0].update(score(output, reference) if output is not None else {})
     blurbench = os.path.join(args.build_dir, "blurbench")
     for threads in args.thread_list:
@@ -262,11 +264,15 @@ def benchmark(args, img, png, npy, out_dir, versions):
             rows.append(dict(section="resize", peer="pillow-simd", note="as Pillow; single-threaded", times={
                 t: {k: simd[k] for k in ("median_ms", "min_ms", "trials")} for t in args.thread_list},
                 **score(out, reference(box))))
-        rows += ours_rows(args, png, "resize", ["resize-fill-1170x2532-lanczos3", "resize-fill-1170x2532-bilinear"],
+        rows += ours_rows(args, png, "resize", [("resize-fill-1170x2532-lanczos3-fresh", "ours"),
+                                                ("resize-fill-1170x2532-lanczos3", "ours, reused"),
+                                                ("resize-fill-1170x2532-bilinear-fresh", "ours bilinear")],
                           ours[0], reference(box), ours[1])
     if "rotate" in args.sections:
         rows += run_section("rotate", rotate_peers(img), reference, "same", args)
-        rows += ours_rows(args, png, "rotate", ["rotate30-bilinear"], ours[2], reference("same"), ours[3])
+        rows += ours_rows(args, png, "rotate", [("rotate30-bilinear-fresh", "ours"),
+                                                ("rotate30-bilinear", "ours, reused")],
+                          ours[2], reference("same"), ours[3])
     for section, key in (("resize", box), ("rotate", "same")):  # the best any 8-bit output can score
         if section in args.sections:
             rows.append(dict(section=section, peer="8-bit ceiling", note="the reference rounded", times={},
