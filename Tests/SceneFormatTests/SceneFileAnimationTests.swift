@@ -117,7 +117,7 @@ final class SceneFileAnimationTests: XCTestCase {
         let cases: [(String, String)] = [
             (
                 #"{"type": "color", "color": "red", "animations": [{"property": "alpha", "to": 1, "duration": 1}]}"#,
-                "layers[0].animations[0].property: expected one of blur, color, cornerRadius, dim, effect, frame, "
+                "layers[0].animations[0].property: expected one of blur, color, cornerRadius, curl, dim, effect, frame, "
                     + "image, opacity, rotation, transform, found \"alpha\""
             ),
             (
