@@ -124,8 +124,8 @@ final class SceneFileAnimationTests: XCTestCase {
         let cases: [(String, String)] = [
             (
                 #"{"type": "color", "color": "red", "animations": [{"property": "alpha", "to": 1, "duration": 1}]}"#,
-                "layers[0].animations[0].property: expected one of blur, color, cornerRadius, curl, dim, effect, frame, "
-                    + "image, opacity, rotation, transform, found \"alpha\""
+                "layers[0].animations[0].property: expected one of blur, color, cornerRadius, curl, dim, effect, "
+                    + "frame, image, opacity, rotation, transform, found \"alpha\""
             ),
             (
                 #"{"type": "color", "color": "red", "animations": [{"property": "effect", "to": 1, "duration": 1}]}"#,

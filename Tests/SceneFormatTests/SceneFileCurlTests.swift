@@ -25,7 +25,8 @@ final class SceneFileCurlTests: XCTestCase {
 
     func testACurledLayerReadsItsCurlAndLayers() throws {
         let read = try scene(
-            #"{"type": "curled", "progress": 0.25, "direction": "down", "angle": -30, "radius": 0.2, "layers": [\#(red)]}"#)
+            #"{"type": "curled", "progress": 0.25, "direction": "down", "angle": -30, "radius": 0.2, "#
+                + #""layers": [\#(red)]}"#)
         guard case .curled(let layers, let curl) = read.layers[0].content else { return XCTFail("not curled") }
         XCTAssertEqual(layers.count, 1)
         XCTAssertEqual(curl, PageCurl(progress: 0.25, direction: .down, angle: -Double.pi / 6, radius: 0.2))
@@ -36,8 +37,8 @@ final class SceneFileCurlTests: XCTestCase {
 
     func testTheCurlAnimatesAndDrawsAsTheLibrarysLayer() throws {
         let read = try scene(
-            #"{"type": "curled", "layers": [\#(red)], "animations": [{"property": "curl", "to": 0.5, "duration": 1, "curve": "linear"}]}"#
-        )
+            #"{"type": "curled", "layers": [\#(red)], "animations": "#
+                + #"[{"property": "curl", "to": 0.5, "duration": 1, "curve": "linear"}]}"#)
         var layer = Layer.curled([.color(RGBAColor(red: 1, green: 0, blue: 0))], curl: PageCurl())
         layer.animations = [
             LayerAnimation(.curl(Track(to: 0.5)), timing: AnimationTiming(curve: .linear, duration: 1))
@@ -53,7 +54,8 @@ final class SceneFileCurlTests: XCTestCase {
 
     func testCurlStylesReadAsTheirTransitions() throws {
         let bounds = Rect(x: 0, y: 0, width: 40, height: 30)
-        let (old, new) = (Layer.color(RGBAColor(red: 1, green: 0, blue: 0)), Layer.color(RGBAColor(red: 0, green: 0, blue: 1)))
+        let old = Layer.color(RGBAColor(red: 1, green: 0, blue: 0))
+        let new = Layer.color(RGBAColor(red: 0, green: 0, blue: 1))
         let styles: [(String, LayerTransition.Style)] = [
             (#""style": "curlUp""#, .curl(.up)), (#""style": "curlDown""#, .curl(.down)),
             (#""style": "partialCurl""#, .partialCurl(presenting: true)),

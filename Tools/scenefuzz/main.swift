@@ -139,7 +139,8 @@ struct SceneWriter {
 
     mutating func layer(depth: Int) -> String {
         let type =
-            depth > 40 ? "color" : random.pick(["image", "color", "shape", "backdrop", "group", "group", "text", "curled"])
+            depth > 40
+            ? "color" : random.pick(["image", "color", "shape", "backdrop", "group", "group", "text", "curled"])
         var members = [#""type": "\#(type)""#]
         for key in SceneWriter.keys[type]! + ["frame", "opacity", "blend", "transform", "name"]
         where random.chance(["path", "color", "material", "text"].contains(key) ? 0.95 : 0.35) {
