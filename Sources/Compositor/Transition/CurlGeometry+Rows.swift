@@ -14,23 +14,49 @@ extension CurlGeometry {
             let weights = PageCurlKernels.Weights(base: base + 2 * count, count: count)
             var start = 0
             while start < width {
-                let n = min(count, width - start)
-                for k in 0..<n {
-                    let point = self.point(x: start + k, y: y)
-                    backs[k] = sample(padded, at: point.back)
-                    fronts[k] = sample(padded, at: point.front)
-                    store(CurlGeometry.weights(of: point), at: k, in: weights)
+                // The distance behind the axis is linear along the row, so each kind covers whole runs.
+                let kind = self.kind(x: start, y: y)
+                var end = start + 1
+                while end < width, kind != .curled || end - start < count, self.kind(x: end, y: y) == kind {
+                    end += 1
                 }
-                PageCurlKernels.layer(
-                    back: backs, front: fronts, weights: weights, count: n, into: destination + start * 4)
-                start += n
+                let n = end - start
+                switch kind {
+                case .flat:
+                    (destination + start * 4).update(from: padded.row(y) + start * 4, count: n * 4)
+                case .gone:
+                    (destination + start * 4).update(repeating: 0, count: n * 4)
+                case .curled:
+                    for k in 0..<n {
+                        let point = self.point(x: start + k, y: y)
+                        backs[k] = sample(padded, at: point.back)
+                        fronts[k] = sample(padded, at: point.front)
+                        store(CurlGeometry.weights(of: point), at: k, in: weights)
+                    }
+                    PageCurlKernels.layer(
+                        back: backs, front: fronts, weights: weights, count: n, into: destination + start * 4)
+                }
+                start = end
             }
         }
     }
 
+    enum Kind { case flat, gone, curled }
+
+    /// Which pixels need no mapping: `flat` ones lie ahead of the axis where no fold reaches (the fold's page would
+    /// lie more than a pixel behind the page's rearmost point, so its coverage is 0 and the front is the pixel
+    /// itself, weight 256: the layering would return the page's pixel exactly), `gone` ones behind the roll, its
+    /// shadow and their anti-aliasing (every weight 0).
+    func kind(x: Int, y: Int) -> Kind {
+        let behind = axis - ((Double(x) + 0.5) * n.x + (Double(y) + 0.5) * n.y - rearmost)
+        if behind < min(0, Double.pi * r - axis - 1) { return .flat }
+        if behind > r + shadowWidth + 0.5 { return .gone }
+        return .curled
+    }
+
     /// The page bilinearly at a point (pixel centres at i + 0.5), clamped to the page, its position rounded to
     /// 1/256 of a pixel: a pixel centre is that pixel exactly.
-    private func sample(_ padded: Image, at point: (x: Double, y: Double)) -> UInt32 {
+    func sample(_ padded: Image, at point: (x: Double, y: Double)) -> UInt32 {
         let x = Int((min(max(point.x - 0.5, 0), width - 1) * 256).rounded())
         let y = Int((min(max(point.y - 0.5, 0), height - 1) * 256).rounded())
         let upper = UnsafeRawPointer(padded.row(y >> 8) + (x >> 8) * 4)

@@ -42,6 +42,40 @@ final class PageCurlTests: XCTestCase {
         }
     }
 
+    func testRunsThatSkipTheMappingDrawWhatTheMappingWould() {
+        for curl in curls + [PageCurl(progress: 0.05), PageCurl(progress: 0.9, direction: .down)] {
+            let curled = curl.curled(page, threads: 2)
+            let geometry = CurlGeometry(curl, width: page.width, height: page.height)!
+            let padded = Image(width: page.width + 1, height: page.height + 1)
+            for y in 0...page.height {
+                padded.region(x: 0, y: y, width: page.width, height: 1).copyPixels(
+                    from: page.region(x: 0, y: min(y, page.height - 1), width: page.width, height: 1))
+                padded[page.width, y] = page[page.width - 1, min(y, page.height - 1)]
+            }
+            var kinds: Set<String> = []
+            for y in 0..<page.height {
+                for x in 0..<page.width {
+                    kinds.insert("\(geometry.kind(x: x, y: y))")
+                    // Every pixel through the whole mapping, one at a time.
+                    let point = geometry.point(x: x, y: y)
+                    var samples = [geometry.sample(padded, at: point.back), geometry.sample(padded, at: point.front)]
+                    var planes = CurlGeometry.weights(of: point)
+                    let pixel = Image(width: 1, height: 1)
+                    withUnsafeMutableBytes(of: &planes) { planes in
+                        let weights = PageCurlKernels.Weights(
+                            base: planes.baseAddress!.assumingMemoryBound(to: UInt32.self), count: 1)
+                        ScalarPageCurlKernels.layer(
+                            back: &samples[0], front: &samples[1], weights: weights, offset: 0, count: 1,
+                            into: pixel.row(0))
+                    }
+                    XCTAssertEqual(curled[x, y], pixel[0, 0], "\(curl) at \(x), \(y)")
+                }
+            }
+            if curl.progress == 0.05 { XCTAssertTrue(kinds.contains("flat"), "a flat run") }
+            if curl.progress == 0.9 { XCTAssertTrue(kinds.contains("gone"), "a run behind the roll") }
+        }
+    }
+
     func testTheLayeringKernelEqualsItsScalarTwinToTheBit() {
         var random = SeededGenerator(seed: 5)
         let count = 75
