@@ -40,7 +40,7 @@ public struct PhotoTransition: Sendable {
     /// - Precondition: `from`, `to` and `target` have the same size (aspect-fill the photos first with
     ///   `Resampler.fit`), and `target` shares no pixels with `from` or `to`.
     /// - Parameter workspace: scratch for `material`'s blurs (a new one per call when nil); other styles use none
-    ///   and allocate nothing but the curls' curled page.
+    ///   and allocate nothing but the curls' page copies (a padded copy to sample and the curled page).
     public func draw(from: Image, to: Image, progress: Double, into target: Image, workspace: Workspace? = nil) {
         precondition(
             from.width == to.width && from.height == to.height && target.width == from.width
