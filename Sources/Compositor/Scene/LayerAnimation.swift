@@ -47,6 +47,8 @@ public enum AnimatedProperty: Sendable {
     /// options: .transitionCrossDissolve)`): the old fades out as the new fades in, added (plus-lighter), so an
     /// opaque pair stays opaque throughout.
     case image(to: Image)
+    /// A curled layer's `PageCurl.progress`: 0 flat, 1 gone.
+    case curl(Track<Double>)
 }
 
 /// The values an animation moves through: from a start (nil: where the property was) through keyframes.
