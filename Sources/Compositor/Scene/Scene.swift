@@ -74,6 +74,10 @@ public struct Layer: Sendable {
         /// Text set by a `Typesetter` in the frame (wrapped to its width, centred in its height, as `UILabel`
         /// lays it out), its glyphs filled with the colour. The text may overflow the frame; it is not clipped.
         case text(any TypesetText, color: RGBAColor)
+        /// Particles (`ParticleEmitter`, as a `CAEmitterLayer`) in the frame's coordinates, at the emitter's
+        /// `time`, which `Scene.snapshot(at:)` sets: drawn as a group of image and circle layers, one a particle,
+        /// not clipped to the frame.
+        case emitter(ParticleEmitter)
     }
 
     public var content: Content
