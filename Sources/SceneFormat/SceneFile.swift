@@ -124,6 +124,7 @@ public struct SceneFile {
         "group": ["layers", "isolated"],
         "text": SceneFile.textKeys,
         "transition": SceneFile.transitionKeys,
+        "emitter": SceneFile.emitterKeys,
     ]
 
     mutating func layer(_ json: JSONValue, path: String, bounds: Rect) throws(SceneFileError) -> Layer {
@@ -172,6 +173,8 @@ public struct SceneFile {
                     effect: try object.optionalNumber("effect", atLeast: 0, atMost: 1) ?? 1))
         case "text":
             content = try text(object, path: path)
+        case "emitter":
+            content = .emitter(try emitter(object, path: path, bounds: inner))
         case "transition":
             let group = try transition(object, path: path, bounds: inner)
             (content, isolatedByContent) = (group.content, group.isolated)

@@ -49,10 +49,20 @@ extension ParticleEmitter {
     /// Each cell's particles per second, scaled down together when they would keep more than `maximumParticles`
     /// alive at once.
     func birthRates() -> [Double] {
-        let rates = emitterCells.map { max(Self.bounded(birthRate) * Self.bounded($0.birthRate), 0) }
-        let alive = zip(rates, emitterCells).reduce(0.0) { $0 + $1.0 * maximumLifetime(of: $1.1) }
+        let rates = unscaledBirthRates
+        let alive = liveParticleBound
         let limit = Double(ParticleEmitter.maximumParticles)
         return alive > limit ? rates.map { $0 * (limit / alive) } : rates
+    }
+
+    /// The most particles alive at once as the numbers ask (birth rate times longest lifetime, over the cells),
+    /// before `maximumParticles` scales the birth rates down.
+    public var liveParticleBound: Double {
+        zip(unscaledBirthRates, emitterCells).reduce(0.0) { $0 + $1.0 * maximumLifetime(of: $1.1) }
+    }
+
+    private var unscaledBirthRates: [Double] {
+        emitterCells.map { max(Self.bounded(birthRate) * Self.bounded($0.birthRate), 0) }
     }
 
     /// The longest a particle of `cell` can live.
