@@ -5,7 +5,9 @@
 /// i / birth rate, its random draws come from a hash of (seed, cell, i), and its state at an age is a formula of
 /// that age. So a frame alone equals that frame of a whole animation, on any thread count. Names, units and
 /// defaults are Core Animation's (points, seconds, radians; y points down as in UIKit); `Scene.snapshot(at:)` sets
-/// `time`, and an emitter layer draws as a group of its particles (`particleLayers()`), oldest first.
+/// `time`, and an emitter layer draws as a group of its particles (`particleLayers()`), oldest first. Particles
+/// are not clipped to the layer's frame, but the frame must not be empty (a `CAEmitterLayer` is often zero-sized;
+/// here leave the frame out to fill the parent, or give the area the particles fall through).
 public struct ParticleEmitter: Sendable {
     /// Where particles start (`CAEmitterLayerEmitterShape`): about `emitterPosition`, `emitterSize` wide and high.
     public enum Shape: String, CaseIterable, Sendable {
