@@ -95,6 +95,9 @@ final class ParticleEmitterTests: XCTestCase {
         let scene = scene(emitter())
         XCTAssertTrue(scene.isAnimated)
         XCTAssertTrue(scene.staysOpaque)
+        var copied = scene
+        copied.layers[0].blend = .copy
+        XCTAssertFalse(copied.staysOpaque, "copy replaces the canvas with the particles' transparent surround")
         XCTAssertEqual(scene.animationDuration, 0.5, "the emitter adds no duration of its own")
         let alone = AnimationRenderer(framesPerSecond: 20, renderer: SceneRenderer(threads: 1))
         XCTAssertEqual(try alone.makeCache(for: scene).staticPrefix, 0)
