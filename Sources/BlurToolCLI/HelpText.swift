@@ -21,7 +21,7 @@ enum HelpText {
                                   With several INPUTs, each output gets its default name (beside its
                                   input, or in the -o directory); a failure is reported and the rest go on.
           SCENE.json              A scene file: canvas and layers (image, color, shape, backdrop, text,
-                                  group) with frames, opacity, blend operators and transforms; image and
+                                  group, emitter) with frames, opacity, blend operators and transforms; image and
                                   font paths relative to it (text: a family fontconfig knows, Inter by
                                   default, or a font file; style or size, weight, alignment, lineLimit…,
                                   laid out as UILabel does). compose takes only the output, decoding,

@@ -125,6 +125,7 @@ public struct SceneFile {
         "text": SceneFile.textKeys,
         "transition": SceneFile.transitionKeys,
         "curled": SceneFile.curlKeys,
+        "emitter": SceneFile.emitterKeys,
     ]
 
     mutating func layer(_ json: JSONValue, path: String, bounds: Rect) throws(SceneFileError) -> Layer {
@@ -175,6 +176,8 @@ public struct SceneFile {
             content = try text(object, path: path)
         case "curled":
             content = try curled(object, path: path, bounds: inner)
+        case "emitter":
+            content = .emitter(try emitter(object, path: path, bounds: inner))
         case "transition":
             let group = try transition(object, path: path, bounds: inner)
             (content, isolatedByContent) = (group.content, group.isolated)

@@ -66,7 +66,13 @@ final class SceneFileAnimationTests: XCTestCase {
         }
         // The transitions: the flight summary's labels and photo change in a second; the segue grows the summary
         // out of the "Rate it" button (0.5 s) and, from 1.2 s, shrinks it back (0.5 s).
-        XCTAssertEqual(try fixture("flight-transitions.json").animationDuration, 1, accuracy: 1e-12)
+        let flight = try fixture("flight-transitions.json")
+        XCTAssertEqual(flight.animationDuration, 1, accuracy: 1e-12)
+        // Snow fades in over the photo's cross-dissolve, beneath the card.
+        guard case .emitter(let snow) = flight.layers[2].content else { return XCTFail("the snow") }
+        XCTAssertEqual(snow.particles(), ParticleEmitter.snow(width: 390, height: 844).particles())
+        XCTAssertEqual(flight.snapshot(at: 0).layers[2].opacity, 0)
+        XCTAssertEqual(flight.snapshot(at: 1).layers[2].opacity, 1)
         XCTAssertEqual(try fixture("segue.json").animationDuration, 1.7, accuracy: 1e-12)
         // The partial curl: the flight summary curls up a third of the way over the review screen from 0.2 s.
         let curl = try fixture("curl.json")

@@ -124,8 +124,31 @@ struct SceneWriter {
         case "alignment": return "\"" + random.pick(TextAlignment.allCases.map(\.rawValue) + ["left"]) + "\""
         case "lineLimit": return random.chance(0.7) ? String(random.below(4)) : number()
         case "lineSpacing", "tracking": return random.chance(0.7) ? String(random.below(8)) : number()
+        case "preset": return random.chance(0.9) ? #""snow""# : #""rain""#
+        case "emitterPosition", "emitterSize":
+            return random.chance(0.7) ? "[\(random.below(400) - 50), \(random.below(300))]" : "[\(number()), \(number())]"
+        case "emitterShape": return "\"" + random.pick(["point", "line", "rectangle", "circle"]) + "\""
+        case "emitterMode": return "\"" + random.pick(["points", "outline", "surface", "volume", "edge"]) + "\""
+        case "birthRate", "lifetime", "timeOffset", "seed": return random.chance(0.6) ? String(random.below(30)) : number()
+        case "emitterCells": return "[" + (0..<random.below(4)).map { _ in emitterCell() }.joined(separator: ", ") + "]"
         default: return "\"" + string() + "\""
         }
+    }
+
+    static let cellNumbers = [
+        "birthRate", "lifetime", "lifetimeRange", "velocity", "velocityRange", "emissionLongitude", "emissionRange",
+        "xAcceleration", "yAcceleration", "scale", "scaleRange", "scaleSpeed", "spin", "spinRange", "alphaRange",
+        "alphaSpeed", "contentsScale", "diameter",
+    ]
+
+    /// An emitter cell: a circle or a picture, some of Core Animation's numbers, mostly plausible.
+    mutating func emitterCell() -> String {
+        var members = [random.chance(0.5) ? #""shape": "circle""# : #""image": \#(value(for: "path"))"#]
+        for key in SceneWriter.cellNumbers where random.chance(0.4) {
+            members.append("\"\(key)\": " + (random.chance(0.7) ? String(random.below(60)) : number()))
+        }
+        if random.chance(0.3) { members.append(#""color": \#(value(for: "color"))"#) }
+        return "{" + members.joined(separator: ", ") + "}"
     }
 
     static let keys = [
@@ -133,6 +156,8 @@ struct SceneWriter {
         "shape": ["shape", "color", "cornerRadius"],
         "backdrop": ["material", "appearance", "dim", "cornerRadius", "blur"],
         "group": [], "curled": ["progress", "direction", "angle", "radius"],
+        "emitter": ["preset", "emitterPosition", "emitterSize", "emitterShape", "emitterMode", "birthRate", "lifetime",
+                    "seed", "timeOffset", "emitterCells"],
         "text": ["text", "font", "size", "style", "weight", "italic", "color", "alignment", "lineLimit", "lineSpacing",
                  "tracking"],
     ]
@@ -140,7 +165,8 @@ struct SceneWriter {
     mutating func layer(depth: Int) -> String {
         let type =
             depth > 40
-            ? "color" : random.pick(["image", "color", "shape", "backdrop", "group", "group", "text", "curled"])
+            ? "color"
+            : random.pick(["image", "color", "shape", "backdrop", "group", "group", "text", "curled", "emitter"])
         var members = [#""type": "\#(type)""#]
         for key in SceneWriter.keys[type]! + ["frame", "opacity", "blend", "transform", "name"]
         where random.chance(["path", "color", "material", "text"].contains(key) ? 0.95 : 0.35) {
@@ -165,6 +191,7 @@ struct SceneWriter {
         "backdrop": ["effect", "blur", "dim", "frame", "cornerRadius", "opacity"],
         "group": ["opacity", "transform", "rotation", "frame"], "curled": ["curl", "opacity", "frame"],
         "text": ["opacity", "color", "transform", "rotation", "frame"],
+        "emitter": ["opacity", "transform", "rotation", "frame"],
     ]
 
     /// A property's value in an animation: mostly one the reader takes (a scene with one bad value is refused

@@ -3,7 +3,7 @@ extension Layer.Content {
     var sublayers: [Layer]? {
         switch self {
         case .group(let layers), .curled(let layers, _): layers
-        case .image, .shape, .backdrop, .text: nil
+        case .image, .shape, .backdrop, .text, .emitter: nil
         }
     }
 }

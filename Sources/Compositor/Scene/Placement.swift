@@ -54,6 +54,7 @@ extension SceneRenderer {
     /// The target pixels a layer may touch (for a group, what its layers may touch).
     func pixelBox(of layer: Layer, in placement: Placement) -> PixelBox? {
         guard let transform = self.placement(of: layer, in: placement) else { return nil }
+        if case .emitter = layer.content { return pixelBox(of: layer.expandingEmitter, in: placement) }
         if case .group(let layers) = layer.content {
             return pixelBox(ofLayers: layers, in: placement.inside(layer, transform: transform))
         }

@@ -3,7 +3,8 @@ extension Scene {
     public var isAnimated: Bool { layers.contains { $0.isAnimated } }
 
     /// How long the scene moves: the latest end of its animations, where one that repeats forever counts one
-    /// pass (there and back when it autoreverses). 0 for a still scene.
+    /// pass (there and back when it autoreverses). 0 for a still scene. Emitters add nothing: they run as long
+    /// as the rest of the scene (or the duration a caller asks for).
     public var animationDuration: Double { layers.map(\.animationDuration).max() ?? 0 }
 
     /// Whether every frame is fully opaque, whatever moves: an opaque background, and every layer drawn onto
@@ -23,9 +24,11 @@ extension Scene {
 }
 
 extension Layer {
-    /// Whether this layer or one inside it carries an animation.
+    /// Whether this layer or one inside it carries an animation, or is an emitter (which changes with time
+    /// without one).
     public var isAnimated: Bool {
         if !animations.isEmpty { return true }
+        if case .emitter = content { return true }
         if let layers = content.sublayers { return layers.contains { $0.isAnimated } }
         return false
     }
@@ -82,6 +85,10 @@ extension Layer {
             layer.content = .curled(children.map { $0.snapshot(at: time) }, curl: curl)
         default: break
         }
+        if case .emitter(var emitter) = layer.content {
+            emitter.time = time
+            layer.content = .emitter(emitter)
+        }
         return layer
     }
 
@@ -103,7 +110,7 @@ extension Layer {
                 content = .shape(shape, color: progress.value(of: track, from: start.color ?? color))
             case .text(let text, let color):
                 content = .text(text, color: progress.value(of: track, from: start.color ?? color))
-            case .image, .backdrop, .group, .curled: return
+            case .image, .backdrop, .group, .curled, .emitter: return
             }
         case .cornerRadius(let track):
             setCornerRadius(max(progress.value(of: track, from: start.cornerRadius), 0))
@@ -130,7 +137,7 @@ extension Layer {
         case .backdrop(var material):
             material.cornerRadius = radius
             content = .backdrop(material)
-        case .shape(.capsule, _), .group, .text, .curled: break
+        case .shape(.capsule, _), .group, .text, .curled, .emitter: break
         }
     }
 
@@ -212,7 +219,7 @@ private struct ModelValues {
             (effect, blur, dim, cornerRadius) =
                 (material.effect, material.recipe.blurPoints, material.dim, material.cornerRadius)
         case .text(_, let color): self.color = color
-        case .group: break
+        case .group, .emitter: break
         case .curled(_, let curl): self.curl = curl.progress
         }
     }

@@ -78,6 +78,10 @@ public struct Layer: Sendable {
         /// on the canvas), which is then curled (`PageCurl`) and composited, as a view curling away in
         /// `.transitionCurlUp` or `.partialCurl`. The curl's progress animates (`AnimatedProperty.curl`).
         case curled([Layer], curl: PageCurl)
+        /// Particles (`ParticleEmitter`, as a `CAEmitterLayer`) in the frame's coordinates, at the emitter's
+        /// `time`, which `Scene.snapshot(at:)` sets: drawn as a group of image and circle layers, one a particle,
+        /// not clipped to the frame.
+        case emitter(ParticleEmitter)
     }
 
     public var content: Content

@@ -140,6 +140,8 @@ extension SceneRenderer {
             // The material's picture (4 bytes a pixel) and the blur's streamed rows, counted as another picture:
             // they are rings of rows per thread, far smaller than the region on either route.
             return area * 2
+        case .emitter:
+            return cost(of: layer.expandingEmitter, in: placement, adding: &work)
         case .group(let layers):
             let inner = placement.inside(layer, transform: transform)
             guard layer.isIsolated else {

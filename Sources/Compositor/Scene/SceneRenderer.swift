@@ -145,6 +145,8 @@ public struct SceneRenderer: Sendable {
             target.fill(
                 color, mask: mask, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
                 space: context.space, threads: threads)
+        case .emitter:
+            try draw(layer.expandingEmitter, in: context)
         case .group(let layers), .curled(let layers, _):
             var inner = context.inside(layer, transform: transform)
             /// The group's layers in `inner`, each with its path for the cache's static groups.
@@ -288,6 +290,7 @@ extension Layer {
     /// A group whose layers draw straight onto its target (they mark the canvas themselves).
     var isGroupDrawnInPlace: Bool {
         if case .group = content { return !isIsolated }
+        if case .emitter = content { return !isIsolated }
         return false
     }
 }
