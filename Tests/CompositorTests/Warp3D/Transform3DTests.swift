@@ -66,4 +66,32 @@ final class Transform3DTests: XCTestCase {
         // Far enough along +x the plane passes behind the eye.
         XCTAssertNil(h.apply(to: (-2000, 0)))
     }
+
+    func testDecompositionRecomposesTheMatrix() {
+        let matrices: [Transform3D] = [
+            .identity, .rotation(angle: 0.7, x: 1, y: 2, z: -0.5), .rotation(angle: .pi, x: 1, y: 1, z: 0),
+            Transform3D.scale(x: -2, y: 0.5, z: 3).concatenating(.rotation(angle: 2.5, x: 0, y: 1, z: 0))
+                .concatenating(.translation(x: 10, y: -4, z: 7)).concatenating(.perspective(eyeDistance: 800)),
+            Transform3D(AffineTransform2D(a: 1, b: 0.3, c: -0.4, d: 2, tx: 5, ty: 6)),
+        ]
+        for m in matrices {
+            // Normalised to m44 = 1, as CSS decomposes: the same drawing.
+            let back = Transform3D(recomposing: m.decomposed()!)
+            assertClose(back, m.rows.map { $0.map { $0 / m.m44 } })
+        }
+        XCTAssertNil(Transform3D.scale(x: 1, y: 0, z: 1).decomposed())
+    }
+
+    func testInterpolationTurnsAboutTheAxisKeepingTheCamera() {
+        let camera = Transform3D.perspective(eyeDistance: 1200)
+        let from = camera
+        let to = Transform3D.rotation(angle: .pi / 2, x: 0, y: 1, z: 0).concatenating(camera)
+        let middle = from.interpolated(to: to, progress: 0.5)
+        assertClose(middle, Transform3D.rotation(angle: .pi / 4, x: 0, y: 1, z: 0).concatenating(camera).rows)
+        XCTAssertEqual(from.interpolated(to: to, progress: 0), from)
+        XCTAssertEqual(from.interpolated(to: to, progress: 1), to)
+        let moved = Transform3D.translation(x: 0, y: 0, z: 0).interpolated(
+            to: .translation(x: 10, y: 20, z: -30), progress: 0.25)
+        assertClose(moved, Transform3D.translation(x: 2.5, y: 5, z: -7.5).rows)
+    }
 }
