@@ -60,8 +60,21 @@ public enum AnimatedProperty: Sendable {
 /// An axis through the origin for `AnimatedProperty.rotation3D`.
 public struct RotationAxis: Equatable, Hashable, Sendable {
     public var x, y, z: Double
+    /// Where the axis crosses the line through the frame's centre, in points along z (negative: behind the
+    /// layer, as a cube's faces turn about its centre half a side behind them).
+    public var depth: Double
 
-    public init(x: Double, y: Double, z: Double) { (self.x, self.y, self.z) = (x, y, z) }
+    public init(x: Double, y: Double, z: Double, depth: Double = 0) {
+        (self.x, self.y, self.z, self.depth) = (x, y, z, depth)
+    }
+
+    /// The rotation by `angle` about this axis, as a transform of the layer's plane about its centre.
+    func rotation(by angle: Double) -> Transform3D {
+        let turn = Transform3D.rotation(angle: angle, x: x, y: y, z: z)
+        guard depth != 0 else { return turn }
+        return Transform3D.translation(x: 0, y: 0, z: -depth).concatenating(turn)
+            .concatenating(.translation(x: 0, y: 0, z: depth))
+    }
 
     /// The horizontal axis (a flip from the top or bottom), the vertical one (from the left or right), and the
     /// one out of the screen (an ordinary rotation).

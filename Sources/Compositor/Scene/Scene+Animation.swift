@@ -93,8 +93,7 @@ extension Layer {
             transform3D = progress.value(of: track, from: start.transform3D ?? .identity)
         case .rotation3D(let axis, let track):
             let angle = progress.value(of: track, from: start.rotation3D)
-            transform3D = Transform3D.rotation(angle: angle, x: axis.x, y: axis.y, z: axis.z)
-                .concatenating(transform3D ?? .identity)
+            transform3D = axis.rotation(by: angle).concatenating(transform3D ?? .identity)
         case .frame(let track):
             guard let from = track.from ?? start.frame else { return }
             var rect = progress.value(of: track, from: from)
