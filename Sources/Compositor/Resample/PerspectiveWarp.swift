@@ -80,7 +80,8 @@ public struct PerspectiveWarp: Sendable {
         let vx = (inverse.m12 - v * inverse.m13) * q
         let vy = (inverse.m22 - v * inverse.m23) * q
         let stretch = max(ux * ux + uy * uy, vx * vx + vy * vy)
-        return (u - 0.5, v - 0.5, 0.5 * log2(stretch))
+        // Magnified pixels (most of a tilted plane's near side) need no logarithm.
+        return (u - 0.5, v - 0.5, stretch <= 1 ? 0 : 0.5 * log2(stretch))
     }
 
     /// How many levels the canvas may read (the source itself is level 0): the largest level of detail on a grid
@@ -145,8 +146,17 @@ public struct PerspectiveWarp: Sendable {
 
 /// The source and its successive 2×2 box averages (level k is 2ᵏ times smaller; an odd side's last column or
 /// row averages with transparent pixels, so each level covers exactly the source's extent).
-struct MipLevels: Sendable {
+struct MipLevels: @unchecked Sendable {
     let images: [Image]
+    /// The levels' pixels as plain values, so sampling one retains no image (the images above keep them alive).
+    private let views: [Level]
+
+    private struct Level {
+        var pixels: UnsafeRawPointer
+        var bytesPerRow: Int
+        var width: Int
+        var height: Int
+    }
 
     init(_ source: Image, count: Int, threads: Int) {
         var images = [source]
@@ -154,6 +164,9 @@ struct MipLevels: Sendable {
             images.append(MipLevels.halved(images.last!, threads: threads))
         }
         self.images = images
+        views = images.map {
+            Level(pixels: UnsafeRawPointer($0.row(0)), bytesPerRow: $0.bytesPerRow, width: $0.width, height: $0.height)
+        }
     }
 
     /// Each pixel the rounded mean of a 2×2 block (transparent past the edges).
@@ -184,7 +197,7 @@ struct MipLevels: Sendable {
     /// The bilinear sample of level `level` at source pixel-centre coordinates (u, v), transparent outside.
     @inline(__always)
     func bilinear(level: Int, u: Double, v: Double) -> UInt32 {
-        let image = images[level]
+        let image = views[level]
         let scale = 1 / Double(1 << level)
         // Source centres to the level's centres: (u + 0.5)/2ᵏ − 0.5.
         // Level 0 takes the coordinates as they are, as the kernel's pixels do.
@@ -197,7 +210,7 @@ struct MipLevels: Sendable {
         let j = Int(fv >> 16)
         func corner(_ i: Int, _ j: Int) -> UInt32 {
             guard i >= 0, j >= 0, i < image.width, j < image.height else { return 0 }
-            return UnsafeRawPointer(image.row(j)).loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)
+            return image.pixels.loadUnaligned(fromByteOffset: j * image.bytesPerRow + i * 4, as: UInt32.self)
         }
         return ScalarKernels.bilinearPixel(
             (corner(i, j), corner(i + 1, j), corner(i, j + 1), corner(i + 1, j + 1)),
@@ -207,7 +220,7 @@ struct MipLevels: Sendable {
     /// Between the two levels around `lod` (clamped to the levels there are), mixed in 1/256.
     @inline(__always)
     func trilinear(u: Double, v: Double, lod: Double) -> UInt32 {
-        let top = Double(images.count - 1)
+        let top = Double(views.count - 1)
         let clamped = lod.isNaN ? top : min(max(lod, 0), top)
         var level = Int(clamped)
         var weight = UInt32(((clamped - Double(level)) * 256).rounded())
