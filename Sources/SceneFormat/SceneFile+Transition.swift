@@ -39,7 +39,7 @@ extension SceneFile {
             }
             style = name == "grow" ? .grow(fromX: point.x, y: point.y) : .shrink(toX: point.x, y: point.y)
         case "coverVertical": style = .coverVertical(presenting: try object.optionalBool("presenting") ?? true)
-        case "flip": style = .flip(try object.choice("edge", LayerTransition.FlipEdge.self) ?? .left)
+        case "flip": style = .flip(from: try object.choice("edge", LayerTransition.FlipEdge.self) ?? .left)
         case "flipHorizontal": style = .flipHorizontal(presenting: try object.optionalBool("presenting") ?? true)
         case "cube3D": style = .cube3D(try object.choice("edge", LayerTransition.FlipEdge.self) ?? .bottom)
         default:

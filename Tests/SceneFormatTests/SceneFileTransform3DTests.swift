@@ -71,8 +71,8 @@ final class SceneFileTransform3DTests: XCTestCase {
         XCTAssertEqual(track3D.keyframes.last!.value, .perspective(eyeDistance: 500))
         let frame = #""frame": {"x": 0, "y": 0, "width": 40, "height": 30}"#
         for (style, expected) in [
-            (#""style": "flip", "edge": "top""#, LayerTransition.Style.flip(.top)),
-            (#""style": "flip""#, .flip(.left)), (#""style": "flipHorizontal", "presenting": false"#, .flipHorizontal(presenting: false)),
+            (#""style": "flip", "edge": "top""#, LayerTransition.Style.flip(from: .top)),
+            (#""style": "flip""#, .flip(from: .left)), (#""style": "flipHorizontal", "presenting": false"#, .flipHorizontal(presenting: false)),
             (#""style": "cube3D", "edge": "right""#, .cube3D(.right)), (#""style": "cube3D""#, .cube3D(.bottom)),
         ] {
             let read = try scene(#"{"type": "transition", \#(style), "from": \#(color(frame)), "to": \#(color(frame))}"#)

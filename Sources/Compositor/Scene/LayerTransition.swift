@@ -29,7 +29,7 @@ public struct LayerTransition: Sendable {
         /// the vertical (left, right) or horizontal (top, bottom) axis through the centre, the named edge swinging
         /// towards the viewer, seen from 1200 points away, with the new layer on the back: the old shows for the
         /// first quarter turn, the new for the second, neither edge on at exactly 90°, back faces hidden.
-        case flip(FlipEdge)
+        case flip(from: FlipEdge)
         /// The modal `.flipHorizontal`: presenting flips from the right (right to left, the new screen on the
         /// back), dismissing from the left.
         case flipHorizontal(presenting: Bool)

@@ -17,7 +17,7 @@ final class Transition3DTests: XCTestCase {
     }
 
     private var styles: [LayerTransition.Style] {
-        LayerTransition.FlipEdge.allCases.flatMap { [.flip($0), .cube3D($0)] }
+        LayerTransition.FlipEdge.allCases.flatMap { [.flip(from: $0), .cube3D($0)] }
             + [.flipHorizontal(presenting: true), .flipHorizontal(presenting: false)]
     }
 
@@ -33,7 +33,7 @@ final class Transition3DTests: XCTestCase {
 
     func testFlipShowsOneFaceAtATimeAndNeitherAtNinetyDegrees() throws {
         for edge in LayerTransition.FlipEdge.allCases {
-            let transition = LayerTransition(.flip(edge), timing: AnimationTiming(curve: .linear, duration: 1))
+            let transition = LayerTransition(.flip(from: edge), timing: AnimationTiming(curve: .linear, duration: 1))
             let group = transition.layer(from: old, to: new, in: bounds)
             XCTAssertTrue(try render([group], at: 0.5).hasSamePixels(as: try render([])), "\(edge) at 90°")
             for (time, shown) in [(0.3, 0), (0.7, 1)] {
@@ -48,9 +48,9 @@ final class Transition3DTests: XCTestCase {
     func testFlipHorizontalIsTheFlipFromTheRightWhenPresenting() throws {
         let timing = AnimationTiming(curve: .linear, duration: 1)
         let modal = LayerTransition(.flipHorizontal(presenting: true), timing: timing).layer(from: old, to: new, in: bounds)
-        let right = LayerTransition(.flip(.right), timing: timing).layer(from: old, to: new, in: bounds)
+        let right = LayerTransition(.flip(from: .right), timing: timing).layer(from: old, to: new, in: bounds)
         XCTAssertTrue(try render([modal], at: 0.3).hasSamePixels(as: try render([right], at: 0.3)))
-        XCTAssertEqual(LayerTransition.defaultTiming(of: .flip(.left)).duration, 0.4)
+        XCTAssertEqual(LayerTransition.defaultTiming(of: .flip(from: .left)).duration, 0.4)
     }
 
     func testCubeShowsBothFacesMidwayTheNewOneOnItsEdgesSide() throws {
@@ -73,6 +73,36 @@ final class Transition3DTests: XCTestCase {
             XCTAssertEqual(middle[oldPoint.0, oldPoint.1], oldFace[oldPoint.0, oldPoint.1], "\(edge)")
             XCTAssertEqual(middle[newPoint.0, newPoint.1], newFace[newPoint.0, newPoint.1], "\(edge)")
             XCTAssertTrue(try render([group], at: 0.5, threads: 3).hasSamePixels(as: middle))
+        }
+    }
+}
+
+/// Frames of a flipping card drawn by the animation renderer (its cache, several frames at once) equal frames
+/// drawn alone: the projected box marks the canvas, so the backdrop above reads no stale cached material.
+final class Animated3DFrameTests: XCTestCase {
+    func testCachedFramesEqualFramesDrawnAlone() throws {
+        let card = Rect(x: 20, y: 8, width: 60, height: 36)
+        let flip = LayerTransition(.cube3D(.left), timing: AnimationTiming(curve: .easeInOut, duration: 0.4))
+            .layer(
+                from: .color(RGBAColor(red: 0.9, green: 0.2, blue: 0.1), frame: card),
+                to: .image(TestImages.photoLike(width: 60, height: 36, seed: 3), frame: card),
+                in: Rect(x: 0, y: 0, width: 100, height: 50))
+        let scene = Scene(
+            width: 100, height: 50, scale: 2,
+            layers: [
+                .image(TestImages.photoLike(width: 200, height: 100, seed: 8)), flip,
+                .backdrop(.thin, .light, frame: Rect(x: 40, y: 20, width: 50, height: 24)),
+            ])
+        let renderer = AnimationRenderer(framesPerSecond: 20, renderer: SceneRenderer(threads: 2))
+        let count = renderer.frameCount(duration: scene.animationDuration)
+        let frames = Locked<[Int: Image]>([:])
+        try renderer.renderFrames(
+            of: scene, count: count, process: { index, frame, _ in frames.withLock { $0[index] = frame.copy() } },
+            deliver: { _, _ in })
+        let alone = AnimationRenderer(framesPerSecond: 20, renderer: SceneRenderer(threads: 1))
+        for index in 0..<count {
+            let expected = try alone.frame(of: scene, at: alone.time(ofFrame: index))
+            XCTAssertTrue(frames.withLock { $0[index]! }.hasSamePixels(as: expected), "frame \(index)")
         }
     }
 }
