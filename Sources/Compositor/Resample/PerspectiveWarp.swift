@@ -14,9 +14,9 @@
 /// far the plane recedes. Outside the source is transparent, so edges are anti-aliased; pixels whose point lies
 /// behind the eye (w ≤ 0) stay transparent. Affine homographies (identity included) are drawn by `AffineWarp`
 /// with a transparent edge, to the bit. Positions and level weights are fixed point (1/256, as the affine
-/// bilinear kernel's), each pixel depending only on its own position, so every thread count gives the same image;
-/// magnified pixels whose neighbourhood lies inside the source go through the bilinear kernel set (SIMD, or its
-/// scalar twin), the rest through the same arithmetic one pixel at a time.
+/// bilinear kernel's), each pixel depending only on its own position, so every thread count gives the same image:
+/// runs of pixels whose neighbourhoods lie inside their level (or both levels) go through the bilinear kernel set
+/// (SIMD, or its scalar twin), a level at a time, the rest through the same arithmetic one pixel at a time.
 public struct PerspectiveWarp: Sendable {
     public var homography: Homography
     public var threads: Int
@@ -52,14 +52,14 @@ public struct PerspectiveWarp: Sendable {
         let rowsPerBand = 16
         let bands = (height + rowsPerBand - 1) / rowsPerBand
         let workers = Parallel.workers(bands, threads: threads)
-        let scratch = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * width * max(workers, 1))
+        let scratch = UnsafeMutablePointer<Int32>.allocate(capacity: RowScratch.arrays * width * max(workers, 1))
         defer { scratch.deallocate() }
         let shared = UncheckedSendable(scratch)
         Parallel.forEach(bands, threads: threads) { band, worker in
-            let u = shared.value + 2 * width * worker
+            let rowScratch = RowScratch(shared.value + RowScratch.arrays * width * worker, width: width)
             for y in (band * rowsPerBand)..<min(height, (band + 1) * rowsPerBand) {
                 let out = UnsafeMutableRawPointer(result.row(y)).assumingMemoryBound(to: UInt32.self)
-                row(y, width: width, inverse: inverse, levels: levels, u: u, v: u + width, into: out)
+                row(y, width: width, inverse: inverse, levels: levels, scratch: rowScratch, into: out)
             }
         }
         return result
@@ -102,19 +102,43 @@ public struct PerspectiveWarp: Sendable {
         return min(max(Int(min(largest, 64).rounded(.up)) + 2, 1), whole)
     }
 
+    /// A row's positions in both levels of each pixel, its level weights, and the upper level's samples.
+    struct RowScratch {
+        static let arrays = 6
+        let u, v, upperU, upperV: UnsafeMutablePointer<Int32>
+        let weights, upper: UnsafeMutablePointer<UInt32>
+
+        init(_ base: UnsafeMutablePointer<Int32>, width: Int) {
+            (u, v, upperU, upperV) = (base, base + width, base + 2 * width, base + 3 * width)
+            let words = UnsafeMutableRawPointer(base + 4 * width).assumingMemoryBound(to: UInt32.self)
+            (weights, upper) = (words, words + width)
+        }
+    }
+
+    /// One canvas row. Pixels whose neighbourhoods lie inside their level (or both levels) form runs of one level
+    /// (pair) that go through the kernel set, each level once, mixed after; the rest are sampled one by one with
+    /// the same arithmetic.
     private func row(
-        _ y: Int, width: Int, inverse: Homography, levels: MipLevels, u: UnsafeMutablePointer<Int32>,
-        v: UnsafeMutablePointer<Int32>, into out: UnsafeMutablePointer<UInt32>
+        _ y: Int, width: Int, inverse: Homography, levels: MipLevels, scratch: RowScratch,
+        into out: UnsafeMutablePointer<UInt32>
     ) {
-        let source = levels.images[0]
-        let lastX = Double(source.width - 2)
-        let lastY = Double(source.height - 2)
         var runStart = -1
+        var runLevel = 0
+        var runMixes = false
         func flush(_ end: Int) {
             guard runStart >= 0 else { return }
-            kernels.bilinear(
-                source.row(0), bytesPerRow: source.bytesPerRow, u: u + runStart, v: v + runStart, origin: (0, 0),
-                count: end - runStart, into: out + runStart)
+            let count = end - runStart
+            levels.bilinear(
+                level: runLevel, u: scratch.u + runStart, v: scratch.v + runStart, count: count,
+                into: out + runStart, kernels: kernels)
+            if runMixes {
+                levels.bilinear(
+                    level: runLevel + 1, u: scratch.upperU + runStart, v: scratch.upperV + runStart, count: count,
+                    into: scratch.upper + runStart, kernels: kernels)
+                for x in runStart..<end {
+                    out[x] = MipLevels.mix(out[x], scratch.upper[x], weight: scratch.weights[x])
+                }
+            }
             runStart = -1
         }
         for x in 0..<width {
@@ -123,12 +147,14 @@ public struct PerspectiveWarp: Sendable {
                 out[x] = 0
                 continue
             }
-            if s.lod <= 0, s.u >= 0, s.v >= 0, s.u < lastX, s.v < lastY {
-                // Magnified and inside: the kernel's pixel (runs of them in one call).
-                u[x] = PerspectiveWarp.fixed(s.u)
-                v[x] = PerspectiveWarp.fixed(s.v)
-                if u[x] >> 16 <= Int32(lastX), v[x] >> 16 <= Int32(lastY) {
-                    if runStart < 0 { runStart = x }
+            let (level, weight) = levels.split(s.lod)
+            if let lower = levels.inside(level: level, u: s.u, v: s.v) {
+                let upper = weight > 0 ? levels.inside(level: level + 1, u: s.u, v: s.v) : lower
+                if let upper {
+                    if runStart >= 0 && (runLevel != level || runMixes != (weight > 0)) { flush(x) }
+                    if runStart < 0 { (runStart, runLevel, runMixes) = (x, level, weight > 0) }
+                    (scratch.u[x], scratch.v[x]) = lower
+                    (scratch.upperU[x], scratch.upperV[x], scratch.weights[x]) = (upper.u, upper.v, weight)
                     continue
                 }
             }
@@ -198,11 +224,7 @@ struct MipLevels: @unchecked Sendable {
     @inline(__always)
     func bilinear(level: Int, u: Double, v: Double) -> UInt32 {
         let image = views[level]
-        let scale = 1 / Double(1 << level)
-        // Source centres to the level's centres: (u + 0.5)/2ᵏ − 0.5.
-        // Level 0 takes the coordinates as they are, as the kernel's pixels do.
-        let lu = level == 0 ? u : (u + 0.5) * scale - 0.5
-        let lv = level == 0 ? v : (v + 0.5) * scale - 0.5
+        let (lu, lv) = MipLevels.levelCoordinates(level, u, v)
         guard lu > -1.5, lv > -1.5, lu < Double(image.width) + 0.5, lv < Double(image.height) + 0.5 else { return 0 }
         let fu = PerspectiveWarp.fixed(lu)
         let fv = PerspectiveWarp.fixed(lv)
@@ -217,22 +239,65 @@ struct MipLevels: @unchecked Sendable {
             fx: UInt32(bitPattern: fu >> 8) & 255, fy: UInt32(bitPattern: fv >> 8) & 255)
     }
 
-    /// Between the two levels around `lod` (clamped to the levels there are), mixed in 1/256.
+    /// The levels around `lod` (clamped to the levels there are): the lower one and the upper one's weight in
+    /// 1/256 (0: the lower alone).
     @inline(__always)
-    func trilinear(u: Double, v: Double, lod: Double) -> UInt32 {
+    func split(_ lod: Double) -> (level: Int, weight: UInt32) {
         let top = Double(views.count - 1)
         let clamped = lod.isNaN ? top : min(max(lod, 0), top)
-        var level = Int(clamped)
-        var weight = UInt32(((clamped - Double(level)) * 256).rounded())
-        if weight == 256 { (level, weight) = (level + 1, 0) }
-        let lower = bilinear(level: level, u: u, v: v)
-        guard weight > 0 else { return lower }
-        let upper = bilinear(level: level + 1, u: u, v: v)
+        let level = Int(clamped)
+        let weight = UInt32(((clamped - Double(level)) * 256).rounded())
+        return weight == 256 ? (level + 1, 0) : (level, weight)
+    }
+
+    /// The level's 16.16 position of source pixel-centre coordinates (u, v), when its whole 2×2 neighbourhood
+    /// lies inside the level (the kernel set's precondition); nil otherwise.
+    @inline(__always)
+    func inside(level: Int, u: Double, v: Double) -> (u: Int32, v: Int32)? {
+        let image = views[level]
+        let (lu, lv) = MipLevels.levelCoordinates(level, u, v)
+        guard lu >= 0, lv >= 0, lu < Double(image.width - 1), lv < Double(image.height - 1) else { return nil }
+        let position = (PerspectiveWarp.fixed(lu), PerspectiveWarp.fixed(lv))
+        guard position.0 >> 16 < Int32(image.width - 1), position.1 >> 16 < Int32(image.height - 1) else { return nil }
+        return position
+    }
+
+    /// `count` samples of a level at positions from `inside`, through the kernel set.
+    func bilinear(
+        level: Int, u: UnsafePointer<Int32>, v: UnsafePointer<Int32>, count: Int, into output: UnsafeMutablePointer<UInt32>,
+        kernels: any BilinearKernelSet.Type
+    ) {
+        let image = views[level]
+        kernels.bilinear(
+            image.pixels.assumingMemoryBound(to: UInt8.self), bytesPerRow: image.bytesPerRow, u: u, v: v,
+            origin: (0, 0), count: count, into: output)
+    }
+
+    /// Source pixel-centre coordinates in a level's: (u + 0.5)/2ᵏ − 0.5; level 0 takes them as they are.
+    @inline(__always)
+    static func levelCoordinates(_ level: Int, _ u: Double, _ v: Double) -> (Double, Double) {
+        guard level > 0 else { return (u, v) }
+        let scale = 1 / Double(1 << level)
+        return ((u + 0.5) * scale - 0.5, (v + 0.5) * scale - 0.5)
+    }
+
+    /// Two samples mixed per channel, `weight`/256 of the second, rounded half up.
+    @inline(__always)
+    static func mix(_ lower: UInt32, _ upper: UInt32, weight: UInt32) -> UInt32 {
         var result: UInt32 = 0
         for shift in stride(from: UInt32(0), through: 24, by: 8) {
             let sum = (lower >> shift & 255) * (256 - weight) + (upper >> shift & 255) * weight
             result |= ((sum + 128) >> 8) << shift
         }
         return result
+    }
+
+    /// Between the two levels around `lod`, one pixel, edges transparent.
+    @inline(__always)
+    func trilinear(u: Double, v: Double, lod: Double) -> UInt32 {
+        let (level, weight) = split(lod)
+        let lower = bilinear(level: level, u: u, v: v)
+        guard weight > 0 else { return lower }
+        return MipLevels.mix(lower, bilinear(level: level + 1, u: u, v: v), weight: weight)
     }
 }
