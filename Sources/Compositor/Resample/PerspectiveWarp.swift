@@ -92,7 +92,7 @@ public struct PerspectiveWarp: Sendable {
         let step = 8
         for y in Array(stride(from: 0, to: height, by: step)) + [height - 1] {
             for x in Array(stride(from: 0, to: width, by: step)) + [width - 1] {
-                guard let s = sample(inverse, x: Double(x) + 0.5, y: Double(y) + 0.5),
+                guard let s = sample(inverse, x: Double(x) + 0.5, y: Double(y) + 0.5), s.lod.isFinite,
                     s.u > -2, s.v > -2, s.u < Double(source.width) + 1, s.v < Double(source.height) + 1
                 else { continue }
                 largest = max(largest, s.lod)

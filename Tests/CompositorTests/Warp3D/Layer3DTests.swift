@@ -93,3 +93,34 @@ final class Layer3DTests: XCTestCase {
         XCTAssertLessThan(cost.work, 1e7)
     }
 }
+
+/// Hostile 3D transforms draw or are refused cleanly: no trap, no hang, no unbounded picture.
+final class Hostile3DTests: XCTestCase {
+    func testExtremeTransformsRenderOrAreRefused() {
+        let card = Rect(x: 10, y: 10, width: 80, height: 40)
+        let transforms: [Transform3D] = [
+            .perspective(eyeDistance: 1e-6), .perspective(eyeDistance: -300),
+            Transform3D.translation(x: 0, y: 0, z: 2000).concatenating(.perspective(eyeDistance: 1000)),
+            Transform3D.rotation(angle: 1.5, x: 1, y: 1, z: 0).concatenating(.perspective(eyeDistance: 1e-3)),
+            Transform3D(rows: [[1e6, 0, 0, 1e6], [0, -1e6, 0, 0], [0, 0, 1, 0], [1e6, 1e6, 0, 1e-6]]),
+            Transform3D(rows: [[1, 0, 0, .nan], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]),
+            Transform3D(rows: [[1, 0, 0, 1e300], [0, 1, 0, 1e300], [0, 0, 1, 0], [1e300, 0, 0, 1]]),
+            Transform3D.scale(x: 1e-300, y: 1, z: 1).concatenating(.perspective(eyeDistance: 10)),
+        ]
+        for transform in transforms {
+            var layer = Layer.image(TestImages.photoLike(width: 20, height: 10, seed: 1), frame: card)
+            layer.transform3D = transform
+            var group = Layer.group([layer], frame: card)
+            group.transform3D = transform
+            for drawn in [layer, group] {
+                let scene = Scene(width: 100, height: 60, scale: 2, layers: [drawn])
+                do {
+                    let image = try SceneRenderer(threads: 2).render(scene)
+                    XCTAssertEqual(image.width, 200, "\(transform)")
+                } catch {
+                    XCTAssertTrue("\(error)".contains("scene"), "\(transform): \(error)")
+                }
+            }
+        }
+    }
+}
