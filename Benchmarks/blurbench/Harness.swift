@@ -3,11 +3,17 @@
 #endif
 
 /// One named piece of work over `megapixels` of image; `run` returns a checksum so the optimiser cannot
-/// drop the work.
+/// drop the work. `prepare`, when given, runs before every trial and is not timed: what a peer script does
+/// outside its stopwatch (a new canvas, cleared), done the same way for ours.
 struct Benchmark {
     let name: String
     let megapixels: Double
+    var prepare: (() -> Void)? = nil
     let run: () throws -> Int
+
+    init(name: String, megapixels: Double, prepare: (() -> Void)? = nil, run: @escaping () throws -> Int) {
+        (self.name, self.megapixels, self.prepare, self.run) = (name, megapixels, prepare, run)
+    }
 }
 
 struct Measurement {
@@ -30,9 +36,13 @@ enum Harness {
     static func measure(_ benchmark: Benchmark, warmup: Int, trials: Int) throws -> Measurement {
         let clock = ContinuousClock()
         var checksum = 0
-        for _ in 0..<warmup { checksum &+= try benchmark.run() }
+        for _ in 0..<warmup {
+            benchmark.prepare?()
+            checksum &+= try benchmark.run()
+        }
         var times: [Double] = []
         for _ in 0..<trials {
+            benchmark.prepare?()
             let start = clock.now
             checksum &+= try benchmark.run()
             let elapsed = clock.now - start

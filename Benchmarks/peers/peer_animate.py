@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from machine import cpu
+from machine import describe, summary
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -519,13 +519,14 @@ def frame_times(args):
 def benchmark(args):
     """The whole comparison: returns the JSON-ready report, printing as it goes."""
     scene, times = load_scene(args.scene), frame_times(args)
-    report = {"scene": args.scene, "frames": len(times), "fps": args.fps, "trials": args.trials, "cpu": cpu(),
+    report = {"scene": args.scene, "frames": len(times), "fps": args.fps, "trials": args.trials,
+              "cpu": describe(os.path.dirname(args.ours)),
               "versions": {"python": platform.python_version(), "skia-python": skia.__version__,
                            "pillow": Image.__version__, "numpy": np.__version__},
               "load_average": [os.getloadavg()[0]], "peer": {}}
     c = report["cpu"]
-    print(f"peer_animate: {args.scene}, {len(times)} frames at {args.fps:g} fps; {c['model']} ({c['cores']} cores; "
-          f"{' '.join(c['vector'])}); load average {os.getloadavg()[0]:.2f}")
+    print(f"peer_animate: {args.scene}, {len(times)} frames at {args.fps:g} fps; {summary(c)}; "
+          f"load average {os.getloadavg()[0]:.2f}")
     peer, frames = report["peer"], None
     for key, naive, processes in [("1p", False, 1), ("2p", False, 2), ("naive-1p", True, 1)]:
         if processes > os.cpu_count() or naive and not args.naive:

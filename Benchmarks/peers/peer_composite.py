@@ -31,6 +31,7 @@ sys.dont_write_bytecode = True  # importing peer_blur must not leave a __pycache
 import numpy as np  # noqa: E402
 
 from peer_blur import BUILD_DIR, ROOT, prepare_input, time_it  # noqa: E402
+from machine import describe, summary  # noqa: E402
 
 DEFAULT_INPUT = "/work/shared/photos/apples_4032x3024.jpg"
 OPACITY = 0.8
@@ -146,6 +147,8 @@ def main(argv):
     alpha = layer[..., 3:4].astype(np.float64) / 255 * OPACITY
     reference = layer[..., :3] * alpha + background[..., :3] * (1 - alpha)
     load = os.getloadavg()[0]
+    machine = describe(args.build_dir)
+    print(f"peer_composite: {summary(machine)}")
     print(f"peer_composite: source-over of a {background.shape[1]}x{background.shape[0]} RGBA layer at opacity "
           f"{OPACITY} onto {described}; {args.trials} trials; load average {load:.2f}")
     rows = []
@@ -160,11 +163,13 @@ def main(argv):
         rows.append(dict(peer=name, times=times, note=note, **score(to_array(out), reference)))
     ours = {t: ours_timing(args, png, t) for t in args.thread_list}
     mine = score(ours_output(args, background, layer, out_dir), reference)
-    for suite, label, note in (("composite-over-opacity-new", "ours (new image)", "copy + draw, as the peers"),
-                               ("composite-over-opacity", "ours (in place)", "a renderer's frame, reused")):
+    for suite, label, note in (
+            ("composite-over-opacity-new-fresh", "ours (new image)", "copy + draw into fresh pages, as the peers"),
+            ("composite-over-opacity-new", "ours (new, reused)", "copy + draw into memory our allocator reuses"),
+            ("composite-over-opacity", "ours (in place)", "a renderer's frame, reused")):
         rows.append(dict(peer=label, times={t: ours[t][suite]["median_ms"] for t in args.thread_list},
                          note=note + "; scored on blurtool compose", **mine))
-    baseline = rows[-2]["times"]  # ratios against ours into a new image, as the peers return one
+    baseline = rows[-3]["times"]  # ratios against ours into a fresh new image, as the peers return one
     fmt = "{:17s}" + " {:>9} {:>7}" * len(args.thread_list) + " {:>8} {:>7}  {}"
     print(fmt.format("peer", *[x for t in args.thread_list for x in (f"{t} thr ms", "/ours")], "PSNR dB", "max err",
                      "notes"))
@@ -178,7 +183,7 @@ def main(argv):
     print(f"load average: {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"input": described, "rows": rows, "review_scene": scene}, f, indent=1)
+            json.dump({"machine": machine, "input": described, "rows": rows, "review_scene": scene}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ import sys
 import tempfile
 import time
 
+from machine import describe, summary
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 DEFAULT_INPUT = "/work/shared/photos/apples_4032x3024.jpg"
@@ -57,7 +59,8 @@ def main():
 
         ours_ms, ours_min = median_ms(ours, args.trials)
         vips_ms, vips_min = median_ms(vips, max(3, args.trials // 2))
-    print(f"end to end, {args.input} ({width}x{height}), sigma {sigma:.1f} px, JPEG q90")
+    print(f"end to end, {args.input} ({width}x{height}), sigma {sigma:.1f} px, JPEG q90; "
+          f"{summary(describe(os.path.dirname(args.blurtool)))}")
     print(f"  blurtool --material thin (whole process): median {ours_ms:.1f} ms (min {ours_min:.1f})")
     print(f"  pyvips {pyvips.version(0)}.{pyvips.version(1)} decode -> gaussblur -> jpegsave (in-process): "
           f"median {vips_ms:.1f} ms (min {vips_min:.1f})")

@@ -27,6 +27,7 @@ sys.dont_write_bytecode = True  # importing peer_blur must not leave a __pycache
 import numpy as np  # noqa: E402
 
 from peer_blur import BUILD_DIR, SIMD_PY, prepare_input, time_it  # noqa: E402
+from machine import describe, summary  # noqa: E402
 
 DEFAULT_INPUT = "/work/shared/photos/table_3024x4032.jpg"
 FRAME = (1170, 2532)  # a phone screen in pixels
@@ -159,11 +160,13 @@ def run_section(section, peers, reference, exact, args):
     return rows
 
 
-def ours_rows(args, png, section, names, output, reference, note):
-    """Rows for blurbench's `names` (JSON) at each thread count: the first is "ours", scored on `output`."""
-    rows = [dict(section=section, peer="ours" + (f" {name.split('-')[-1]}" if index else ""), times={},
+def ours_rows(args, png, section, suites, output, reference, note):
+    """Rows for blurbench's suites, (name, label) pairs, at each thread count: the first is "ours" (fresh pages,
+    as the peers' results), scored on `output`."""
+    names = [name for name, _ in suites]
+    rows = [dict(section=section, peer=label, times={},
                  note=f"blurbench {name}, " + (note if index == 0 else "timing only"))
-            for index, name in enumerate(names)]
+            for index, (name, label) in enumerate(suites)]
     rows[0].update(score(output, reference) if output is not None else {})
     blurbench = os.path.join(args.build_dir, "blurbench")
     for threads in args.thread_list:
@@ -261,11 +264,15 @@ def benchmark(args, img, png, npy, out_dir, versions):
             rows.append(dict(section="resize", peer="pillow-simd", note="as Pillow; single-threaded", times={
                 t: {k: simd[k] for k in ("median_ms", "min_ms", "trials")} for t in args.thread_list},
                 **score(out, reference(box))))
-        rows += ours_rows(args, png, "resize", ["resize-fill-1170x2532-lanczos3", "resize-fill-1170x2532-bilinear"],
+        rows += ours_rows(args, png, "resize", [("resize-fill-1170x2532-lanczos3-fresh", "ours"),
+                                                ("resize-fill-1170x2532-lanczos3", "ours, reused"),
+                                                ("resize-fill-1170x2532-bilinear-fresh", "ours bilinear")],
                           ours[0], reference(box), ours[1])
     if "rotate" in args.sections:
         rows += run_section("rotate", rotate_peers(img), reference, "same", args)
-        rows += ours_rows(args, png, "rotate", ["rotate30-bilinear"], ours[2], reference("same"), ours[3])
+        rows += ours_rows(args, png, "rotate", [("rotate30-bilinear-fresh", "ours"),
+                                                ("rotate30-bilinear", "ours, reused")],
+                          ours[2], reference("same"), ours[3])
     for section, key in (("resize", box), ("rotate", "same")):  # the best any 8-bit output can score
         if section in args.sections:
             rows.append(dict(section=section, peer="8-bit ceiling", note="the reference rounded", times={},
@@ -328,6 +335,8 @@ def main(argv):
                 + ".".join(str(pyvips.version(i)) for i in range(3)) + ")"}
     img, described, key, png, npy = prepare_input(args)
     out_dir, load = tempfile.mkdtemp(prefix="peer_resample-"), os.getloadavg()[0]
+    machine = describe(args.build_dir)
+    print(f"peer_resample: {summary(machine)}")
     print(f"peer_resample: {img.shape[1]}x{img.shape[0]} RGBA from {described}; threads {args.thread_list}, "
           f"{args.trials} trials; load average {load:.2f}" + (" (busy machine: timings will be off)" * (load > 0.7)))
     rows = benchmark(args, img, png, npy, out_dir, versions)
@@ -340,7 +349,7 @@ def main(argv):
     print("load average: {:.2f} at the start, {:.2f} at the end".format(*loads))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(dict(input=described, input_sha256_16=key, shape=img.shape, frame=FRAME, angle_deg=ANGLE,
+            json.dump(dict(machine=machine, input=described, input_sha256_16=key, shape=img.shape, frame=FRAME, angle_deg=ANGLE,
                            trials=args.trials, versions=versions, load_average=loads, rows=rows, end_to_end=e2e), f)
         print(f"wrote {args.json}")
 

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from machine import cpu
+from machine import describe, summary
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -236,7 +236,7 @@ def benchmark(args, work):
     metrics = skia_font(args.font, args.size).getMetrics()
     line_height = -metrics.fAscent + metrics.fDescent + metrics.fLeading  # ours: ascender − descender + gap
     height = math.ceil(len(lines) * line_height)
-    c = cpu()
+    c = describe(args.build_dir)
     report = {"cpu": c, "threads": 1, "font": args.font, "size_px": args.size, "width_px": args.width,
               "words": args.words, "seed": args.seed, "characters": len(text), "lines": len(lines),
               "line_height_px": line_height, "canvas": [args.width, height], "trials": args.trials,
@@ -248,7 +248,7 @@ def benchmark(args, work):
     print(f"peer_text: {args.words} words ({len(text)} characters, seed {args.seed}) in {args.font} at "
           f"{args.size:g} px, {len(lines)} lines of {line_height:.2f} px in {args.width} x {height} px; "
           f"{args.trials} cold trials each")
-    print(f"  {c['model']} ({c['cores']} cores; {' '.join(c['vector'])}); every figure on 1 thread; "
+    print(f"  {summary(c)}; every figure on 1 thread; "
           f"load average {os.getloadavg()[0]:.2f}")
 
     # Pillow: the line pitch of multiline_text is getbbox("A")[3] + spacing; spacing makes it the font's.

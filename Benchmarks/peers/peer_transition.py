@@ -30,7 +30,7 @@ import sys
 import tempfile
 import time
 import zlib
-from machine import cpu
+from machine import describe, summary
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -126,7 +126,7 @@ def benchmark(args):
     pngs, made = inputs(args)
     decode = ffmpeg_command(args, pngs, ["", "-map", "[a]", "-map", "[b]", "-f", "null", "-"])
     decode_seconds, decode_runs = median(args.trials, lambda: run(decode)[0])
-    report = {"cpu": cpu(), "uptime": uptime(), "inputs": made, "size": f"{args.width}x{args.height}",
+    report = {"cpu": describe(os.path.dirname(args.ours)), "uptime": uptime(), "inputs": made, "size": f"{args.width}x{args.height}",
               "fps": args.fps, "duration": args.duration, "trials": args.trials,
               "ffmpeg_version": run([args.ffmpeg, "-version"])[2].splitlines()[0],
               "ffmpeg_decode_only": {"seconds": decode_seconds, "runs": decode_runs}, "styles": {}}
@@ -158,7 +158,7 @@ def benchmark(args):
 
 def print_table(report):
     c = report["cpu"]
-    print(f"CPU: {c['model']}, {c['cores']} cores, vector: {' '.join(c['vector']) or 'none'}")
+    print(f"CPU: {summary(c)}")
     print(f"uptime: {report['uptime']}")
     print(f"{report['ffmpeg_version']}; inputs {report['size']}: {'; '.join(report['inputs'])}")
     d = report["ffmpeg_decode_only"]

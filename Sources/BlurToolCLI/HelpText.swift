@@ -105,7 +105,8 @@ enum HelpText {
                                   wipeup, wipedown, slideleft, slideright, slideup, slidedown, smoothleft,
                                   smoothright, circleopen, circleclose, radial, pixelize, hblur, zoomin
                                   (ffmpeg's xfade), material (FROM blurs into a frosted material, TO
-                                  sharpens out of it).
+                                  sharpens out of it), curlup, curldown (FROM curls away as a page
+                                  over TO, as UIKit's page curls).
           --curve SPEC            transition: how progress moves in time (a SPEC, default linear; a
                                   spring's settling time is stretched to --duration).
           -v, --verbose           Report the route taken and the time of each stage on stderr.

@@ -125,6 +125,7 @@ public struct SceneFile {
         "group": ["layers", "isolated"],
         "text": SceneFile.textKeys,
         "transition": SceneFile.transitionKeys,
+        "curled": SceneFile.curlKeys,
     ]
 
     mutating func layer(_ json: JSONValue, path: String, bounds: Rect) throws(SceneFileError) -> Layer {
@@ -173,6 +174,8 @@ public struct SceneFile {
                     effect: try object.optionalNumber("effect", atLeast: 0, atMost: 1) ?? 1))
         case "text":
             content = try text(object, path: path)
+        case "curled":
+            content = try curled(object, path: path, bounds: inner)
         case "transition":
             let group = try transition(object, path: path, bounds: inner)
             (content, isolatedByContent) = (group.content, group.isolated)

@@ -205,64 +205,75 @@ struct ParagraphShaper {
 
         let buffer = hb_buffer_create()
         defer { hb_buffer_destroy(buffer) }
-        var runStart = 0
         var firstScalars: [UInt32] = []
         // About a glyph and a cluster per character in most text: one allocation each instead of a dozen.
         firstScalars.reserveCapacity(count)
         paragraph.clusters.reserveCapacity(count)
         paragraph.glyphs.reserveCapacity(count)
+        /// Where the run from `start` ends: its direction, face and script hold up to there.
+        func runEnd(from start: Int) -> Int {
+            var end = start + 1
+            while end < count, directions[end] == directions[start], faceOf[end] == faceOf[start],
+                scripts[end] == scripts[start]
+            {
+                end += 1
+            }
+            return end
+        }
+        func isShapedByWord(_ run: Int) -> Bool {
+            words != nil && directions[run] != .rightToLeft && Self.wordCachedScripts.contains(scripts[run])
+        }
+        /// Each space-separated word and each run of spaces of the run start..<end, as byte offsets.
+        func forEachPiece(from start: Int, to end: Int, _ body: (Int, Int) -> Void) {
+            var pieceStart = Int(offsets[start])
+            let byteEnd = Int(offsets[end])
+            while pieceStart < byteEnd {
+                let isSpace = bytes[pieceStart] == 0x20
+                var pieceEnd = pieceStart + 1
+                while pieceEnd < byteEnd, (bytes[pieceEnd] == 0x20) == isSpace { pieceEnd += 1 }
+                body(pieceStart, pieceEnd)
+                pieceStart = pieceEnd
+            }
+        }
+        func key(_ start: Int, _ end: Int, run: Int) -> WordShapes.Key {
+            WordShapes.Key(face: faceOf[run], script: scripts[run].rawValue, bytes: bytes[start..<end])
+        }
+        let text = (scalars, classes, scalarAt)
         bytes.withUnsafeBufferPointer { utf8 in
             utf8.withMemoryRebound(to: CChar.self) { characters in
+                let utf8 = characters.baseAddress!
+                var runStart = 0
                 while runStart < count {
-                    var runEnd = runStart + 1
-                    while runEnd < count, directions[runEnd] == directions[runStart],
-                        faceOf[runEnd] == faceOf[runStart],
-                        scripts[runEnd] == scripts[runStart]
-                    {
-                        runEnd += 1
-                    }
-                    let face = faces[faceOf[runStart]]
+                    let runEnd = runEnd(from: runStart)
+                    let faceIndex = faceOf[runStart]
+                    let face = faces[faceIndex]
                     let rightToLeft = directions[runStart] == .rightToLeft
                     let script = scripts[runStart]
-                    func shape(from start: Int32, to end: Int32, context: Bool) -> [RunGlyph] {
-                        hb_buffer_clear_contents(buffer)
-                        if context {
-                            hb_buffer_add_utf8(
-                                buffer, characters.baseAddress, Int32(bytes.count), UInt32(start), Int32(end - start))
-                        } else {
-                            hb_buffer_add_utf8(buffer, characters.baseAddress! + Int(start), end - start, 0, end - start)
-                        }
-                        hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-                        hb_buffer_set_script(buffer, script)
-                        hb_buffer_guess_segment_properties(buffer)
-                        hb_shape(face.hbFont, buffer, nil, 0)
-                        return Self.glyphs(of: buffer)
-                    }
                     let scale = size / face.unitsPerEm
-                    let text = (scalars, classes, scalarAt)
-                    if let words, !rightToLeft, Self.wordCachedScripts.contains(script) {
-                        // Each space-separated word (and each run of spaces) shaped once for the text.
-                        var pieceStart = offsets[runStart]
-                        let end = offsets[runEnd]
-                        while pieceStart < end {
-                            let isSpace = bytes[Int(pieceStart)] == 0x20
-                            var pieceEnd = pieceStart + 1
-                            while pieceEnd < end, (bytes[Int(pieceEnd)] == 0x20) == isSpace { pieceEnd += 1 }
-                            let glyphs = words.glyphs(
-                                face: faceOf[runStart], script: script.rawValue,
-                                bytes: bytes[Int(pieceStart)..<Int(pieceEnd)]
-                            ) { shape(from: pieceStart, to: pieceEnd, context: false) }
+                    if let words, isShapedByWord(runStart) {
+                        // Each word (and each run of spaces) shaped once for the text, then copied.
+                        forEachPiece(from: runStart, to: runEnd) { start, end in
+                            let key = key(start, end, run: runStart)
+                            guard !words.appendKnown(key, to: &paragraph, firstScalars: &firstScalars) else { return }
+                            let (glyphBase, clusterBase, scalarBase) =
+                                (paragraph.glyphs.count, paragraph.clusters.count, firstScalars.count)
+                            let glyphs = Self.shape(
+                                utf8, length: bytes.count, from: start, to: end, withContext: false, face: face,
+                                script: script, rightToLeft: false, buffer: buffer)
                             append(
-                                glyphs, clusterBase: UInt32(pieceStart), face: faceOf[runStart], scale: scale,
-                                rightToLeft: false, runEnd: pieceEnd, text: text, to: &paragraph,
-                                firstScalars: &firstScalars)
-                            pieceStart = pieceEnd
+                                glyphs, clusterBase: UInt32(start), face: faceIndex, scale: scale, rightToLeft: false,
+                                runEnd: Int32(end), text: text, to: &paragraph, firstScalars: &firstScalars)
+                            words.remember(
+                                key, glyphs: paragraph.glyphs[glyphBase...], clusters: paragraph.clusters[clusterBase...],
+                                glyphBase: glyphBase, firstScalars: firstScalars[scalarBase...])
                         }
                     } else {
+                        let glyphs = Self.shape(
+                            utf8, length: bytes.count, from: Int(offsets[runStart]), to: Int(offsets[runEnd]),
+                            withContext: true, face: face, script: script, rightToLeft: rightToLeft, buffer: buffer)
                         append(
-                            shape(from: offsets[runStart], to: offsets[runEnd], context: true), clusterBase: 0,
-                            face: faceOf[runStart], scale: scale, rightToLeft: rightToLeft, runEnd: offsets[runEnd],
-                            text: text, to: &paragraph, firstScalars: &firstScalars)
+                            glyphs, clusterBase: 0, face: faceIndex, scale: scale, rightToLeft: rightToLeft,
+                            runEnd: offsets[runEnd], text: text, to: &paragraph, firstScalars: &firstScalars)
                     }
                     runStart = runEnd
                 }
@@ -278,6 +289,25 @@ struct ParagraphShaper {
             }
         }
         return paragraph
+    }
+
+    /// HarfBuzz's glyphs for the bytes start..<end of the `length` bytes at `utf8`: with the rest as context
+    /// (clusters are offsets into all of it), or alone (clusters count from `start`).
+    private static func shape(
+        _ utf8: UnsafePointer<CChar>, length: Int, from start: Int, to end: Int, withContext: Bool, face: FontFace,
+        script: hb_script_t, rightToLeft: Bool, buffer: OpaquePointer?
+    ) -> [RunGlyph] {
+        hb_buffer_clear_contents(buffer)
+        if withContext {
+            hb_buffer_add_utf8(buffer, utf8, Int32(length), UInt32(start), Int32(end - start))
+        } else {
+            hb_buffer_add_utf8(buffer, utf8 + start, Int32(end - start), 0, Int32(end - start))
+        }
+        hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        hb_buffer_set_script(buffer, script)
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(face.hbFont, buffer, nil, 0)
+        return glyphs(of: buffer)
     }
 
     /// HarfBuzz's output in font units, copied out of its buffer.

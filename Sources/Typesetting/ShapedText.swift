@@ -1,3 +1,4 @@
+import CFreeType
 import Compositor
 
 /// A string shaped in a style by `FontTypesetter`: laid out per frame size (the last few layouts kept), drawn
@@ -58,11 +59,47 @@ final class ShapedText: TypesetText, @unchecked Sendable {
             return
         }
         let library = FontLibrary.shared.freeType
-        let layout = layout(width: width, height: height)
-        // The bitmaps this call has used, by face, glyph and phase: a paragraph repeats a few dozen glyphs
-        // thousands of times, and this spares each repeat the shared cache's lock and wider key. Nil: too large
-        // to cache, drawn clipped.
-        var used: [UInt64: GlyphBitmap?] = [:]
+        let (stamps, sources) = self.stamps(
+            of: layout(width: width, height: height), rendering: rendering, transform: transform, mask: mask)
+        let bitmaps = sources.map { bitmap($0, rendering: rendering, library: library) }
+        for stamp in stamps {
+            guard let bitmap = bitmaps[Int(stamp.source)] else {
+                let source = sources[Int(stamp.source)]
+                rendering.drawClipped(
+                    faces[Int(source.face)], source.glyph, phaseX: Int(source.phaseX), phaseY: Int(source.phaseY),
+                    originX: Int(stamp.x), originY: Int(stamp.y), into: mask, library: library)
+                continue
+            }
+            CoverageBlit.add(bitmap, atX: Int(stamp.x), y: Int(stamp.y), into: mask)
+        }
+    }
+
+    /// A glyph to draw: its bitmap's origin in the mask's whole pixels and which of the distinct sources it is.
+    private struct Stamp {
+        var x, y: Int32
+        var source: Int32
+    }
+
+    /// A distinct glyph image: face, glyph and phase (quarter pixels).
+    private struct Source {
+        var face: UInt16
+        var glyph: UInt32
+        var phaseX, phaseY: UInt8
+    }
+
+    /// Where each glyph that may touch the mask lands, and the distinct glyph images they need.
+    ///
+    /// Whole pixels move the blit; the remainder, in quarter pixels, is the outline's phase. Upright text keeps
+    /// only the horizontal phase, as Skia's axis-aligned and Core Text's horizontal text do: its baselines are
+    /// snapped to whole pixels, so a paragraph's lines share one bitmap per glyph and x phase instead of making up
+    /// to 16 variants of it. Rotated or sheared text keeps both phases.
+    private func stamps(
+        of layout: TextLayout, rendering: GlyphRendering, transform: AffineTransform2D, mask: Plane
+    ) -> ([Stamp], [Source]) {
+        var stamps: [Stamp] = []
+        var sources: [Source] = []
+        // A paragraph repeats a few dozen glyph images thousands of times: each is looked up once.
+        var sourceOf = GlyphMemo<Int32>()
         for glyph in layout.glyphs where glyph.hasInk {
             // Glyphs whose outline box misses the mask are never rasterised (a margin of one pixel for the
             // difference between HarfBuzz's extents and FreeType's control box).
@@ -83,42 +120,36 @@ final class ShapedText: TypesetText, @unchecked Sendable {
                 continue
             }
             guard origin.x.magnitude < 1e9, origin.y.magnitude < 1e9 else { continue }
-            // Whole pixels move the blit; the remainder, in quarter pixels, is the outline's phase. Upright text
-            // keeps only the horizontal phase, as Skia's axis-aligned and Core Text's horizontal text do: its
-            // baselines are snapped to whole pixels, so a paragraph's lines share one bitmap per glyph and x
-            // phase instead of making up to 16 variants of it. Rotated or sheared text keeps both phases.
             var wholeX = origin.x.rounded(.down)
             var wholeY = rendering.isUpright ? origin.y.rounded() : origin.y.rounded(.down)
             var phaseX = Int(((origin.x - wholeX) * 4).rounded())
             var phaseY = rendering.isUpright ? 0 : Int(((origin.y - wholeY) * 4).rounded())
             if phaseX == 4 { (wholeX, phaseX) = (wholeX + 1, 0) }
             if phaseY == 4 { (wholeY, phaseY) = (wholeY + 1, 0) }
-            let face = faces[Int(glyph.face)]
             let memoKey = UInt64(glyph.id) | UInt64(glyph.face) << 32 | UInt64(phaseX) << 48 | UInt64(phaseY) << 52
-            let bitmap: GlyphBitmap?
-            if let known = used[memoKey] {
-                bitmap = known
+            let source: Int32
+            if let known = sourceOf[memoKey] {
+                source = known
             } else {
-                let key = rendering.key(face: face, glyph: glyph.id, phaseX: phaseX, phaseY: phaseY)
-                if let cached = glyphCache.bitmap(for: key) {
-                    bitmap = cached
-                } else if let made = rendering.bitmap(
-                    face, glyph.id, phaseX: phaseX, phaseY: phaseY, library: library)
-                {
-                    glyphCache.insert(made, for: key)
-                    bitmap = made
-                } else {
-                    bitmap = nil
-                }
-                used[memoKey] = .some(bitmap)
+                source = Int32(sources.count)
+                sources.append(Source(face: glyph.face, glyph: glyph.id, phaseX: UInt8(phaseX), phaseY: UInt8(phaseY)))
+                sourceOf[memoKey] = source
             }
-            guard let bitmap else {
-                rendering.drawClipped(
-                    face, glyph.id, phaseX: phaseX, phaseY: phaseY, originX: Int(wholeX), originY: Int(wholeY),
-                    into: mask, library: library)
-                continue
-            }
-            CoverageBlit.add(bitmap, atX: Int(wholeX), y: Int(wholeY), into: mask)
+            stamps.append(Stamp(x: Int32(wholeX), y: Int32(wholeY), source: source))
         }
+        return (stamps, sources)
+    }
+
+    /// A source's bitmap from the shared cache, or rasterised and added to it; nil when it is too large to cache.
+    private func bitmap(_ source: Source, rendering: GlyphRendering, library: FT_Library) -> GlyphBitmap? {
+        let face = faces[Int(source.face)]
+        let key = rendering.key(face: face, glyph: source.glyph, phaseX: Int(source.phaseX), phaseY: Int(source.phaseY))
+        if let cached = glyphCache.bitmap(for: key) { return cached }
+        guard
+            let made = rendering.bitmap(
+                face, source.glyph, phaseX: Int(source.phaseX), phaseY: Int(source.phaseY), library: library)
+        else { return nil }
+        glyphCache.insert(made, for: key)
+        return made
     }
 }

@@ -14,7 +14,17 @@ struct PlacedGlyph {
 /// The text laid out in one frame size: wrapped, limited, truncated, aligned and centred as `UILabel` does it.
 struct TextLayout {
     var glyphs: [PlacedGlyph] = []
-    var inkBounds: Rect?
+    /// The union of the glyphs' outline boxes; nil when no glyph has ink.
+    var inkBounds: Rect? {
+        guard ink.left <= ink.right else { return nil }
+        return Rect(x: ink.left, y: ink.top, width: ink.right - ink.left, height: ink.bottom - ink.top)
+    }
+    /// Kept as edges while glyphs are placed: a union of rectangles per glyph cost more than the placing.
+    private var ink = (left: Double.infinity, top: Double.infinity, right: -Double.infinity, bottom: -Double.infinity)
+
+    mutating func include(left: Double, top: Double, right: Double, bottom: Double) {
+        ink = (min(ink.left, left), min(ink.top, top), max(ink.right, right), max(ink.bottom, bottom))
+    }
 }
 
 /// Cuts shaped paragraphs into lines for a frame and places their glyphs.
@@ -68,6 +78,13 @@ struct LineBreaker {
         let blockHeight = Double(lines.count) * lineHeight + Double(max(lines.count - 1, 0)) * spacing
         let top = ((height.isFinite ? height : blockHeight) - blockHeight) / 2
         var layout = TextLayout()
+        // One allocation for every glyph placed (a paragraph's ten thousand grew the array a dozen times).
+        layout.glyphs.reserveCapacity(
+            lines.reduce(0) { total, line in
+                line.clusters.reduce(total + (line.ellipsis?.glyphs.count ?? 0)) {
+                    $0 + Int(paragraphs[line.paragraph].clusters[$1].glyphCount)
+                }
+            })
         let extents = ExtentsMemo()
         for (number, line) in lines.enumerated() {
             let baseline = top + primary.ascender * scale + Double(number) * step
@@ -199,10 +216,9 @@ struct LineBreaker {
             // Font units are y up, the frame y down.
             (placed.minY, placed.maxY) = (-y1 * scale, -y0 * scale)
             placed.hasInk = true
-            let box = Rect(
-                x: x + Double(placed.minX), y: y + Double(placed.minY), width: Double(placed.maxX - placed.minX),
-                height: Double(placed.maxY - placed.minY))
-            layout.inkBounds = layout.inkBounds.map { $0.union(box) } ?? box
+            layout.include(
+                left: x + Double(placed.minX), top: y + Double(placed.minY), right: x + Double(placed.maxX),
+                bottom: y + Double(placed.maxY))
         }
         layout.glyphs.append(placed)
     }
@@ -211,7 +227,7 @@ struct LineBreaker {
 /// Glyph extents asked of HarfBuzz once per glyph and layout: for CFF outlines (Inter) each answer runs the
 /// glyph's charstring, and a paragraph repeats a few dozen glyphs thousands of times.
 private final class ExtentsMemo {
-    private var known: [UInt64: (Float, Float, Float, Float)?] = [:]
+    private var known = GlyphMemo<(Float, Float, Float, Float)?>()
 
     func extents(of glyph: UInt32, in face: FontFace, index: UInt16) -> (Float, Float, Float, Float)? {
         let key = UInt64(index) << 32 | UInt64(glyph)
@@ -219,15 +235,5 @@ private final class ExtentsMemo {
         let box = face.extents(of: glyph)
         known[key] = box
         return box
-    }
-}
-
-extension Rect {
-    func union(_ other: Rect) -> Rect {
-        let left = min(x, other.x)
-        let top = min(y, other.y)
-        return Rect(
-            x: left, y: top, width: max(x + width, other.x + other.width) - left,
-            height: max(y + height, other.y + other.height) - top)
     }
 }

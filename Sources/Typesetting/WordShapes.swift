@@ -1,4 +1,3 @@
-import CHarfBuzz
 
 /// One glyph of HarfBuzz's output in font units (size-free: faces are shaped at their units per em), its
 /// cluster a byte offset into the text it was given.
@@ -10,16 +9,17 @@ struct RunGlyph {
 
 /// A word shape cache, as Blink's: in a left-to-right run of a script whose shaping never reaches across a space
 /// (`ParagraphShaper.wordCachedScripts`), each space-separated word and each run of spaces is shaped once per
-/// face and script, alone, and its glyphs reused wherever it comes again; a paragraph of 2,000 words has a few
-/// hundred distinct ones. Positions in font units do not depend on the size, and clusters are byte offsets from
-/// the word's start. One text's shaping owns it (it is not thread-safe).
+/// face and script, alone, and its clusters and glyphs copied wherever it comes again; a paragraph of 2,000 words
+/// has a few hundred distinct ones. A word's clusters depend on its bytes alone (its end is a space or the run's
+/// end), and one text's shaper has one size and tracking, so the copy is exact. One text's shaping owns it (it is
+/// not thread-safe).
 ///
 /// Shaping a word alone loses what the font does across a space: kerning a letter with the space beside it, and
 /// contextual alternates or ligatures spanning it. Latin, Greek and Cyrillic fonts seldom do either.
 final class WordShapes {
     /// Hashed by an FNV-1a digest of the bytes taken in one pass: `Hasher` fed a slice byte by byte cost more than
     /// the look-up it served.
-    private struct Key: Hashable {
+    struct Key: Hashable {
         var face: Int
         var script: UInt32
         var bytes: ArraySlice<UInt8>
@@ -40,17 +40,42 @@ final class WordShapes {
         }
     }
 
-    private var known: [Key: [RunGlyph]] = [:]
+    /// A word as the shaper appended it the first time: its glyphs, its clusters (glyph starts counted from the
+    /// word's first glyph) and each cluster's first scalar.
+    private struct Template {
+        var glyphs: [ShapedGlyph]
+        var clusters: [ShapedCluster]
+        var firstScalars: [UInt32]
+    }
+
+    private var known: [Key: Template] = [:]
 
     /// The distinct words shaped so far.
     var count: Int { known.count }
 
-    /// The word's glyphs, from `shape` the first time it is asked for in this face and script.
-    func glyphs(face: Int, script: UInt32, bytes: ArraySlice<UInt8>, shape: () -> [RunGlyph]) -> [RunGlyph] {
-        let key = Key(face: face, script: script, bytes: bytes)
-        if let glyphs = known[key] { return glyphs }
-        let glyphs = shape()
-        known[key] = glyphs
-        return glyphs
+    /// Appends the word's clusters and glyphs from its first occurrence; false when it has none yet.
+    func appendKnown(_ key: Key, to paragraph: inout ShapedParagraph, firstScalars: inout [UInt32]) -> Bool {
+        guard let template = known[key] else { return false }
+        let base = Int32(paragraph.glyphs.count)
+        paragraph.glyphs.append(contentsOf: template.glyphs)
+        for var cluster in template.clusters {
+            cluster.glyphStart += base
+            paragraph.clusters.append(cluster)
+        }
+        firstScalars.append(contentsOf: template.firstScalars)
+        return true
+    }
+
+    /// Keeps what the shaper appended for a word's first occurrence (the paragraph's glyphs from `glyphBase`).
+    func remember(
+        _ key: Key, glyphs: ArraySlice<ShapedGlyph>, clusters: ArraySlice<ShapedCluster>, glyphBase: Int,
+        firstScalars: ArraySlice<UInt32>
+    ) {
+        let relative = clusters.map { cluster in
+            var cluster = cluster
+            cluster.glyphStart -= Int32(glyphBase)
+            return cluster
+        }
+        known[key] = Template(glyphs: Array(glyphs), clusters: relative, firstScalars: Array(firstScalars))
     }
 }

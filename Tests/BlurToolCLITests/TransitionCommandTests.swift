@@ -63,6 +63,24 @@ final class TransitionCommandTests: XCTestCase {
         XCTAssertTrue(animation.frames.allSatisfy(\.isOpaque))
     }
 
+    /// The page curls: frame 5 of 10 is the library's curl of the filled photos at progress 0.5, FROM's page half
+    /// rolled off TO.
+    func testCurlStylesAreTheLibrarysCurls() throws {
+        let first = try image(try filled(from, "32x24", name: "from-filled.png"))
+        let last = try image(try filled(to, "32x24", name: "to-filled.png"))
+        for style in ["curlup", "curldown"] {
+            let output = directory + "\(style).png"
+            let result = ToolRun.run(
+                ["transition", from, to, "--style", style, "--size", "32x24", "--fps", "10", "-o", output])
+            XCTAssertEqual(result.status, 0, result.err)
+            let animation = try AnimatedPNGDecoder.decode(try FileIO.read(output), maxPixels: 1 << 20)
+            let expected = PhotoTransition(style: PhotoTransition.Style(rawValue: style)!).frame(
+                from: first, to: last, progress: 0.5)
+            XCTAssertTrue(animation.frames[5].hasSamePixels(as: expected), style)
+            XCTAssertTrue(animation.frames[10].hasSamePixels(as: last), style)
+        }
+    }
+
     /// Without --size the frames are FROM's size; the count is animate's (the first frame at or after the end),
     /// 61 for the default 1 s at 60 fps.
     func testSizeAndFrameCount() throws {

@@ -68,6 +68,13 @@ final class SceneFileAnimationTests: XCTestCase {
         // out of the "Rate it" button (0.5 s) and, from 1.2 s, shrinks it back (0.5 s).
         XCTAssertEqual(try fixture("flight-transitions.json").animationDuration, 1, accuracy: 1e-12)
         XCTAssertEqual(try fixture("segue.json").animationDuration, 1.7, accuracy: 1e-12)
+        // The partial curl: the flight summary curls up a third of the way over the review screen from 0.2 s.
+        let curl = try fixture("curl.json")
+        XCTAssertEqual(curl.animationDuration, 0.6, accuracy: 1e-12)
+        guard case .group(let pair) = curl.snapshot(at: 1).layers[0].content,
+            case .curled(_, let page) = pair[1].content
+        else { return XCTFail("the curled summary") }
+        XCTAssertEqual(page.progress, LayerTransition.partialCurlProgress)
         let animator = try fixture("blur-animator.json")
         guard case .backdrop(let blur) = animator.layers[1].content else { return XCTFail("the blur view") }
         XCTAssertEqual(blur.effect, 0)
@@ -117,8 +124,8 @@ final class SceneFileAnimationTests: XCTestCase {
         let cases: [(String, String)] = [
             (
                 #"{"type": "color", "color": "red", "animations": [{"property": "alpha", "to": 1, "duration": 1}]}"#,
-                "layers[0].animations[0].property: expected one of blur, color, cornerRadius, dim, effect, frame, "
-                    + "image, opacity, rotation, rotation3D, transform, transform3D, found \"alpha\""
+                "layers[0].animations[0].property: expected one of blur, color, cornerRadius, curl, dim, effect, "
+                    + "frame, image, opacity, rotation, rotation3D, transform, transform3D, found \"alpha\""
             ),
             (
                 #"{"type": "color", "color": "red", "animations": [{"property": "effect", "to": 1, "duration": 1}]}"#,

@@ -119,6 +119,23 @@ final class ShapingTests: XCTestCase {
         }
     }
 
+    func testTheGlyphMemoAgreesWithADictionary() {
+        var memo = GlyphMemo<Int>()
+        var reference: [UInt64: Int] = [:]
+        var state: UInt64 = 7
+        for step in 0..<5_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            // Few distinct keys in the low bits and spread ones in the high bits, as packed glyph keys are.
+            let key = (state >> 50) | (step % 3 == 0 ? UInt64(step % 7) << 48 : 0)
+            XCTAssertEqual(memo[key], reference[key], "key \(key) before step \(step)")
+            if step % 2 == 0 {
+                memo[key] = step
+                reference[key] = step
+            }
+        }
+        XCTAssertGreaterThan(reference.count, 1_000, "the memo grew several times")
+    }
+
     func testHebrewInInterFallsBackToAFaceThatHasIt() throws {
         let inter = try TextFixtures.face("Inter")
         XCTAssertNil(inter.glyph(for: "ש"), "the test needs a character Inter lacks")

@@ -99,7 +99,10 @@ struct SceneWriter {
     mutating func value(for key: String) -> String {
         switch key {
         case "frame": return frame()
-        case "opacity", "dim": return random.chance(0.7) ? String(Double(random.below(11)) / 10) : number()
+        case "opacity", "dim", "progress": return random.chance(0.7) ? String(Double(random.below(11)) / 10) : number()
+        case "radius": return random.chance(0.7) ? String(Double(1 + random.below(10)) / 10) : number()
+        case "angle": return random.chance(0.7) ? String(random.below(121) - 60) : number()
+        case "direction": return "\"" + random.pick(["up", "down", "left"]) + "\""
         case "cornerRadius", "blur": return random.chance(0.7) ? String(random.below(60)) : number()
         case "transform": return "\"" + random.pick(SceneWriter.transforms) + "\""
         case "transform3D": return random.pick(SceneWriter.transforms3D)
@@ -140,23 +143,22 @@ struct SceneWriter {
         "image": ["path", "fit", "filter", "cornerRadius"], "color": ["color"],
         "shape": ["shape", "color", "cornerRadius"],
         "backdrop": ["material", "appearance", "dim", "cornerRadius", "blur"],
-        "group": [],
+        "group": [], "curled": ["progress", "direction", "angle", "radius"],
         "text": ["text", "font", "size", "style", "weight", "italic", "color", "alignment", "lineLimit", "lineSpacing",
                  "tracking"],
     ]
 
     mutating func layer(depth: Int) -> String {
         let type =
-            depth > 40 ? "color" : random.pick(["image", "color", "shape", "backdrop", "group", "group", "text"])
+            depth > 40
+            ? "color" : random.pick(["image", "color", "shape", "backdrop", "group", "group", "text", "curled"])
         var members = [#""type": "\#(type)""#]
         for key in SceneWriter.keys[type]! + ["frame", "opacity", "blend", "transform", "transform3D", "doubleSided", "name"]
         where random.chance(["path", "color", "material", "text"].contains(key) ? 0.95 : 0.35) {
             members.append("\"\(key)\": \(value(for: key))")
         }
-        if type == "group" {
-            members.append(#""isolated": \#(random.chance(0.5))"#)
-            members.append(#""layers": \#(layers(depth: depth + 1))"#)
-        }
+        if type == "group" { members.append(#""isolated": \#(random.chance(0.5))"#) }
+        if type == "group" || type == "curled" { members.append(#""layers": \#(layers(depth: depth + 1))"#) }
         if random.chance(0.5) { members.append(#""animations": \#(animations(for: type))"#) }
         if random.chance(0.02) { members.append(#""unknownKey": 1"#) }
         return "{" + members.joined(separator: ", ") + "}"
@@ -172,7 +174,7 @@ struct SceneWriter {
         "image": ["opacity", "transform", "rotation", "frame", "cornerRadius", "image"],
         "color": ["opacity", "color", "frame", "transform"], "shape": ["opacity", "color", "cornerRadius", "rotation"],
         "backdrop": ["effect", "blur", "dim", "frame", "cornerRadius", "opacity"],
-        "group": ["opacity", "transform", "rotation", "frame"],
+        "group": ["opacity", "transform", "rotation", "frame"], "curled": ["curl", "opacity", "frame"],
         "text": ["opacity", "color", "transform", "rotation", "frame"],
     ]
 
@@ -181,7 +183,7 @@ struct SceneWriter {
     mutating func animationValue(_ property: String) -> String {
         guard random.chance(0.9) else { return property == "image" ? value(for: "path") : value(for: property) }
         switch property {
-        case "opacity", "effect", "dim": return String(Double(random.below(11)) / 10)
+        case "opacity", "effect", "dim", "curl": return String(Double(random.below(11)) / 10)
         case "cornerRadius", "blur": return String(random.below(60))
         case "rotation": return String(random.below(1000) - 500)
         case "transform": return "\"" + random.pick(["scale(1)", "translate(600,0) scale(5)", "rotate(350deg)",

@@ -211,7 +211,10 @@ extension CompositeKernel {
             }
             let target = UnsafeMutableRawPointer(destination + x * 4)
             let b = Planar16(words: target.loadUnaligned(as: SIMD16<UInt32>.self))
-            let m = SIMD16<UInt32>(truncatingIfNeeded: coverage) | 0x4B00_0000
+            // A lane loop, which LLVM folds into one widening: the generic `SIMD16<UInt32>(truncatingIfNeeded:)`
+            // stays a call per block (shared/SWIFT-PERFORMANCE.md).
+            var m = SIMD16<UInt32>(repeating: 0x4B00_0000)
+            for lane in 0..<16 { m[lane] |= UInt32(coverage[lane]) }
             let t = (unsafeBitCast(m, to: Lanes.self) - 8_388_608) * (1 / 255)
             let o = Planar16(
                 red: solid.red + keep * b.red, green: solid.green + keep * b.green, blue: solid.blue + keep * b.blue,

@@ -135,7 +135,7 @@ public struct AnimationRenderer: Sendable {
     }
 
     private func collectStaticGroups(_ layer: Layer, path: [Int], into groups: inout Set<[Int]>) {
-        guard case .group(let layers) = layer.content else { return }
+        guard let layers = layer.content.sublayers else { return }
         if !layers.contains(where: \.isAnimated) { groups.insert(path) }
         for (index, child) in layers.enumerated() { collectStaticGroups(child, path: path + [index], into: &groups) }
     }

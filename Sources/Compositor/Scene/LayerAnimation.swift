@@ -55,6 +55,8 @@ public enum AnimatedProperty: Sendable {
     /// options: .transitionCrossDissolve)`): the old fades out as the new fades in, added (plus-lighter), so an
     /// opaque pair stays opaque throughout.
     case image(to: Image)
+    /// A curled layer's `PageCurl.progress`: 0 flat, 1 gone.
+    case curl(Track<Double>)
 }
 
 /// An axis through the origin for `AnimatedProperty.rotation3D`.

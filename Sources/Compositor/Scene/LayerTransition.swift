@@ -41,6 +41,12 @@ public struct LayerTransition: Sendable {
         /// each a combination (`.move(edge: .bottom).combined(with: .opacity)`); by default with
         /// `Animation.default`.
         case swiftUI(insertion: [SwiftUITransition], removal: [SwiftUITransition])
+        /// `UIView.transition(with:duration:options: .transitionCurlUp)` (or `.transitionCurlDown`): the old layer
+        /// curls away as a page (`PageCurl`, from its bottom edge up or its top edge down), revealing the new one.
+        case curl(PageCurl.Direction)
+        /// The modal `.partialCurl`: presenting, the old screen curls up part way (`partialCurlProgress`) and stays
+        /// curled over the new one; dismissing, the new screen (the presenting one, returning) uncurls over the old.
+        case partialCurl(presenting: Bool)
     }
 
     public enum CubeDirection: String, CaseIterable, Sendable {
@@ -111,6 +117,8 @@ public struct LayerTransition: Sendable {
         case .flip, .flipHorizontal: AnimationTiming(curve: .easeInOut, duration: 0.4)
         case .cube3D: AnimationTiming(curve: .easeOut, duration: 0.5)
         case .swiftUI: AnimationTiming(curve: .swiftUISpring)
+        case .curl: AnimationTiming(curve: .easeInOut, duration: 1)
+        case .partialCurl: AnimationTiming(curve: .easeInOut, duration: 0.4)
         }
     }
 
@@ -201,6 +209,17 @@ public struct LayerTransition: Sendable {
             // A removed view is gone at the end even where its transition leaves it in sight (a short move).
             if !removal.contains(.opacity) { hideAtEnd(&old) }
             return .group([old, new])
+        case .curl(let direction):
+            var page = curling(old, direction: direction, from: 0, to: 1)
+            hideAtEnd(&page)
+            return .group([new, page])
+        case .partialCurl(let presenting):
+            let part = LayerTransition.partialCurlProgress
+            guard presenting else {
+                hideAtEnd(&old)
+                return .group([old, curling(new, direction: .up, from: part, to: 0)])
+            }
+            return .group([new, curling(old, direction: .up, from: 0, to: part)])
         }
     }
 
@@ -234,7 +253,7 @@ public struct LayerTransition: Sendable {
 
     /// The old layer vanishes as the transition ends (UIKit removes the auxiliary view or resets the label in
     /// the completion handler): a step of its opacity to 0 at the end.
-    private func hideAtEnd(_ layer: inout Layer) {
+    func hideAtEnd(_ layer: inout Layer) {
         var step = timing
         step.curve = TimingCurve(shape: .steps(count: 1, position: .jumpEnd))
         step.duration = endTime - timing.startTime

@@ -26,7 +26,7 @@ extension Layer {
     /// Whether this layer or one inside it carries an animation.
     public var isAnimated: Bool {
         if !animations.isEmpty { return true }
-        if case .group(let layers) = content { return layers.contains { $0.isAnimated } }
+        if let layers = content.sublayers { return layers.contains { $0.isAnimated } }
         return false
     }
 
@@ -56,7 +56,7 @@ extension Layer {
             }
             return timing.endTime
         }.max() ?? 0
-        if case .group(let layers) = content { end = max(end, layers.map(\.animationDuration).max() ?? 0) }
+        if let layers = content.sublayers { end = max(end, layers.map(\.animationDuration).max() ?? 0) }
         return end
     }
 
@@ -76,8 +76,11 @@ extension Layer {
         for kind in PropertyKind.allCases {
             if let entry = governing[kind] { layer.apply(entry.animation, from: entry.from, at: time) }
         }
-        if case .group(let children) = layer.content {
-            layer.content = .group(children.map { $0.snapshot(at: time) })
+        switch layer.content {
+        case .group(let children): layer.content = .group(children.map { $0.snapshot(at: time) })
+        case .curled(let children, let curl):
+            layer.content = .curled(children.map { $0.snapshot(at: time) }, curl: curl)
+        default: break
         }
         return layer
     }
@@ -105,7 +108,7 @@ extension Layer {
                 content = .shape(shape, color: progress.value(of: track, from: start.color ?? color))
             case .text(let text, let color):
                 content = .text(text, color: progress.value(of: track, from: start.color ?? color))
-            case .image, .backdrop, .group: return
+            case .image, .backdrop, .group, .curled: return
             }
         case .cornerRadius(let track):
             setCornerRadius(max(progress.value(of: track, from: start.cornerRadius), 0))
@@ -117,6 +120,10 @@ extension Layer {
             updateBackdrop { $0.dim = min(max(progress.value(of: track, from: start.dim), 0), 1) }
         case .image(let next):
             crossDissolve(from: start.image, to: next, progress: min(max(progress.x, 0), 1))
+        case .curl(let track):
+            guard case .curled(let layers, var curl) = content else { return }
+            curl.progress = min(max(progress.value(of: track, from: start.curl), 0), 1)
+            content = .curled(layers, curl: curl)
         }
     }
 
@@ -128,7 +135,7 @@ extension Layer {
         case .backdrop(var material):
             material.cornerRadius = radius
             content = .backdrop(material)
-        case .shape(.capsule, _), .group, .text: break
+        case .shape(.capsule, _), .group, .text, .curled: break
         }
     }
 
@@ -164,7 +171,8 @@ extension Layer {
 
 /// Which property an animation drives (animations of one kind chain; different kinds are independent).
 private enum PropertyKind: Hashable, CaseIterable {
-    case opacity, transform, rotation, transform3D, rotation3D, frame, color, cornerRadius, effect, blur, dim, image
+    case opacity, transform, rotation, transform3D, rotation3D, frame, color, cornerRadius, effect, blur, dim, image,
+        curl
 
     init(_ property: AnimatedProperty) {
         switch property {
@@ -180,6 +188,7 @@ private enum PropertyKind: Hashable, CaseIterable {
         case .blur: self = .blur
         case .dim: self = .dim
         case .image: self = .image
+        case .curl: self = .curl
         }
     }
 }
@@ -198,6 +207,7 @@ private struct ModelValues {
     var blur = 0.0
     var dim = 0.0
     var image: Image?
+    var curl = 0.0
 
     init(_ layer: Layer) {
         opacity = layer.opacity
@@ -214,6 +224,7 @@ private struct ModelValues {
                 (material.effect, material.recipe.blurPoints, material.dim, material.cornerRadius)
         case .text(_, let color): self.color = color
         case .group: break
+        case .curled(_, let curl): self.curl = curl.progress
         }
     }
 
@@ -234,6 +245,7 @@ private struct ModelValues {
         case .blur(let track): blur = end.value(of: track, from: blur)
         case .dim(let track): dim = end.value(of: track, from: dim)
         case .image(let next): if end.x >= 1 { image = next }
+        case .curl(let track): curl = end.value(of: track, from: curl)
         }
     }
 }

@@ -74,6 +74,10 @@ public struct Layer: Sendable {
         /// Text set by a `Typesetter` in the frame (wrapped to its width, centred in its height, as `UILabel`
         /// lays it out), its glyphs filled with the colour. The text may overflow the frame; it is not clipped.
         case text(any TypesetText, color: RGBAColor)
+        /// Layers in the frame's coordinates drawn alone on a picture of the frame (the page; only the part of it
+        /// on the canvas), which is then curled (`PageCurl`) and composited, as a view curling away in
+        /// `.transitionCurlUp` or `.partialCurl`. The curl's progress animates (`AnimatedProperty.curl`).
+        case curled([Layer], curl: PageCurl)
     }
 
     public var content: Content

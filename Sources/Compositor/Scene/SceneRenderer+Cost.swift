@@ -161,6 +161,15 @@ extension SceneRenderer {
             work += Double(picture.width) * Double(picture.height) * 2
             let children = layers.reduce(0) { max($0, cost(of: $1, in: pictured, adding: &work)) }
             return Double(picture.width) * Double(picture.height) + children
+        case .curled(let layers, _):
+            guard let page = pageBox(of: layer, in: placement) else { return 0 }
+            let pictured = placement.inside(layer, transform: transform).picture(page)
+            let area = Double(page.width) * Double(page.height)
+            // The curl maps, samples twice and layers every pixel, about as much as ten fills; it holds the page,
+            // its padded copy and the curled page at once.
+            work += area * 12
+            let children = layers.reduce(0) { max($0, cost(of: $1, in: pictured, adding: &work)) }
+            return area * 3 + children
         }
     }
 }

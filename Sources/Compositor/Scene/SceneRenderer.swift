@@ -146,7 +146,7 @@ public struct SceneRenderer: Sendable {
             target.fill(
                 color, mask: mask, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
                 space: context.space, threads: threads)
-        case .group(let layers):
+        case .group(let layers), .curled(let layers, _):
             var inner = context.inside(layer, transform: transform)
             /// The group's layers in `inner`, each with its path for the cache's static groups.
             func drawLayers() throws(SceneRenderError) {
@@ -155,10 +155,14 @@ public struct SceneRenderer: Sendable {
                     try draw(child, in: inner)
                 }
             }
-            guard layer.isIsolated else { return try drawLayers() }
+            let curl = layer.curl
+            guard layer.isIsolated || curl != nil else { return try drawLayers() }
             // An isolated group: its layers drawn alone on a transparent picture just large enough to hold
-            // them, then composited as one.
-            guard let box = pixelBox(ofLayers: layers, in: inner.placement) else { return }
+            // them, then composited as one. A curled layer's picture is its page: the frame.
+            let pictured =
+                curl == nil
+                ? pixelBox(ofLayers: layers, in: inner.placement) : pageBox(of: layer, in: context.placement)
+            guard let box = pictured else { return }
             inner.transform = inner.placement.picture(box).transform
             inner.onCanvas = false
             func drawPicture() throws(SceneRenderError) -> Image {
@@ -170,7 +174,7 @@ public struct SceneRenderer: Sendable {
                 try drawLayers()
                 return inner.target
             }
-            let picture: Image
+            var picture: Image
             if let cache = context.cache, cache.staticGroups.contains(context.path) {
                 picture = try cache.group(
                     FrameCache.GroupKey(path: context.path, transform: inner.transform, bounds: inner.bounds, box: box),
@@ -178,6 +182,7 @@ public struct SceneRenderer: Sendable {
             } else {
                 picture = try drawPicture()
             }
+            if let curl { picture = curl.curled(picture, threads: threads) }
             target.draw(
                 picture, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
                 space: context.space, threads: threads)

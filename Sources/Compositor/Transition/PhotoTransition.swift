@@ -5,11 +5,12 @@
 /// 1 (`to`) and each style is xfade's formula at P = 1 − progress, after the timing curve. Mixes are rounded to
 /// nearest in fixed point (xfade truncates its float mixes), so a mix differs from xfade's by at most one level.
 /// Every style is a convex mix of premultiplied pixels (or a copy of them), so an opaque pair stays opaque.
+/// `curlup` and `curldown` are UIKit's page curls (`PageCurl`): the old photo curls away over the new one.
 public struct PhotoTransition: Sendable {
     public enum Style: String, CaseIterable, Sendable {
         case fade, fadeblack, fadewhite, dissolve, wipeleft, wiperight, wipeup, wipedown,
             slideleft, slideright, slideup, slidedown, smoothleft, smoothright,
-            circleopen, circleclose, radial, pixelize, hblur, zoomin, material
+            circleopen, circleclose, radial, pixelize, hblur, zoomin, material, curlup, curldown
     }
 
     public var style: Style
@@ -39,7 +40,7 @@ public struct PhotoTransition: Sendable {
     /// - Precondition: `from`, `to` and `target` have the same size (aspect-fill the photos first with
     ///   `Resampler.fit`), and `target` shares no pixels with `from` or `to`.
     /// - Parameter workspace: scratch for `material`'s blurs (a new one per call when nil); other styles use none
-    ///   and allocate nothing.
+    ///   and allocate nothing but the curls' page copies (a padded copy to sample and the curled page).
     public func draw(from: Image, to: Image, progress: Double, into target: Image, workspace: Workspace? = nil) {
         precondition(
             from.width == to.width && from.height == to.height && target.width == from.width
@@ -64,6 +65,7 @@ public struct PhotoTransition: Sendable {
         case .hblur: frame.horizontalBlur()
         case .zoomin: frame.zoomIn()
         case .material: frame.material(workspace: workspace ?? Workspace())
+        case .curlup, .curldown: frame.curl(style == .curlup ? .up : .down)
         }
     }
 

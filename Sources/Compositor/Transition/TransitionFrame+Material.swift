@@ -40,3 +40,14 @@ extension TransitionFrame {
         return material.apply(to: image, workspace: workspace)
     }
 }
+
+/// `curlup`, `curldown`: UIKit's `.transitionCurlUp/Down`, the old photo curled away (`PageCurl` at the progress,
+/// its default angle and radius) over the new one, whose pixels show where the page has gone.
+extension TransitionFrame {
+    func curl(_ direction: PageCurl.Direction) {
+        let curled = PageCurl(progress: p, direction: direction).curled(from, threads: threads)
+        let rowBytes = width * 4
+        forEachRow { y in target.row(y).update(from: to.row(y), count: rowBytes) }
+        target.draw(curled, threads: threads)
+    }
+}

@@ -19,7 +19,7 @@ final class XfadeReferenceTests: XCTestCase {
         let copies: Set<PhotoTransition.Style> = [
             .wipeleft, .wiperight, .wipeup, .wipedown, .slideleft, .slideright, .slideup, .slidedown,
         ]
-        for style in PhotoTransition.Style.allCases where style != .dissolve && style != .material {
+        for style in PhotoTransition.Style.allCases where ![.dissolve, .material, .curlup, .curldown].contains(style) {
             for progress in [0.03, 0.2, 0.37, 0.5, 0.61, 0.8, 0.96] {
                 let frame = PhotoTransition(style: style, threads: 2).frame(from: a, to: b, progress: progress)
                 var worst = 0.0
@@ -123,7 +123,7 @@ final class XfadeReferenceTests: XCTestCase {
             let v = 0.5 + (Float(y) / fh - 0.5) * zoom
             let zoomed = px(a, Int((u * (fw - 1)).rounded(.up)), Int((v * (fh - 1)).rounded(.up)))
             return mix(zoomed, B, smooth(0, 0.5, P))
-        case .dissolve, .material:
+        case .dissolve, .material, .curlup, .curldown:
             preconditionFailure("not an xfade formula")
         }
     }
