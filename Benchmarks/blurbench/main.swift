@@ -230,6 +230,18 @@ let benchmarks: [Benchmark] =
         // warpAffine(getRotationMatrix2D(centre, 30, 1)) in the peer script.
         Benchmark(name: "rotate30-bilinear", megapixels: megapixels) { rotate30() },
         Benchmark(name: "rotate30-bilinear-fresh", megapixels: megapixels) { withFreshPages(rotate30) },
+        // 30° about the vertical axis through the centre seen from 1000 px (m34 = −1/1000), onto a canvas of the
+        // same size, as OpenCV's warpPerspective in peer_perspective.py.
+        Benchmark(name: "perspective-12mp", megapixels: megapixels) {
+            let centre = (x: Double(image.width) / 2, y: Double(image.height) / 2)
+            let turn = Transform3D.translation(x: -centre.x, y: -centre.y, z: 0)
+                .concatenating(.rotation(angle: .pi / 6, x: 0, y: 1, z: 0))
+                .concatenating(.perspective(eyeDistance: 1000))
+                .concatenating(.translation(x: centre.x, y: centre.y, z: 0))
+            return checksum(
+                PerspectiveWarp(homography: turn.homography, threads: threads)
+                    .apply(to: image, width: image.width, height: image.height)!)
+        },
         // A renderer's steady state: drawing onto the frame it keeps, in place.
         Benchmark(name: "composite-over-opacity", megapixels: megapixels) {
             compositeTarget.draw(layer, opacity: 0.8, threads: threads)

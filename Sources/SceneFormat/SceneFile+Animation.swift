@@ -23,14 +23,14 @@ extension SceneFile {
 
     static let animationKeys = [
         "property", "from", "to", "keyframes", "curve", "duration", "delay", "delayFactor", "repeatCount",
-        "autoreverses", "velocity",
+        "autoreverses", "velocity", "axis",
     ]
 
     /// Which layer types each property applies to.
     private static let propertyTypes: [String: [String]] = [
         "opacity": [], "transform": [], "rotation": [], "frame": [], "color": ["color", "shape", "text"],
         "cornerRadius": ["image", "shape", "backdrop"], "effect": ["backdrop"], "blur": ["backdrop"],
-        "dim": ["backdrop"], "image": ["image"], "curl": ["curled"],
+        "dim": ["backdrop"], "image": ["image"], "curl": ["curled"], "transform3D": [], "rotation3D": [],
     ]
 
     /// - Parameter hasFrame: whether the layer gives its frame (a frame animation without one needs `from`).
@@ -142,6 +142,9 @@ private struct PropertyValues {
             throw SceneFileError.invalid(
                 path: object.path, message: "a layer without a frame needs from (where the frame starts)")
         }
+        if property != "rotation3D", object.value("axis") != nil {
+            throw SceneFileError.invalid(path: object.at("axis"), message: "only a rotation3D animation has an axis")
+        }
         if property == "image", hasKeyframes || object.value("from") != nil {
             throw SceneFileError.invalid(
                 path: object.path, message: "an image cross-dissolves from the layer's picture to one given by to")
@@ -162,6 +165,15 @@ private struct PropertyValues {
             return .rotation(
                 try track(&file) { (j, p) throws(SceneFileError) in try number(j, p, -1e6...1e6) * .pi / 180 })
         case "transform": return .transform(try track(&file, transform))
+        case "transform3D":
+            return .transform3D(
+                try track(&file) { (j, p) throws(SceneFileError) in try SceneFile.transform3D(j, path: p) })
+        case "rotation3D":
+            // Degrees about `axis`, through the frame's centre, before the layer's transform3D.
+            let axis = try SceneFile.rotationAxis(object.value("axis"), path: object.at("axis"))
+            return .rotation3D(
+                axis: axis,
+                try track(&file) { (j, p) throws(SceneFileError) in try number(j, p, -1e6...1e6) * .pi / 180 })
         case "frame": return .frame(try track(&file, rect))
         case "color": return .color(try track(&file, color))
         default:

@@ -9,15 +9,18 @@ import Compositor
 /// default [-80, 0] as the seed's departing label), grow and shrink (`point` [x, y], the tapped button's centre
 /// in the transition's coordinates), coverVertical (`presenting`, default true) and swiftUI (`insertion` and
 /// `removal`: lists of "move(top|bottom|leading|trailing)", "opacity", "scale" or "scale(0.5)", "slide",
-/// combined), curlUp and curlDown (the old layer curls away as a page, revealing the new) and partialCurl
+/// combined), curlUp and curlDown (the old layer curls away as a page, revealing the new), partialCurl
 /// (`presenting`, default true: the old screen curls up a third of the way over the new; false: the new one
-/// uncurls back over the old). `duration`, `delay` and `curve` override the style's defaults.
+/// uncurls back over the old), flip (`edge` left, right, top or bottom, default left: UIKit's flip from that
+/// edge), flipHorizontal (the modal style; `presenting`, default true) and cube3D (a true cube, the new face
+/// coming from `edge`, default bottom). `duration`, `delay` and `curve` override the style's defaults.
 extension SceneFile {
     /// Every style with the options only it takes; the keys, the names and the option check all come from here.
     private static let styleOptions: [(style: String, options: [String])] = [
         ("crossDissolve", []), ("cube", ["direction"]), ("fadeAndBounce", ["offset"]), ("grow", ["point"]),
         ("shrink", ["point"]), ("coverVertical", ["presenting"]), ("swiftUI", ["insertion", "removal"]),
         ("curlUp", []), ("curlDown", []), ("partialCurl", ["presenting"]),
+        ("flip", ["edge"]), ("flipHorizontal", ["presenting"]), ("cube3D", ["edge"]),
     ]
     private static let optionKeys = styleOptions.flatMap(\.options).reduce(into: [String]()) { keys, key in
         if !keys.contains(key) { keys.append(key) }
@@ -41,6 +44,9 @@ extension SceneFile {
         case "coverVertical": style = .coverVertical(presenting: try object.optionalBool("presenting") ?? true)
         case "curlUp", "curlDown": style = .curl(name == "curlUp" ? .up : .down)
         case "partialCurl": style = .partialCurl(presenting: try object.optionalBool("presenting") ?? true)
+        case "flip": style = .flip(from: try object.choice("edge", LayerTransition.FlipEdge.self) ?? .left)
+        case "flipHorizontal": style = .flipHorizontal(presenting: try object.optionalBool("presenting") ?? true)
+        case "cube3D": style = .cube3D(try object.choice("edge", LayerTransition.FlipEdge.self) ?? .bottom)
         default:
             style = .swiftUI(
                 insertion: try swiftUITransitions(object, "insertion"), removal: try swiftUITransitions(object, "removal"))

@@ -115,7 +115,8 @@ public struct SceneFile {
         return result
     }
 
-    private static let commonKeys = ["type", "name", "frame", "opacity", "blend", "transform", "animations"]
+    private static let commonKeys =
+        ["type", "name", "frame", "opacity", "blend", "transform", "animations"] + SceneFile.transform3DKeys
     private static let keysByType: [String: [String]] = [
         "image": ["path", "fit", "filter", "cornerRadius"],
         "color": ["color"],
@@ -203,6 +204,10 @@ public struct SceneFile {
                 throw SceneFileError.invalid(path: "\(path).transform", message: error.description)
             }
         }
+        if let json = object.value("transform3D") {
+            result.transform3D = try SceneFile.transform3D(json, path: "\(path).transform3D")
+        }
+        result.isDoubleSided = try object.optionalBool("doubleSided") ?? true
         result.isolated = try object.optionalBool("isolated") ?? isolatedByContent
         if let animations = object.value("animations") {
             result.animations = try self.animations(

@@ -57,7 +57,7 @@ final class SceneFileTests: XCTestCase {
             ),
             (
                 #"{\#(canvas), "layers": [{"type": "color", "color": "red", "opactiy": 1}]}"#,
-                "layers[0].opactiy: unknown key; expected one of type, name, frame, opacity, blend, transform, animations, color"
+                "layers[0].opactiy: unknown key; expected one of type, name, frame, opacity, blend, transform, animations, transform3D, doubleSided, color"
             ),
             (
                 #"{\#(canvas), "layers": [{"type": "color", "color": "reddish"}]}"#,

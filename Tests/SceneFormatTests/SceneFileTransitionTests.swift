@@ -76,7 +76,7 @@ final class SceneFileTransitionTests: XCTestCase {
 
     func testMistakesNameTheirPath() {
         let cases: [(String, String)] = [
-            (#"{"type": "transition", "style": "flip", "from": \#(old), "to": \#(new)}"#, "layers[0].style: expected one of"),
+            (#"{"type": "transition", "style": "spin", "from": \#(old), "to": \#(new)}"#, "layers[0].style: expected one of"),
             (#"{"type": "transition", "style": "cube", "to": \#(new)}"#, "layers[0].from: missing"),
             (#"{"type": "transition", "style": "grow", "from": \#(old), "to": \#(new)}"#, "layers[0].point: missing"),
             (

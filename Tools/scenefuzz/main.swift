@@ -105,6 +105,8 @@ struct SceneWriter {
         case "direction": return "\"" + random.pick(["up", "down", "left"]) + "\""
         case "cornerRadius", "blur": return random.chance(0.7) ? String(random.below(60)) : number()
         case "transform": return "\"" + random.pick(SceneWriter.transforms) + "\""
+        case "transform3D": return random.pick(SceneWriter.transforms3D)
+        case "doubleSided": return random.pick(["true", "false", "0"])
         case "blend": return "\"" + random.pick(CompositeOperator.allCases.map(\.rawValue) + ["burn"]) + "\""
         case "material": return "\"" + random.pick(MaterialCatalog.knownNames + ["frosted", ""]) + "\""
         case "path":
@@ -151,6 +153,15 @@ struct SceneWriter {
         return "{" + members.joined(separator: ", ") + "}"
     }
 
+    /// Perspectives from ordinary to hostile: an eye a millionth of a point away, a plane behind it, edge on.
+    static let transforms3D = [
+        #"[{"perspective": 500}, {"rotate": 30, "axis": [0, 1, 0]}]"#,
+        #"[{"perspective": 1e-6}, {"rotate": 89, "axis": [1, 1, 0]}]"#,
+        #"[{"perspective": 100}, {"translate": [0, 0, 200]}]"#, #"[{"perspective": 300}, {"rotate": 90, "axis": [0, 1, 0]}]"#,
+        #"[{"matrix": [1e6, 0, 0, 1e6, 0, -1e6, 0, 0, 0, 0, 1, 0, 1e6, 1e6, 0, 1e-6]}]"#, #"[{"scale": [0, 1]}]"#,
+        #"[{"rotate": 180, "axis": [0, 1, 0]}]"#, #"[{"skew": 1}]"#, "[]",
+    ]
+
     static let keys = [
         "image": ["path", "fit", "filter", "cornerRadius"], "color": ["color"],
         "shape": ["shape", "color", "cornerRadius"],
@@ -168,7 +179,8 @@ struct SceneWriter {
             ? "color"
             : random.pick(["image", "color", "shape", "backdrop", "group", "group", "text", "curled", "emitter"])
         var members = [#""type": "\#(type)""#]
-        for key in SceneWriter.keys[type]! + ["frame", "opacity", "blend", "transform", "name"]
+        let common = ["frame", "opacity", "blend", "transform", "transform3D", "doubleSided", "name"]
+        for key in SceneWriter.keys[type]! + common
         where random.chance(["path", "color", "material", "text"].contains(key) ? 0.95 : 0.35) {
             members.append("\"\(key)\": \(value(for: key))")
         }

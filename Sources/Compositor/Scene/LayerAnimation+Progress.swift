@@ -66,6 +66,13 @@ extension AffineTransform2D: Interpolatable {
     }
 }
 
+extension Transform3D: Interpolatable {
+    /// By decomposition; one progress for every part (a spring's vertical velocity is a 2D notion).
+    static func interpolate(_ a: Transform3D, _ b: Transform3D, x: Double, y: Double) -> Transform3D {
+        a.interpolated(to: b, progress: x)
+    }
+}
+
 extension RGBAColor: Interpolatable {
     /// Straight sRGB components, as Core Animation interpolates a colour, clamped to 0...1.
     static func interpolate(_ a: RGBAColor, _ b: RGBAColor, x: Double, y: Double) -> RGBAColor {

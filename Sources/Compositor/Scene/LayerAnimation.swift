@@ -30,6 +30,14 @@ public enum AnimatedProperty: Sendable {
     /// An extra rotation in radians before the transform, interpolated as a number (`transform.rotation.z`): the
     /// way to turn 350° the long way, which a transform animation takes the short way.
     case rotation(Track<Double>)
+    /// The layer's 3D transform (a CALayer's `transform`), interpolated by decomposition (see
+    /// `Transform3D.interpolated(to:progress:)`); a missing model value is the identity. A spring's vertical
+    /// velocity does not apply.
+    case transform3D(Track<Transform3D>)
+    /// An extra rotation in radians about `axis` through the frame's centre, before the 3D transform (so a
+    /// perspective in it stays the camera), interpolated as a number (`transform.rotation.y`): the way to
+    /// express a flip's half turn, which a decomposed transform cannot tell from its mirror image.
+    case rotation3D(axis: RotationAxis, Track<Double>)
     /// The frame in the parent's coordinates (`frame`, or `bounds` and `center` together).
     case frame(Track<Rect>)
     /// A shape's fill (`backgroundColor`), interpolated in straight sRGB components.
@@ -49,6 +57,32 @@ public enum AnimatedProperty: Sendable {
     case image(to: Image)
     /// A curled layer's `PageCurl.progress`: 0 flat, 1 gone.
     case curl(Track<Double>)
+}
+
+/// An axis through the origin for `AnimatedProperty.rotation3D`.
+public struct RotationAxis: Equatable, Hashable, Sendable {
+    public var x, y, z: Double
+    /// Where the axis crosses the line through the frame's centre, in points along z (negative: behind the
+    /// layer, as a cube's faces turn about its centre half a side behind them).
+    public var depth: Double
+
+    public init(x: Double, y: Double, z: Double, depth: Double = 0) {
+        (self.x, self.y, self.z, self.depth) = (x, y, z, depth)
+    }
+
+    /// The rotation by `angle` about this axis, as a transform of the layer's plane about its centre.
+    func rotation(by angle: Double) -> Transform3D {
+        let turn = Transform3D.rotation(angle: angle, x: x, y: y, z: z)
+        guard depth != 0 else { return turn }
+        return Transform3D.translation(x: 0, y: 0, z: -depth).concatenating(turn)
+            .concatenating(.translation(x: 0, y: 0, z: depth))
+    }
+
+    /// The horizontal axis (a flip from the top or bottom), the vertical one (from the left or right), and the
+    /// one out of the screen (an ordinary rotation).
+    public static let x = RotationAxis(x: 1, y: 0, z: 0)
+    public static let y = RotationAxis(x: 0, y: 1, z: 0)
+    public static let z = RotationAxis(x: 0, y: 0, z: 1)
 }
 
 /// The values an animation moves through: from a start (nil: where the property was) through keyframes.

@@ -25,6 +25,18 @@ public struct LayerTransition: Sendable {
         case shrink(toX: Double, y: Double)
         /// A modal screen sliding up from the bottom (`.coverVertical`, presenting) or back down (dismissing).
         case coverVertical(presenting: Bool)
+        /// `UIView.transition(with:duration:options: .transitionFlipFromLeft)` and its siblings: a half turn about
+        /// the vertical (left, right) or horizontal (top, bottom) axis through the centre, the named edge swinging
+        /// towards the viewer, seen from 1200 points away, with the new layer on the back: the old shows for the
+        /// first quarter turn, the new for the second, neither edge on at exactly 90°, back faces hidden.
+        case flip(from: FlipEdge)
+        /// The modal `.flipHorizontal`: presenting flips from the right (right to left, the new screen on the
+        /// back), dismissing from the left.
+        case flipHorizontal(presenting: Bool)
+        /// A true cube: the old and new layers are two faces of a cube turning a quarter about the axis of their
+        /// shared edge (through the cube's centre, half a side behind them), the new face coming in from `edge`,
+        /// seen from 1200 points away.
+        case cube3D(FlipEdge)
         /// SwiftUI's `.transition(…)`: the new layer inserted with `insertion`, the old removed with `removal`,
         /// each a combination (`.move(edge: .bottom).combined(with: .opacity)`); by default with
         /// `Animation.default`.
@@ -59,6 +71,26 @@ public struct LayerTransition: Sendable {
 
     public enum Edge: String, CaseIterable, Sendable { case top, bottom, leading, trailing }
 
+    /// The edge a flip starts from, or a cube's new face comes in from.
+    public enum FlipEdge: String, CaseIterable, Sendable {
+        case left, right, top, bottom
+
+        /// The axis of the turn and the sign of the angle that swings this edge towards the viewer (a positive turn
+        /// about y takes +x away; about x it brings +y, the bottom, nearer).
+        var turn: (axis: RotationAxis, sign: Double) {
+            switch self {
+            case .left: (.y, 1)
+            case .right: (.y, -1)
+            case .top: (.x, -1)
+            case .bottom: (.x, 1)
+            }
+        }
+    }
+
+    /// The camera of the 3D styles, in points: MOTION.md's reconstruction of UIKit's flip ("a camera about 1200 pt
+    /// away").
+    public static let eyeDistance = 1200.0
+
     public var style: Style
     public var timing: AnimationTiming
 
@@ -71,7 +103,10 @@ public struct LayerTransition: Sendable {
     /// The seeds' durations and curves: 1 s ease-in-out for the cross-dissolve (UIView.transition), 0.5 s
     /// ease-out for the cube and ease-in for the fade-and-bounce's first part, 0.5 s ease-in-out for the segue's
     /// grow and shrink, 0.4 s ease-in-out for a modal cover (UIKit's built-in transitions, reconstructed), and
-    /// SwiftUI's `Animation.default` spring for its transitions.
+    /// SwiftUI's `Animation.default` spring for its transitions. The flips take 0.4 s, MOTION.md's "built-in
+    /// transitions default to about 0.4 s" (a `UIView.transition` caller gives its own duration); MOTION.md says
+    /// nothing of their curve, so they ease in and out as the modal cover does. It says nothing of a 3D cube
+    /// either: `cube3D` keeps the seed's faux cube's 0.5 s ease-out.
     public static func defaultTiming(of style: Style) -> AnimationTiming {
         switch style {
         case .crossDissolve: AnimationTiming(curve: .easeInOut, duration: 1)
@@ -79,6 +114,8 @@ public struct LayerTransition: Sendable {
         case .fadeAndBounce: AnimationTiming(curve: .easeIn, duration: 0.5)
         case .grow, .shrink: AnimationTiming(curve: .easeInOut, duration: 0.5)
         case .coverVertical: AnimationTiming(curve: .easeInOut, duration: 0.4)
+        case .flip, .flipHorizontal: AnimationTiming(curve: .easeInOut, duration: 0.4)
+        case .cube3D: AnimationTiming(curve: .easeOut, duration: 0.5)
         case .swiftUI: AnimationTiming(curve: .swiftUISpring)
         case .curl: AnimationTiming(curve: .easeInOut, duration: 1)
         case .partialCurl: AnimationTiming(curve: .easeInOut, duration: 0.4)
@@ -152,6 +189,20 @@ public struct LayerTransition: Sendable {
             old.animations.append(move(from: old.transform, to: below.concatenating(old.transform), timing))
             hideAtEnd(&old)
             return .group([new, old])
+        case .flip(let edge):
+            return flip(old, new, from: edge)
+        case .flipHorizontal(let presenting):
+            return flip(old, new, from: presenting ? .right : .left)
+        case .cube3D(let edge):
+            let (axis, sign) = edge.turn
+            let side = axis == .y ? new.frame!.width : new.frame!.height
+            let pivot = RotationAxis(x: axis.x, y: axis.y, z: axis.z, depth: -side / 2)
+            // The new face starts a quarter turn round the cube, on the side of `edge` (seen from inside, so
+            // hidden), and the old one leaves to the opposite side.
+            turn(&old, about: pivot, from: 0, to: sign * .pi / 2)
+            turn(&new, about: pivot, from: -sign * .pi / 2, to: 0)
+            hideAtEnd(&old)
+            return .group([old, new])
         case .swiftUI(let insertion, let removal):
             apply(insertion, to: &new, inserting: true)
             apply(removal, to: &old, inserting: false)
@@ -170,6 +221,26 @@ public struct LayerTransition: Sendable {
             }
             return .group([new, curling(old, direction: .up, from: 0, to: part)])
         }
+    }
+
+    /// The old layer turning half way round from `edge` with the new one on its back.
+    private func flip(_ old: Layer, _ new: Layer, from edge: FlipEdge) -> Layer {
+        var (old, new) = (old, new)
+        let (axis, sign) = edge.turn
+        turn(&old, about: axis, from: 0, to: sign * .pi)
+        turn(&new, about: axis, from: -sign * .pi, to: 0)
+        hideAtEnd(&old)
+        return .group([old, new])
+    }
+
+    /// A single-sided layer seen through the 3D styles' camera, turning about `axis` (the angle as a number, so a
+    /// half turn goes the way it says). At angle 0 the turn is exactly the identity and the camera alone leaves
+    /// the plane where it was, so the layer draws as it did.
+    private func turn(_ layer: inout Layer, about axis: RotationAxis, from start: Double, to end: Double) {
+        layer.transform3D = (layer.transform3D ?? .identity)
+            .concatenating(.perspective(eyeDistance: LayerTransition.eyeDistance))
+        layer.isDoubleSided = false
+        layer.animations.append(LayerAnimation(.rotation3D(axis: axis, Track(from: start, to: end)), timing: timing))
     }
 
     private func fade(from: Double, to: Double, _ timing: AnimationTiming) -> LayerAnimation {

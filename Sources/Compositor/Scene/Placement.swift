@@ -43,9 +43,10 @@ extension SceneRenderer {
     func placement(of layer: Layer, in placement: Placement) -> AffineTransform2D? {
         let frame = layer.frame ?? placement.bounds
         guard frame.width > 0, frame.height > 0 else { return nil }
+        guard !layer.isTurnedAway else { return nil }
         let centre = frame.center
         let transform = AffineTransform2D(translationX: -centre.x, y: -centre.y)
-            .concatenating(layer.transform)
+            .concatenating(layer.planarTransform)
             .concatenating(AffineTransform2D(translationX: centre.x, y: centre.y))
             .concatenating(placement.transform)
         return transform.inverted() == nil ? nil : transform
@@ -54,6 +55,7 @@ extension SceneRenderer {
     /// The target pixels a layer may touch (for a group, what its layers may touch).
     func pixelBox(of layer: Layer, in placement: Placement) -> PixelBox? {
         guard let transform = self.placement(of: layer, in: placement) else { return nil }
+        if layer.perspective != nil { return projection(of: layer, in: placement)?.box }
         if case .emitter = layer.content { return pixelBox(of: layer.expandingEmitter, in: placement) }
         if case .group(let layers) = layer.content {
             return pixelBox(ofLayers: layers, in: placement.inside(layer, transform: transform))

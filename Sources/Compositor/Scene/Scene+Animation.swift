@@ -99,6 +99,11 @@ extension Layer {
         case .transform(let track): transform = progress.value(of: track, from: start.transform)
         case .rotation(let track):
             transform = transform.rotatedBy(progress.value(of: track, from: start.rotation))
+        case .transform3D(let track):
+            transform3D = progress.value(of: track, from: start.transform3D ?? .identity)
+        case .rotation3D(let axis, let track):
+            let angle = progress.value(of: track, from: start.rotation3D)
+            transform3D = axis.rotation(by: angle).concatenating(transform3D ?? .identity)
         case .frame(let track):
             guard let from = track.from ?? start.frame else { return }
             var rect = progress.value(of: track, from: from)
@@ -173,13 +178,16 @@ extension Layer {
 
 /// Which property an animation drives (animations of one kind chain; different kinds are independent).
 private enum PropertyKind: Hashable, CaseIterable {
-    case opacity, transform, rotation, frame, color, cornerRadius, effect, blur, dim, image, curl
+    case opacity, transform, rotation, transform3D, rotation3D, frame, color, cornerRadius, effect, blur, dim, image,
+        curl
 
     init(_ property: AnimatedProperty) {
         switch property {
         case .opacity: self = .opacity
         case .transform: self = .transform
         case .rotation: self = .rotation
+        case .transform3D: self = .transform3D
+        case .rotation3D: self = .rotation3D
         case .frame: self = .frame
         case .color: self = .color
         case .cornerRadius: self = .cornerRadius
@@ -197,6 +205,8 @@ private struct ModelValues {
     var opacity: Double
     var transform: AffineTransform2D
     var rotation = 0.0
+    var transform3D: Transform3D?
+    var rotation3D = 0.0
     var frame: Rect?
     var color: RGBAColor?
     var cornerRadius = 0.0
@@ -209,6 +219,7 @@ private struct ModelValues {
     init(_ layer: Layer) {
         opacity = layer.opacity
         transform = layer.transform
+        transform3D = layer.transform3D
         frame = layer.frame
         switch layer.content {
         case .image(let image, _, _, let radius): (self.image, cornerRadius) = (image, radius)
@@ -232,6 +243,8 @@ private struct ModelValues {
         case .opacity(let track): opacity = end.value(of: track, from: opacity)
         case .transform(let track): transform = end.value(of: track, from: transform)
         case .rotation(let track): rotation = end.value(of: track, from: rotation)
+        case .transform3D(let track): transform3D = end.value(of: track, from: transform3D ?? .identity)
+        case .rotation3D(_, let track): rotation3D = end.value(of: track, from: rotation3D)
         case .frame(let track): frame = (track.from ?? frame).map { end.value(of: track, from: $0) }
         case .color(let track): color = (track.from ?? color).map { end.value(of: track, from: $0) }
         case .cornerRadius(let track): cornerRadius = end.value(of: track, from: cornerRadius)

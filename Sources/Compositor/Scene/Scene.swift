@@ -99,6 +99,13 @@ public struct Layer: Sendable {
     /// `CALayer.shouldRasterize` draws it), so its layers' operators meet only each other: a cross-dissolve
     /// adds its two pictures with plus-lighter without adding them to what lies beneath.
     public var isolated = false
+    /// A 3D transform applied after `transform`, about the frame's centre (`CALayer.transform` with the default
+    /// anchor point); nil: none. One that draws the plane in perspective draws the layer flat first, then warps
+    /// that picture (see `SceneRenderer`); an affine one joins `transform`.
+    public var transform3D: Transform3D?
+    /// Whether the layer shows when its plane faces away (its projected winding reversed), as
+    /// `CALayer.isDoubleSided`; seen exactly edge on, a layer never shows.
+    public var isDoubleSided = true
 
     public init(
         _ content: Content, frame: Rect? = nil, opacity: Double = 1, blend: CompositeOperator = .sourceOver,

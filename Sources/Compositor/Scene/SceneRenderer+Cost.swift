@@ -111,6 +111,17 @@ extension SceneRenderer {
     /// 64 nested pictures of 2⁶² pixels each would overflow an Int).
     private func cost(of layer: Layer, in placement: Placement, adding work: inout Double) -> Double {
         guard !layer.drawsNothing, let transform = self.placement(of: layer, in: placement) else { return 0 }
+        if layer.perspective != nil {
+            // The flat picture (drawn, then shrunk into levels), the warp into the projected box (a bilinear
+            // kernel's 6 where magnified, two levels' samples one by one where the plane recedes: counted as 12),
+            // and the composite.
+            guard let projection = projection(of: layer, in: placement) else { return 0 }
+            let picture = Double(projection.picture.width) * Double(projection.picture.height)
+            let drawn = Double(projection.box.width) * Double(projection.box.height)
+            let inside = cost(of: projection.flat, in: projection.picture, adding: &work)
+            work += picture * 2 + drawn * 14
+            return picture * 4 / 3 + drawn + inside
+        }
         let frame = layer.frame ?? placement.bounds
         let box = PixelBox(covering: frame, through: transform, within: placement.width, placement.height)
         let area = Double(box.width) * Double(box.height)

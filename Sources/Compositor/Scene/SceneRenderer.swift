@@ -110,6 +110,7 @@ public struct SceneRenderer: Sendable {
                 history.touch(pixelBox(of: layer, in: context.placement))
             }
         }
+        if layer.perspective != nil { return try drawProjected(layer, in: context) }
         switch layer.content {
         case .image(let image, let fit, let filter, let cornerRadius):
             drawImage(
@@ -188,6 +189,30 @@ public struct SceneRenderer: Sendable {
                 picture, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
                 space: context.space, threads: threads)
         }
+    }
+
+    /// A layer in perspective: drawn flat into a picture of its own (without the cache, which knows only the
+    /// canvas's placements), then warped onto the target with the layer's opacity and operator.
+    private func drawProjected(_ layer: Layer, in context: Context) throws(SceneRenderError) {
+        guard let projection = projection(of: layer, in: context.placement) else { return }
+        var inner = context
+        do {
+            inner.target = try Image(checkedWidth: projection.picture.width, height: projection.picture.height)
+        } catch {
+            throw .outOfMemory(error)
+        }
+        (inner.transform, inner.bounds) = (projection.picture.transform, projection.picture.bounds)
+        (inner.cache, inner.history, inner.onCanvas) = (nil, nil, false)
+        try draw(projection.flat, in: inner)
+        let box = projection.box
+        let warp = PerspectiveWarp(
+            homography: projection.homography.concatenating(
+                Homography(AffineTransform2D(translationX: -Double(box.x), y: -Double(box.y)))),
+            threads: threads)
+        guard let warped = warp.apply(to: inner.target, width: box.width, height: box.height) else { return }
+        context.target.draw(
+            warped, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity, space: context.space,
+            threads: threads)
     }
 
     private func drawImage(
