@@ -30,6 +30,7 @@ sys.dont_write_bytecode = True  # importing peer_blur must not leave a __pycache
 import numpy as np  # noqa: E402
 
 from peer_blur import BUILD_DIR, prepare_input, time_it  # noqa: E402
+from machine import describe, summary  # noqa: E402
 
 DEFAULT_INPUT = "/work/shared/photos/apples_4032x3024.jpg"
 ANGLE = 30.0   # degrees about the vertical axis; a positive turn takes +x away from the viewer
@@ -149,6 +150,8 @@ def main(argv):
     h, w = img.shape[:2]
     hom = homography(w, h)
     load = os.getloadavg()[0]
+    machine = describe(args.build_dir)
+    print(f"peer_perspective: {summary(machine)}")
     print(f"peer_perspective: {w}x{h} RGBA from {described}; {ANGLE:g}° about y, eye {EYE:g} px; threads "
           f"{args.thread_list}, {args.trials} trials; load average {load:.2f}"
           + (" (busy machine: timings will be off)" * (load > 0.7)))
@@ -183,7 +186,7 @@ def main(argv):
           f"{os.getloadavg()[0]:.2f} at the end")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(dict(input=described, input_sha256_16=key, shape=img.shape, angle_deg=ANGLE, eye_px=EYE,
+            json.dump(dict(machine=machine, input=described, input_sha256_16=key, shape=img.shape, angle_deg=ANGLE, eye_px=EYE,
                            supersample=args.supersample, rows=rows), f)
 
 
