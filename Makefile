@@ -21,7 +21,7 @@ APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev
 	libfreetype-dev libharfbuzz-dev libfontconfig-dev fonts-inter fonts-dejavu-core
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text bench-transition
+.PHONY: deps build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text bench-transition bench-portable
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -94,6 +94,17 @@ fuzz-cli: build
 
 bench: release
 	.build/release/blurbench $(BENCH_ARGS)
+
+# The default build (no CPU flags: what a package depending on the library gets) beside the native one, in a
+# scratch path of its own so .build/release stays native, both blurbenches run alternately on the same
+# arguments; prints each benchmark's medians and the default/native ratio. PORTABLE_ARGS sets the rounds.
+PORTABLE_BENCH_ARGS ?= --filter blur-exact-sigma2,blur-fast-sigma10,blur-fast-sigma30,resize-fill,rotate30,composite-over \
+	--threads 1 --trials 11
+PORTABLE_ARGS ?= --rounds 3
+bench-portable: release
+	nice -n 10 $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/portable --product blurbench
+	python3 Benchmarks/bench_portable.py --native .build/release/blurbench \
+		--default .build/portable/release/blurbench $(PORTABLE_ARGS) -- $(or $(BENCH_ARGS),$(PORTABLE_BENCH_ARGS))
 
 PEERS_PY := .venv-peers/bin/python
 

@@ -1,3 +1,5 @@
+import Compositor
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -22,14 +24,9 @@ struct Machine {
             if fields[key] == nil { fields[key] = String(line[line.index(after: colon)...]).trimmed }
         }
         let flags = Set((fields["flags"] ?? fields["Features"] ?? "").split(separator: " ").map(String.init))
-        #if BLURTOOL_TARGET_CPU
-            let build = "tuned to the building CPU (-target-cpu)"
-        #else
-            let build = "default (architecture baseline)"
-        #endif
         return Machine(
             cpuModel: fields["model name"] ?? fields["CPU part"].map { "CPU part \($0)" } ?? "unknown CPU",
-            vectorExtensions: listed.filter(flags.contains), build: build)
+            vectorExtensions: listed.filter(flags.contains), build: Kernels.build)
     }
 
     var summary: String {
@@ -39,7 +36,8 @@ struct Machine {
 
     var json: String {
         "\"cpu\": \"\(cpuModel)\", \"vector_extensions\": ["
-            + vectorExtensions.map { "\"\($0)\"" }.joined(separator: ", ") + "], \"build\": \"\(build)\""
+            + vectorExtensions.map { "\"\($0)\"" }.joined(separator: ", ") + "], \"build\": \"\(build)\", "
+            + "\"kernels\": \"\(Kernels.name)\""
     }
 
     private static func readFile(_ path: String) -> String {

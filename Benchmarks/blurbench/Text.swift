@@ -43,10 +43,11 @@ enum TextBenchmarks {
         "text-review-scene-warm",
     ]
 
-    /// The text benchmarks when `filter` may select one of them (they load fonts and a scene); the paragraph's
+    /// The text benchmarks when `filters` may select one of them (they load fonts and a scene); the paragraph's
     /// only with a text file.
-    static func benchmarks(_ options: TextOptions, filter: String?) -> [Benchmark] {
-        guard filter.map({ filter in names.contains { $0.contains(filter) } }) ?? true else { return [] }
+    static func benchmarks(_ options: TextOptions, filters: [String]?) -> [Benchmark] {
+        func selects(_ name: String) -> Bool { filters.map { $0.contains(where: name.contains) } ?? true }
+        guard names.contains(where: selects) else { return [] }
         guard options.size > 0, options.size <= FontTypesetter.maximumSize, options.width > 0,
             options.width <= 100_000
         else {
@@ -59,7 +60,7 @@ enum TextBenchmarks {
                 fclose(file)
             }
             benchmarks = paragraph(String(decoding: readFile(textFile), as: UTF8.self), options) + benchmarks
-        } else if let filter, names[..<3].contains(where: { $0.contains(filter) }) {
+        } else if filters != nil, names[..<3].contains(where: selects) {
             // On stderr (fd 2: Swift 6 refuses the C global `stderr`), so that --json output stays JSON.
             let note = "blurbench: text-paragraph-cold needs --text-file (and --font-file, else the system face)\n"
             _ = note.withCString { write(2, $0, strlen($0)) }

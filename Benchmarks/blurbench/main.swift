@@ -1,8 +1,9 @@
 // blurbench: times the pipeline's stages on one image, in one process, and reports medians, megapixels
 // per second and each stage's time as a multiple of one copy of the image (measured in the same run).
 //
-//   blurbench [--input PHOTO] [--filter TEXT] [--trials N] [--warmup N] [--threads N] [--scalar] [--json]
+//   blurbench [--input PHOTO] [--filter TEXT[,TEXT…]] [--trials N] [--warmup N] [--threads N] [--scalar] [--json]
 //
+// --filter runs the benchmarks whose names contain any of the comma-separated texts (and the copies).
 // `copy` is one memcpy into an existing buffer (the unit of the × copy column); `copy-new` allocates the
 // destination too, as every blur that returns a new image must; `*-reuse` blurs into an existing image
 // with a reused workspace, as a renderer does every frame. New images come from PixelMemory, which keeps
@@ -19,7 +20,8 @@ import TestSupport
 
 struct Options {
     var input: String?
-    var filter: String?
+    /// Benchmarks whose names contain one of these run (all when nil).
+    var filters: [String]?
     var trials = 7
     var warmup = 1
     var json = false
@@ -35,7 +37,7 @@ func parseOptions() -> Options {
     while let argument = arguments.next() {
         switch argument {
         case "--input": options.input = arguments.next()
-        case "--filter": options.filter = arguments.next()
+        case "--filter": options.filters = arguments.next()?.split(separator: ",").map(String.init)
         case "--trials": options.trials = Int(arguments.next() ?? "") ?? options.trials
         case "--warmup": options.warmup = Int(arguments.next() ?? "") ?? options.warmup
         case "--json": options.json = true
@@ -47,8 +49,8 @@ func parseOptions() -> Options {
         case "--text-width": options.text.width = Double(arguments.next() ?? "") ?? .nan
         default:
             print(
-                "usage: blurbench [--input PHOTO] [--filter TEXT] [--trials N] [--warmup N] [--threads N] [--scalar]"
-                    + " [--json] [--text-file F] [--font-file F] [--text-size PX] [--text-width PX]"
+                "usage: blurbench [--input PHOTO] [--filter TEXT[,TEXT…]] [--trials N] [--warmup N] [--threads N]"
+                    + " [--scalar] [--json] [--text-file F] [--font-file F] [--text-size PX] [--text-width PX]"
             )
             exit(argument == "--help" || argument == "-h" ? 0 : 64)
         }
@@ -164,7 +166,8 @@ func checksum(_ image: Image) -> Int {
 
 // Built only when a composite suite will run (it takes a moment at 12 MP).
 let layer =
-    options.filter.map { $0.hasPrefix("composite") || "composite-over-opacity-new".contains($0) } ?? true
+    options.filters.map { $0.contains { $0.hasPrefix("composite") || "composite-over-opacity-new".contains($0) } }
+    ?? true
     ? compositeLayer(from: image) : Image(width: 1, height: 1)
 let compositeTarget = image.copy()
 
@@ -267,11 +270,11 @@ let benchmarks: [Benchmark] =
         Benchmark(name: "encode-png-fast", megapixels: megapixels) {
             try ImageEncoder.encode(image, as: .png).count
         },
-    ] + TextBenchmarks.benchmarks(options.text, filter: options.filter)
+    ] + TextBenchmarks.benchmarks(options.text, filters: options.filters)
 
 var results: [Measurement] = []
 for benchmark in benchmarks
-where options.filter.map({ benchmark.name.contains($0) || benchmark.name.hasPrefix("copy") }) ?? true {
+where options.filters.map({ $0.contains(where: benchmark.name.contains) || benchmark.name.hasPrefix("copy") }) ?? true {
     results.append(try Harness.measure(benchmark, warmup: options.warmup, trials: options.trials))
 }
 let copyMilliseconds = results.first { $0.name == "copy" }?.median

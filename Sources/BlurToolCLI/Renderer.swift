@@ -58,7 +58,8 @@ struct Renderer {
             let stages = times.stages.map { "\($0.name) \(milliseconds($0.duration)) ms" }.joined(separator: ", ")
             console.err(
                 "blurtool: \(result.width)x\(result.height), σ \(String(format2: effect.sigmaPixels)) px "
-                    + "(\(route), \(Kernels.name) kernels, \(request.threads) threads), \(stages)")
+                    + "(\(route), \(Kernels.name) kernels, build \(Kernels.build), \(request.threads) threads), "
+                    + stages)
         }
     }
 

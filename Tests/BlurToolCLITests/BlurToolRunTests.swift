@@ -51,6 +51,16 @@ final class BlurToolRunTests: XCTestCase {
         XCTAssertEqual(files(), ["photo-thin.jpg", "photo.jpg"], "no temporary file is left")
     }
 
+    /// Figures from a `-target-cpu` build and a default one differ several-fold, so a verbose run says which
+    /// kernels ran and what they were compiled for.
+    func testVerboseNamesTheKernelsAndTheBuild() throws {
+        let input = try writePhoto("photo.jpg")
+        let result = run([input, "--material", "thin", "-o", directory + "out.png", "--verbose"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.err.contains("\(Kernels.name) kernels, build \(Kernels.build), "), result.err)
+        XCTAssertTrue(Kernels.build.contains("-target-cpu") || Kernels.build.hasPrefix("default"), Kernels.build)
+    }
+
     func testEveryMaterialInBothAppearancesRenders() throws {
         let input = try writePhoto("photo.png", width: 40, height: 30, format: .png)
         for name in MaterialCatalog.knownNames {

@@ -103,6 +103,10 @@ final class FixedPointBlurTests: XCTestCase {
         for radius in [0, 1, 2, 8, 32] {
             let kernel = GaussianKernel(sigma: Double(radius) / 4)
             XCTAssertEqual(kernel.radius, radius)
+            // The SIMD loops have a copy for weights that fit 16 bits and one for weights that do not: the
+            // vertical centre weight passes 2¹⁶ up to radius 2 (σ 0.5), so both copies run here.
+            let wide = FixedPoint.weights(kernel, scale: FixedPoint.verticalScale).contains { $0 > 0xFFFF }
+            XCTAssertEqual(wide, radius <= 2, "radius \(radius)")
             for count in [5, 32, 77, 160] {
                 for step in [1, 4] {
                     // Bytes, extremes included: 255 everywhere is the largest sum.

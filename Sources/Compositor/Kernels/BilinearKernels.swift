@@ -118,19 +118,32 @@ extension SIMDKernels: BilinearKernelSet {
     }
 
     /// The across step on red+blue and green+alpha as two 16-bit fields per lane (each at most 255 · 256, so
-    /// no carry crosses), then the down step per channel in 32 bits.
+    /// no carry crosses), then the down step per channel in 32 bits. The across step multiplies 16-bit lanes:
+    /// the x86-64 baseline (SSE2) has a 16-bit multiply but no 32-bit one (`pmulld` is SSE4.1), which LLVM
+    /// builds from two 64-bit `pmuludq` and shuffles; AVX2 runs `vpmullw` as one µop against `vpmulld`'s two.
     @inline(__always)
     private static func interpolate(
         _ topLeft: Words, _ topRight: Words, _ bottomLeft: Words, _ bottomRight: Words, fx: Words, fy: Words
     ) -> Words {
-        let fields = Words(repeating: 0x00FF_00FF)
+        typealias Fields = SIMD32<UInt16>
+        @inline(__always) func fields(_ words: Words) -> Fields {
+            unsafeBitCast(words & 0x00FF_00FF, to: Fields.self)
+        }
+        @inline(__always) func across(_ left: Words, _ right: Words, _ weightLeft: Fields, _ weightRight: Fields)
+            -> Words
+        {
+            unsafeBitCast(fields(left) &* weightLeft &+ fields(right) &* weightRight, to: Words.self)
+        }
         let low = Words(repeating: 0xFFFF)
         let left = 256 &- fx
         let upper = 256 &- fy
-        let redBlueTop = (topLeft & fields) &* left &+ (topRight & fields) &* fx
-        let greenAlphaTop = (topLeft &>> 8 & fields) &* left &+ (topRight &>> 8 & fields) &* fx
-        let redBlueBottom = (bottomLeft & fields) &* left &+ (bottomRight & fields) &* fx
-        let greenAlphaBottom = (bottomLeft &>> 8 & fields) &* left &+ (bottomRight &>> 8 & fields) &* fx
+        // Each weight in both halves of its lane, for the two fields.
+        let leftFields = unsafeBitCast(left | left &<< 16, to: Fields.self)
+        let fxFields = unsafeBitCast(fx | fx &<< 16, to: Fields.self)
+        let redBlueTop = across(topLeft, topRight, leftFields, fxFields)
+        let greenAlphaTop = across(topLeft &>> 8, topRight &>> 8, leftFields, fxFields)
+        let redBlueBottom = across(bottomLeft, bottomRight, leftFields, fxFields)
+        let greenAlphaBottom = across(bottomLeft &>> 8, bottomRight &>> 8, leftFields, fxFields)
         let half = Words(repeating: 32768)
         let red = ((redBlueTop & low) &* upper &+ (redBlueBottom & low) &* fy &+ half) &>> 16
         let green = ((greenAlphaTop & low) &* upper &+ (greenAlphaBottom & low) &* fy &+ half) &>> 16

@@ -301,4 +301,18 @@ public enum Kernels {
 
     /// "SIMD", or "scalar reference" under `BLURTOOL_KERNELS=reference`.
     public static var name: String { active == ScalarKernels.self ? "scalar reference" : "SIMD" }
+
+    /// The CPU the kernels were compiled for, since the same Swift SIMD code runs at very different speeds on
+    /// the two: `make release` passes `-target-cpu` (and defines BLURTOOL_TARGET_CPU) to the whole build; a plain
+    /// `swift build -c release`, what a package depending on the library gets, targets the architecture's
+    /// baseline (SSE2 on x86-64).
+    public static var build: String {
+        #if BLURTOOL_TARGET_CPU
+            return "tuned to the building CPU (-target-cpu)"
+        #elseif arch(x86_64)
+            return "default (x86-64 baseline: SSE2)"
+        #else
+            return "default (architecture baseline)"
+        #endif
+    }
 }

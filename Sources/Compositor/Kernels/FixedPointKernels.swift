@@ -5,12 +5,13 @@
 /// sum fits a UInt32 (255 · 2¹⁶ and 32,640 · 2¹⁷ + 2²³ < 2³²), so nothing wraps and the order of the adds
 /// cannot matter: the SIMD kernels and their scalar twins agree to the bit by construction.
 ///
-/// The SIMD kernels fold the symmetric taps (left + right, then one multiply) and add the pairs in 16 bits,
-/// 32 at a time (≤ 510 horizontally, ≤ 65,280 vertically: no overflow). AVX-512 has no 16 × 16 → 32-bit
-/// multiply that Swift reaches, so each sum of pairs is read as 16 words: the even values are `word & 0xFFFF`
-/// and the odd ones `word >> 16`, multiplied in 32 bits and packed back in order at the end. That costs two
-/// bit operations per vector instead of the shuffles a widening load needs, and the vertical pass, with four
-/// rows in flight, gains most; with it the integer route beats the Float engine at every radius it takes.
+/// The SIMD kernels fold the symmetric taps (left + right, then one multiply) and add the pairs in 16 bits
+/// (≤ 510 horizontally, ≤ 65,280 vertically: no overflow). In a build for a given CPU (AVX2, AVX-512) they
+/// take 32 at a time and read each sum of pairs as 16 words: the even values are `word & 0xFFFF` and the odd
+/// ones `word >> 16`, multiplied in 32 bits and packed back in order at the end. That costs two bit
+/// operations per vector instead of the shuffles a widening load needs, and the vertical pass, with four rows
+/// in flight, gains most; with it the integer route beats the Float engine at every radius it takes. The
+/// default build's kernels (FixedPointKernels+Baseline.swift) widen instead: see there.
 protocol FixedPointKernelSet: Sendable {
     /// One horizontally blurred row: `output[i] = (W₀·c[0] + Σₖ Wₖ·(c[−k·step] + c[k·step]) + 2⁸) >> 9`
     /// where `c = line + i + radius·step` and `weights` holds W₀…W_radius. `line` holds
@@ -63,6 +64,16 @@ enum FixedPoint {
     static func errorBound(radius: Int) -> Double {
         0.5 + 0.5 / 128 + 127.5 * 2 * Double(radius) * (1.0 / Double(horizontalScale) + 1.0 / Double(verticalScale))
     }
+
+    /// Whether every weight fits 16 bits (the vertical centre weight passes 2¹⁶ up to σ 0.5). Then the default
+    /// build's SIMD loops mask each weight with 0xFFFF, which leaves it unchanged but tells LLVM that both factors
+    /// of every multiply fit 16 bits: the x86-64 baseline (SSE2) has no 32-bit multiply (`pmulld` is SSE4.1) and
+    /// otherwise builds each product from two `pmuludq` and shuffles; with the mask it uses `pmullw` and
+    /// `pmulhuw`.
+    @inline(__always)
+    static func fitsSixteenBits(_ weights: UnsafeBufferPointer<UInt32>) -> Bool {
+        !weights.contains { $0 > 0xFFFF }
+    }
 }
 
 extension ScalarKernels: FixedPointKernelSet {
@@ -107,6 +118,9 @@ extension ScalarKernels: FixedPointKernelSet {
     }
 }
 
+// The SIMD kernels of a build for a given CPU (`make release`, which defines BLURTOOL_TARGET_CPU): AVX2 or AVX-512
+// registers hold a whole sum of pairs. The default build's are in FixedPointKernels+Baseline.swift.
+#if BLURTOOL_TARGET_CPU
 extension SIMDKernels: FixedPointKernelSet {
     /// 32 values; `Words` (BilinearKernels.swift) reads the same bits as 16 words of two values each.
     private typealias Values = SIMD32<UInt16>
@@ -269,3 +283,4 @@ extension SIMDKernels: FixedPointKernelSet {
         storeLowHalves(bytePairs, UnsafeMutableRawPointer(output))
     }
 }
+#endif
