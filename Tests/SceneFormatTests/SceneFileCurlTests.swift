@@ -6,19 +6,9 @@ import XCTest
 /// `curled` layers, the `curl` animation and the curl transition styles, read as the library builds them; every
 /// mistake a JSON path.
 final class SceneFileCurlTests: XCTestCase {
-    private func scene(_ layer: String) throws -> Scene {
-        var file = SceneFile(directory: "", maxPixels: 1_000_000, loadImage: { _ in Image(width: 2, height: 2) })
-        return try file.scene(fromJSON: Array(#"{"canvas": {"width": 40, "height": 30}, "layers": [\#(layer)]}"#.utf8))
-    }
+    private func scene(_ layer: String) throws -> Scene { try OneLayerScene.read(layer) }
 
-    private func message(_ layer: String) -> String? {
-        do {
-            _ = try scene(layer)
-            return nil
-        } catch {
-            return "\(error)"
-        }
-    }
+    private func message(_ layer: String) -> String? { OneLayerScene.error(layer) }
 
     private let red = #"{"type": "color", "color": "red"}"#
     private let blue = #"{"type": "color", "color": "blue"}"#

@@ -6,10 +6,7 @@ import XCTest
 /// `emitter` layers: every key read into the `ParticleEmitter` it names (angles from degrees), presets, and
 /// every mistake or hostile number an error with its JSON path.
 final class SceneFileEmitterTests: XCTestCase {
-    private func scene(_ layer: String) throws -> Scene {
-        var file = SceneFile(directory: "", maxPixels: 1_000_000, loadImage: { _ in Image(width: 6, height: 4) })
-        return try file.scene(fromJSON: Array(#"{"canvas": {"width": 40, "height": 30}, "layers": [\#(layer)]}"#.utf8))
-    }
+    private func scene(_ layer: String) throws -> Scene { try OneLayerScene.read(layer, imageSize: (6, 4)) }
 
     private func emitter(_ layer: String) throws -> ParticleEmitter {
         guard case .emitter(let emitter) = try scene(layer).layers[0].content else {
@@ -18,14 +15,7 @@ final class SceneFileEmitterTests: XCTestCase {
         return emitter
     }
 
-    private func message(_ layer: String) -> String? {
-        do {
-            _ = try scene(layer)
-            return nil
-        } catch {
-            return "\(error)"
-        }
-    }
+    private func message(_ layer: String) -> String? { OneLayerScene.error(layer, imageSize: (6, 4)) }
 
     func testEveryKeyReachesTheModel() throws {
         let emitter = try emitter(

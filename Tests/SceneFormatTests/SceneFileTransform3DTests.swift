@@ -5,19 +5,9 @@ import XCTest
 
 /// `transform3D`, `doubleSided`, the 3D animations and the 3D transition styles, and their mistakes as JSON paths.
 final class SceneFileTransform3DTests: XCTestCase {
-    private func scene(_ layer: String) throws -> Scene {
-        var file = SceneFile(directory: "", maxPixels: 1_000_000, loadImage: { _ in Image(width: 2, height: 2) })
-        return try file.scene(fromJSON: Array(#"{"canvas": {"width": 40, "height": 30}, "layers": [\#(layer)]}"#.utf8))
-    }
+    private func scene(_ layer: String) throws -> Scene { try OneLayerScene.read(layer) }
 
-    private func message(_ layer: String) -> String {
-        do {
-            _ = try scene(layer)
-            return "no error"
-        } catch {
-            return "\(error)"
-        }
-    }
+    private func message(_ layer: String) -> String { OneLayerScene.error(layer) ?? "no error" }
 
     private func color(_ extra: String) -> String {
         extra.isEmpty ? #"{"type": "color", "color": "red"}"# : #"{"type": "color", "color": "red", \#(extra)}"#

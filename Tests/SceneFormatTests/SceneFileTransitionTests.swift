@@ -5,19 +5,9 @@ import XCTest
 
 /// `transition` layers: each style read into the `LayerTransition` it names, and every mistake a JSON path.
 final class SceneFileTransitionTests: XCTestCase {
-    private func scene(_ layer: String) throws -> Scene {
-        var file = SceneFile(directory: "", maxPixels: 1_000_000, loadImage: { _ in Image(width: 2, height: 2) })
-        return try file.scene(fromJSON: Array(#"{"canvas": {"width": 40, "height": 30}, "layers": [\#(layer)]}"#.utf8))
-    }
+    private func scene(_ layer: String) throws -> Scene { try OneLayerScene.read(layer) }
 
-    private func message(_ layer: String) -> String? {
-        do {
-            _ = try scene(layer)
-            return nil
-        } catch {
-            return "\(error)"
-        }
-    }
+    private func message(_ layer: String) -> String? { OneLayerScene.error(layer) }
 
     private let old = #"{"type": "color", "color": "red", "frame": {"x": 10, "y": 10, "width": 20, "height": 8}}"#
     private let new = #"{"type": "color", "color": "blue", "frame": {"x": 10, "y": 10, "width": 20, "height": 8}}"#
