@@ -21,7 +21,7 @@ APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev
 	libfreetype-dev libharfbuzz-dev libfontconfig-dev fonts-inter fonts-dejavu-core
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text bench-transition bench-portable
+.PHONY: deps build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text bench-transition bench-perspective bench-portable
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -141,6 +141,10 @@ bench-text: release peers-setup
 bench-transition: release
 	@mkdir -p Benchmarks/results
 	python3 Benchmarks/peers/peer_transition.py --json Benchmarks/results/peer_transition.json $(PEER_ARGS)
+
+bench-perspective: release peers-setup
+	@mkdir -p Benchmarks/results
+	$(PEERS_PY) Benchmarks/peers/peer_perspective.py --json Benchmarks/results/peer_perspective.json $(PEER_ARGS)
 
 # The corpus contract from shared/corpus/README.md.
 robustness: release
