@@ -52,42 +52,80 @@ struct GlyphRendering {
         _ face: FontFace, _ glyph: UInt32, phaseX: Int, phaseY: Int,
         _ body: (UnsafeMutablePointer<FT_Outline>, _ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) -> Result?
     ) -> Result? {
+        var result: Result?
+        let loaded = forEachPhase(face, glyph, phases: [(phaseX, phaseY)]) { _, outline, x0, y0, x1, y1 in
+            result = body(outline, x0, y0, x1, y1)
+        }
+        return loaded ? result : nil
+    }
+
+    /// Loads the glyph's outline once, transformed, and hands `body` it shifted by each phase in turn, with its
+    /// pixel box. FreeType's own delta is a translation of the loaded points in 26.6, so shifting the points of
+    /// one load gives the outline a load at each phase would (for CFF faces, Inter's, the load is the cost). False
+    /// when FreeType cannot load the glyph.
+    private func forEachPhase(
+        _ face: FontFace, _ glyph: UInt32, phases: [(x: Int, y: Int)],
+        _ body: (Int, UnsafeMutablePointer<FT_Outline>, _ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) -> Void
+    ) -> Bool {
         face.withFreeType { ftFace in
-            guard FT_Set_Char_Size(ftFace, 0, FT_F26Dot6(charSize), 72, 72) == 0 else { return nil }
+            guard FT_Set_Char_Size(ftFace, 0, FT_F26Dot6(charSize), 72, 72) == 0 else { return false }
             var matrix = FT_Matrix(xx: FT_Fixed(xx), xy: FT_Fixed(xy), yx: FT_Fixed(yx), yy: FT_Fixed(yy))
-            // The mask's y runs down, FreeType's up: a phase of +y in the mask is −y for the outline.
-            var delta = FT_Vector(x: FT_Pos(phaseX * 16), y: FT_Pos(-phaseY * 16))
-            FT_Set_Transform(ftFace, &matrix, &delta)
+            var origin = FT_Vector(x: 0, y: 0)
+            FT_Set_Transform(ftFace, &matrix, &origin)
             let flags = Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)
             guard FT_Load_Glyph(ftFace, glyph, flags) == 0, let slot = ftFace.pointee.glyph,
                 slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE
-            else { return nil }
-            return withUnsafeMutablePointer(to: &slot.pointee.outline) { outline in
-                guard outline.pointee.n_points > 0 else { return body(outline, 0, 0, 0, 0) }
-                var box = FT_BBox()
-                FT_Outline_Get_CBox(outline, &box)
-                let x0 = Int(box.xMin >> 6)
-                let y0 = Int(box.yMin >> 6)
-                let x1 = Int((box.xMax + 63) >> 6)
-                let y1 = Int((box.yMax + 63) >> 6)
-                return body(outline, x0, y0, max(x1, x0), max(y1, y0))
+            else { return false }
+            withUnsafeMutablePointer(to: &slot.pointee.outline) { outline in
+                let count = Int(outline.pointee.n_points)
+                guard count > 0, let points = outline.pointee.points else {
+                    for index in phases.indices { body(index, outline, 0, 0, 0, 0) }
+                    return
+                }
+                // The loaded points, put back before each phase (the body may translate them to render).
+                let loaded = Array(UnsafeBufferPointer(start: points, count: count))
+                for (index, phase) in phases.enumerated() {
+                    if index > 0 {
+                        loaded.withUnsafeBufferPointer { points.update(from: $0.baseAddress!, count: count) }
+                    }
+                    // The mask's y runs down, FreeType's up: a phase of +y in the mask is −y for the outline.
+                    FT_Outline_Translate(outline, FT_Pos(phase.x * 16), FT_Pos(-phase.y * 16))
+                    var box = FT_BBox()
+                    FT_Outline_Get_CBox(outline, &box)
+                    let x0 = Int(box.xMin >> 6)
+                    let y0 = Int(box.yMin >> 6)
+                    let x1 = Int((box.xMax + 63) >> 6)
+                    let y1 = Int((box.yMax + 63) >> 6)
+                    body(index, outline, x0, y0, max(x1, x0), max(y1, y0))
+                }
             }
+            return true
         }
     }
 
     /// The whole glyph's coverage (empty for a glyph with no outline, or one FreeType cannot load), or nil
     /// when it is too large to keep (`cacheableSide`) and must be drawn with `drawClipped`.
     func bitmap(_ face: FontFace, _ glyph: UInt32, phaseX: Int, phaseY: Int, library: FT_Library) -> GlyphBitmap? {
+        bitmaps(face, glyph, phases: [(phaseX, phaseY)], library: library)[0]
+    }
+
+    /// `bitmap` at each phase, from one load of the outline.
+    func bitmaps(_ face: FontFace, _ glyph: UInt32, phases: [(x: Int, y: Int)], library: FT_Library)
+        -> [GlyphBitmap?]
+    {
         let empty = GlyphBitmap(left: 0, top: 0, width: 0, height: 0, pixels: [])
-        let result: GlyphBitmap?? = withOutline(face, glyph, phaseX: phaseX, phaseY: phaseY) {
-            outline, x0, y0, x1, y1 in
+        var made = [GlyphBitmap?](repeating: empty, count: phases.count)
+        _ = forEachPhase(face, glyph, phases: phases) { index, outline, x0, y0, x1, y1 in
             let (width, height) = (x1 - x0, y1 - y0)
-            guard width <= Self.cacheableSide, height <= Self.cacheableSide else { return .some(nil) }
-            guard width > 0, height > 0 else { return .some(empty) }
+            guard width <= Self.cacheableSide, height <= Self.cacheableSide else {
+                made[index] = nil
+                return
+            }
+            guard width > 0, height > 0 else { return }
             let pixels = Self.render(outline, library: library, x: x0, y: y0, width: width, height: height)
-            return GlyphBitmap(left: x0, top: y1, width: width, height: height, pixels: pixels)
+            made[index] = GlyphBitmap(left: x0, top: y1, width: width, height: height, pixels: pixels)
         }
-        return result ?? empty
+        return made
     }
 
     /// Glyphs at most this many pixels on a side are cached; larger ones are drawn clipped to the mask.

@@ -61,7 +61,7 @@ final class ShapedText: TypesetText, @unchecked Sendable {
         let library = FontLibrary.shared.freeType
         let (stamps, sources) = self.stamps(
             of: layout(width: width, height: height), rendering: rendering, transform: transform, mask: mask)
-        let bitmaps = sources.map { bitmap($0, rendering: rendering, library: library) }
+        let bitmaps = self.bitmaps(sources, rendering: rendering, library: library)
         for stamp in stamps {
             guard let bitmap = bitmaps[Int(stamp.source)] else {
                 let source = sources[Int(stamp.source)]
@@ -140,16 +140,35 @@ final class ShapedText: TypesetText, @unchecked Sendable {
         return (stamps, sources)
     }
 
-    /// A source's bitmap from the shared cache, or rasterised and added to it; nil when it is too large to cache.
-    private func bitmap(_ source: Source, rendering: GlyphRendering, library: FT_Library) -> GlyphBitmap? {
-        let face = faces[Int(source.face)]
-        let key = rendering.key(face: face, glyph: source.glyph, phaseX: Int(source.phaseX), phaseY: Int(source.phaseY))
-        if let cached = glyphCache.bitmap(for: key) { return cached }
-        guard
-            let made = rendering.bitmap(
-                face, source.glyph, phaseX: Int(source.phaseX), phaseY: Int(source.phaseY), library: library)
-        else { return nil }
-        glyphCache.insert(made, for: key)
-        return made
+    /// Each source's bitmap from the shared cache, or rasterised and added to it (the phases of one glyph from one
+    /// load of its outline); nil for one too large to cache.
+    private func bitmaps(_ sources: [Source], rendering: GlyphRendering, library: FT_Library) -> [GlyphBitmap?] {
+        func key(_ source: Source) -> GlyphKey {
+            rendering.key(
+                face: faces[Int(source.face)], glyph: source.glyph, phaseX: Int(source.phaseX),
+                phaseY: Int(source.phaseY))
+        }
+        var bitmaps = sources.map { glyphCache.bitmap(for: key($0)) }
+        // The sources still to rasterise, by face and glyph, in the order they first appear.
+        var missing: [UInt64: [Int]] = [:]
+        var order: [UInt64] = []
+        for (index, source) in sources.enumerated() where bitmaps[index] == nil {
+            let glyph = UInt64(source.face) << 32 | UInt64(source.glyph)
+            if missing[glyph] == nil { order.append(glyph) }
+            missing[glyph, default: []].append(index)
+        }
+        for glyph in order {
+            let indices = missing[glyph]!
+            let first = sources[indices[0]]
+            let made = rendering.bitmaps(
+                faces[Int(first.face)], first.glyph,
+                phases: indices.map { (Int(sources[$0].phaseX), Int(sources[$0].phaseY)) }, library: library)
+            for (index, bitmap) in zip(indices, made) {
+                guard let bitmap else { continue }
+                glyphCache.insert(bitmap, for: key(sources[index]))
+                bitmaps[index] = bitmap
+            }
+        }
+        return bitmaps
     }
 }

@@ -1,3 +1,4 @@
+import CFreeType
 import Compositor
 import Dispatch
 import Foundation
@@ -132,6 +133,67 @@ final class RasterTests: XCTestCase {
             text.addCoverage(frameWidth: 390, height: 300, through: shifted, into: band)
         }
         XCTAssertEqual(TextFixtures.bytes(cold), TextFixtures.bytes(threaded), "four threads, cold cache")
+    }
+
+    func testOneLoadShiftedByEachPhaseEqualsFreeTypeLoadingAtEachPhase() throws {
+        let library = FontLibrary.shared.freeType
+        for (family, transform) in [
+            ("Inter", AffineTransform2D(scaleX: 3, y: 3)),
+            ("DejaVu Sans", AffineTransform2D(rotationAngle: 0.5).concatenating(.init(scaleX: 2, y: 2))),
+        ] {
+            let face = try TextFixtures.face(family)
+            let rendering = try XCTUnwrap(GlyphRendering(size: 17, transform: transform))
+            let phases = [(0, 0), (1, 0), (2, 0), (3, 0), (1, 3), (2, 2)]
+            for character in ["a", "W", "g", "é"] as [Unicode.Scalar] {
+                let glyph = try TextFixtures.glyph(face, character)
+                let together = rendering.bitmaps(face, glyph, phases: phases, library: library)
+                for (phase, bitmap) in zip(phases, together) {
+                    let alone = try XCTUnwrap(
+                        freeTypeBitmap(face, glyph, rendering, phaseX: phase.0, phaseY: phase.1), "\(character)")
+                    let bitmap = try XCTUnwrap(bitmap)
+                    XCTAssertEqual(
+                        [bitmap.left, bitmap.top, bitmap.width, bitmap.height],
+                        [alone.left, alone.top, alone.width, alone.height], "\(family) \(character) \(phase)")
+                    XCTAssertEqual(bitmap.pixels, alone.pixels, "\(family) \(character) \(phase)")
+                }
+            }
+        }
+    }
+
+    /// The glyph as FreeType loads it with the phase as its own transform delta, rendered into a box of its
+    /// control box: what the cache held before one load served every phase.
+    private func freeTypeBitmap(
+        _ face: FontFace, _ glyph: UInt32, _ rendering: GlyphRendering, phaseX: Int, phaseY: Int
+    ) -> (left: Int, top: Int, width: Int, height: Int, pixels: [UInt8])? {
+        face.withFreeType { ftFace in
+            guard FT_Set_Char_Size(ftFace, 0, FT_F26Dot6(rendering.charSize), 72, 72) == 0 else { return nil }
+            var matrix = FT_Matrix(
+                xx: FT_Fixed(rendering.xx), xy: FT_Fixed(rendering.xy), yx: FT_Fixed(rendering.yx),
+                yy: FT_Fixed(rendering.yy))
+            var delta = FT_Vector(x: FT_Pos(phaseX * 16), y: FT_Pos(-phaseY * 16))
+            FT_Set_Transform(ftFace, &matrix, &delta)
+            guard FT_Load_Glyph(ftFace, glyph, Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)) == 0,
+                let slot = ftFace.pointee.glyph
+            else { return nil }
+            return withUnsafeMutablePointer(to: &slot.pointee.outline) { outline in
+                var box = FT_BBox()
+                FT_Outline_Get_CBox(outline, &box)
+                let (x0, y0) = (Int(box.xMin >> 6), Int(box.yMin >> 6))
+                let (x1, y1) = (Int((box.xMax + 63) >> 6), Int((box.yMax + 63) >> 6))
+                FT_Outline_Translate(outline, FT_Pos(-x0 * 64), FT_Pos(-y0 * 64))
+                let stride = GlyphBitmap.stride(forWidth: x1 - x0)
+                var pixels = [UInt8](repeating: 0, count: stride * (y1 - y0))
+                pixels.withUnsafeMutableBufferPointer { buffer in
+                    var target = FT_Bitmap()
+                    (target.rows, target.width, target.pitch) = (UInt32(y1 - y0), UInt32(x1 - x0), Int32(stride))
+                    target.buffer = buffer.baseAddress
+                    target.num_grays = 256
+                    target.pixel_mode = UInt8(FT_PIXEL_MODE_GRAY.rawValue)
+                    _ = FT_Outline_Get_Bitmap(FontLibrary.shared.freeType, outline, &target)
+                }
+                return (x0, y1, x1 - x0, y1 - y0, pixels)
+            }
+        }
     }
 
     func testTheCacheStaysUnderItsLimit() throws {
