@@ -103,13 +103,9 @@ struct GlyphRendering {
         }
     }
 
-    /// The whole glyph's coverage (empty for a glyph with no outline, or one FreeType cannot load), or nil
-    /// when it is too large to keep (`cacheableSide`) and must be drawn with `drawClipped`.
-    func bitmap(_ face: FontFace, _ glyph: UInt32, phaseX: Int, phaseY: Int, library: FT_Library) -> GlyphBitmap? {
-        bitmaps(face, glyph, phases: [(phaseX, phaseY)], library: library)[0]
-    }
-
-    /// `bitmap` at each phase, from one load of the outline.
+    /// The whole glyph's coverage at each phase, from one load of the outline: empty for a glyph with no
+    /// outline, or one FreeType cannot load; nil when it is too large to keep (`cacheableSide`) and must be
+    /// drawn with `drawClipped`.
     func bitmaps(_ face: FontFace, _ glyph: UInt32, phases: [(x: Int, y: Int)], library: FT_Library)
         -> [GlyphBitmap?]
     {

@@ -264,8 +264,9 @@ struct ParagraphShaper {
                                 glyphs, clusterBase: UInt32(start), face: faceIndex, scale: scale, rightToLeft: false,
                                 runEnd: Int32(end), text: text, to: &paragraph, firstScalars: &firstScalars)
                             words.remember(
-                                key, glyphs: paragraph.glyphs[glyphBase...], clusters: paragraph.clusters[clusterBase...],
-                                glyphBase: glyphBase, firstScalars: firstScalars[scalarBase...])
+                                key, glyphs: paragraph.glyphs[glyphBase...],
+                                clusters: paragraph.clusters[clusterBase...], glyphBase: glyphBase,
+                                firstScalars: firstScalars[scalarBase...])
                         }
                     } else {
                         let glyphs = Self.shape(

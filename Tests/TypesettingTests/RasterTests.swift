@@ -223,7 +223,7 @@ final class RasterTests: XCTestCase {
         let glyph = try TextFixtures.glyph(face, "O")
         let rendering = try XCTUnwrap(GlyphRendering(size: 400, transform: .identity))
         let library = FontLibrary.shared.freeType
-        let bitmap = try XCTUnwrap(rendering.bitmap(face, glyph, phaseX: 1, phaseY: 3, library: library))
+        let bitmap = try XCTUnwrap(rendering.bitmaps(face, glyph, phases: [(1, 3)], library: library)[0])
         XCTAssertGreaterThan(bitmap.width, 200)
         // The same glyph drawn the clipped way into a mask that holds only part of it.
         let viaCache = Plane(width: 150, height: 120)
