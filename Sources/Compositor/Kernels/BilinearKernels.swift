@@ -122,7 +122,7 @@ extension SIMDKernels: BilinearKernelSet {
     /// the x86-64 baseline (SSE2) has a 16-bit multiply but no 32-bit one (`pmulld` is SSE4.1), which LLVM
     /// builds from two 64-bit `pmuludq` and shuffles; AVX2 runs `vpmullw` as one µop against `vpmulld`'s two.
     @inline(__always)
-    private static func interpolate(
+    static func interpolate(
         _ topLeft: Words, _ topRight: Words, _ bottomLeft: Words, _ bottomRight: Words, fx: Words, fy: Words
     ) -> Words {
         typealias Fields = SIMD32<UInt16>

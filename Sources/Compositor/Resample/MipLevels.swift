@@ -2,14 +2,26 @@
 /// row averages with transparent pixels, so each level covers exactly the source's extent).
 struct MipLevels: @unchecked Sendable {
     let images: [Image]
-    /// The levels' pixels as plain values, so sampling one retains no image (the images above keep them alive).
-    private let views: [Level]
+    /// Each level's first pixel and row stride, as the trilinear kernels index them (the images keep them alive).
+    let table: Table
 
-    private struct Level {
-        var pixels: UnsafeRawPointer
-        var bytesPerRow: Int
-        var width: Int
-        var height: Int
+    final class Table: @unchecked Sendable {
+        let pixels: UnsafeMutablePointer<UnsafeRawPointer>
+        let rowBytes: UnsafeMutablePointer<Int>
+
+        init(_ images: [Image]) {
+            pixels = .allocate(capacity: images.count)
+            rowBytes = .allocate(capacity: images.count)
+            for (k, image) in images.enumerated() {
+                pixels[k] = UnsafeRawPointer(image.row(0))
+                rowBytes[k] = image.bytesPerRow
+            }
+        }
+
+        deinit {
+            pixels.deallocate()
+            rowBytes.deallocate()
+        }
     }
 
     init(_ source: Image, count: Int, threads: Int) {
@@ -18,9 +30,7 @@ struct MipLevels: @unchecked Sendable {
             images.append(MipLevels.halved(images.last!, threads: threads))
         }
         self.images = images
-        views = images.map {
-            Level(pixels: UnsafeRawPointer($0.row(0)), bytesPerRow: $0.bytesPerRow, width: $0.width, height: $0.height)
-        }
+        table = Table(images)
     }
 
     /// Each pixel the rounded mean of a 2×2 block (transparent past the edges).
@@ -31,82 +41,49 @@ struct MipLevels: @unchecked Sendable {
         Parallel.forEach(height, threads: threads) { y, _ in
             let top = image.row(2 * y)
             let bottom: UnsafeMutablePointer<UInt8>? = 2 * y + 1 < image.height ? image.row(2 * y + 1) : nil
-            let out = result.row(y)
-            for x in 0..<width {
-                let right = 2 * x + 1 < image.width
-                for c in 0..<4 {
-                    var sum = UInt32(top[8 * x + c])
-                    if right { sum += UInt32(top[8 * x + 4 + c]) }
-                    if let bottom {
-                        sum += UInt32(bottom[8 * x + c])
-                        if right { sum += UInt32(bottom[8 * x + 4 + c]) }
-                    }
-                    out[4 * x + c] = UInt8((sum + 2) >> 2)
+            let out = UnsafeMutableRawPointer(result.row(y)).assumingMemoryBound(to: UInt32.self)
+            // Whole blocks as pairs of pixels in 64-bit words; the odd last column and row by `meanOfBlock`.
+            let pairs = bottom == nil ? 0 : image.width / 2
+            if let bottom {
+                for x in 0..<pairs {
+                    out[x] = meanOfPairs(
+                        UnsafeRawPointer(top).loadUnaligned(fromByteOffset: 8 * x, as: UInt64.self),
+                        UnsafeRawPointer(bottom).loadUnaligned(fromByteOffset: 8 * x, as: UInt64.self))
                 }
             }
+            for x in pairs..<width { out[x] = meanOfBlock(image, top, bottom, x) }
         }
         return result
     }
 
-    /// The bilinear sample of level `level` at source pixel-centre coordinates (u, v), transparent outside.
+    /// The 2×2 mean of two pixel pairs (each little-endian RGBA, left in the low half): red+blue and green+alpha
+    /// as 16-bit fields, so the four sums (at most 1,020) and the rounding add carry into nothing.
     @inline(__always)
-    func bilinear(level: Int, u: Double, v: Double) -> UInt32 {
-        let image = views[level]
-        let (lu, lv) = MipLevels.levelCoordinates(level, u, v)
-        guard lu > -1.5, lv > -1.5, lu < Double(image.width) + 0.5, lv < Double(image.height) + 0.5 else { return 0 }
-        let fu = PerspectiveWarp.fixed(lu)
-        let fv = PerspectiveWarp.fixed(lv)
-        let i = Int(fu >> 16)
-        let j = Int(fv >> 16)
-        func corner(_ i: Int, _ j: Int) -> UInt32 {
-            guard i >= 0, j >= 0, i < image.width, j < image.height else { return 0 }
-            return image.pixels.loadUnaligned(fromByteOffset: j * image.bytesPerRow + i * 4, as: UInt32.self)
+    static func meanOfPairs(_ top: UInt64, _ bottom: UInt64) -> UInt32 {
+        let fields: UInt64 = 0x00FF_00FF_00FF_00FF
+        let redBlue = (top & fields) &+ (bottom & fields)
+        let greenAlpha = (top >> 8 & fields) &+ (bottom >> 8 & fields)
+        let rb = UInt32(truncatingIfNeeded: (redBlue &+ redBlue >> 32 &+ 0x0002_0002) >> 2) & 0x00FF_00FF
+        let ga = UInt32(truncatingIfNeeded: (greenAlpha &+ greenAlpha >> 32 &+ 0x0002_0002) >> 2) & 0x00FF_00FF
+        return rb | ga << 8
+    }
+
+    /// Block x's mean, channel by channel, with the pixels past the edges transparent.
+    private static func meanOfBlock(
+        _ image: Image, _ top: UnsafeMutablePointer<UInt8>, _ bottom: UnsafeMutablePointer<UInt8>?, _ x: Int
+    ) -> UInt32 {
+        let right = 2 * x + 1 < image.width
+        var result: UInt32 = 0
+        for c in 0..<4 {
+            var sum = UInt32(top[8 * x + c])
+            if right { sum += UInt32(top[8 * x + 4 + c]) }
+            if let bottom {
+                sum += UInt32(bottom[8 * x + c])
+                if right { sum += UInt32(bottom[8 * x + 4 + c]) }
+            }
+            result |= ((sum + 2) >> 2) << (8 * c)
         }
-        return ScalarKernels.bilinearPixel(
-            (corner(i, j), corner(i + 1, j), corner(i, j + 1), corner(i + 1, j + 1)),
-            fx: UInt32(bitPattern: fu >> 8) & 255, fy: UInt32(bitPattern: fv >> 8) & 255)
-    }
-
-    /// The levels around `lod` (clamped to the levels there are): the lower one and the upper one's weight in
-    /// 1/256 (0: the lower alone).
-    @inline(__always)
-    func split(_ lod: Double) -> (level: Int, weight: UInt32) {
-        let top = Double(views.count - 1)
-        let clamped = lod.isNaN ? top : min(max(lod, 0), top)
-        let level = Int(clamped)
-        let weight = UInt32(((clamped - Double(level)) * 256).rounded())
-        return weight == 256 ? (level + 1, 0) : (level, weight)
-    }
-
-    /// The level's 16.16 position of source pixel-centre coordinates (u, v), when its whole 2×2 neighbourhood
-    /// lies inside the level (the kernel set's precondition); nil otherwise.
-    @inline(__always)
-    func inside(level: Int, u: Double, v: Double) -> (u: Int32, v: Int32)? {
-        let image = views[level]
-        let (lu, lv) = MipLevels.levelCoordinates(level, u, v)
-        guard lu >= 0, lv >= 0, lu < Double(image.width - 1), lv < Double(image.height - 1) else { return nil }
-        let position = (PerspectiveWarp.fixed(lu), PerspectiveWarp.fixed(lv))
-        guard position.0 >> 16 < Int32(image.width - 1), position.1 >> 16 < Int32(image.height - 1) else { return nil }
-        return position
-    }
-
-    /// `count` samples of a level at positions from `inside`, through the kernel set.
-    func bilinear(
-        level: Int, u: UnsafePointer<Int32>, v: UnsafePointer<Int32>, count: Int, into output: UnsafeMutablePointer<UInt32>,
-        kernels: any BilinearKernelSet.Type
-    ) {
-        let image = views[level]
-        kernels.bilinear(
-            image.pixels.assumingMemoryBound(to: UInt8.self), bytesPerRow: image.bytesPerRow, u: u, v: v,
-            origin: (0, 0), count: count, into: output)
-    }
-
-    /// Source pixel-centre coordinates in a level's: (u + 0.5)/2ᵏ − 0.5; level 0 takes them as they are.
-    @inline(__always)
-    static func levelCoordinates(_ level: Int, _ u: Double, _ v: Double) -> (Double, Double) {
-        guard level > 0 else { return (u, v) }
-        let scale = 1 / Double(1 << level)
-        return ((u + 0.5) * scale - 0.5, (v + 0.5) * scale - 0.5)
+        return result
     }
 
     /// Two samples mixed per channel, `weight`/256 of the second, rounded half up.
@@ -118,14 +95,5 @@ struct MipLevels: @unchecked Sendable {
             result |= ((sum + 128) >> 8) << shift
         }
         return result
-    }
-
-    /// Between the two levels around `lod`, one pixel, edges transparent.
-    @inline(__always)
-    func trilinear(u: Double, v: Double, lod: Double) -> UInt32 {
-        let (level, weight) = split(lod)
-        let lower = bilinear(level: level, u: u, v: v)
-        guard weight > 0 else { return lower }
-        return MipLevels.mix(lower, bilinear(level: level + 1, u: u, v: v), weight: weight)
     }
 }

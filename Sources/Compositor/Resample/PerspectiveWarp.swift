@@ -13,10 +13,11 @@
 /// levels around log₂ of the local stretch (the larger of the two source axes'), so nothing aliases however
 /// far the plane recedes. Outside the source is transparent, so edges are anti-aliased; pixels whose point lies
 /// behind the eye (w ≤ 0) stay transparent. Affine homographies (identity included) are drawn by `AffineWarp`
-/// with a transparent edge, to the bit. Positions and level weights are fixed point (1/256, as the affine
-/// bilinear kernel's), each pixel depending only on its own position, so every thread count gives the same image:
-/// runs of pixels whose neighbourhoods lie inside their level (or both levels) go through the bilinear kernel set
-/// (SIMD, or its scalar twin), a level at a time, the rest through the same arithmetic one pixel at a time.
+/// with a transparent edge, to the bit. `PerspectiveSampling` defines each pixel (Float positions and level of
+/// detail, fixed-point weights in 1/256), from its own position alone, so every thread count gives the same
+/// image. Rows are planned eight pixels at a time with that arithmetic in vectors; runs of pixels whose
+/// neighbourhoods lie inside their levels go through the trilinear kernels (SIMD, or the scalar twin), clear
+/// runs are zeroed, and the few pixels on an edge are sampled one at a time.
 public struct PerspectiveWarp: Sendable {
     public var homography: Homography
     public var threads: Int
@@ -27,9 +28,9 @@ public struct PerspectiveWarp: Sendable {
         self.threads = threads
     }
 
-    /// The largest source side sampled directly: 16.16 positions need it under 2¹⁵ (larger sources are halved
-    /// first, as a level of the pyramid would be).
-    static let largestSide = 16_384
+    /// The largest source side sampled directly (`PerspectiveSampling.position` clamps past it); larger sources
+    /// are halved first, as a level of the pyramid would be.
+    static let largestSide = 16_000
 
     /// `source` drawn onto a new transparent `width` × `height` canvas; nil when the homography is degenerate
     /// (the plane is seen edge on, so nothing would be drawn).
@@ -45,127 +46,97 @@ public struct PerspectiveWarp: Sendable {
             smaller.homography = Homography(AffineTransform2D(scaleX: 2, y: 2)).concatenating(homography)
             return smaller.apply(to: half, width: width, height: height)
         }
+        // Plans hold byte offsets into the levels in 32 bits: a view into a wider image is copied out first.
+        if source.bytesPerRow * source.height > Int(Int32.max) { return apply(to: source.copy(), width: width, height: height) }
         let levels = MipLevels(
             source, count: PerspectiveWarp.levelsNeeded(inverse, width: width, height: height, source: source),
             threads: threads)
+        let sampling = PerspectiveSampling(inverse: inverse, levels: levels)
         let result = Image(uninitializedWidth: width, height: height)
-        let rowsPerBand = 16
-        let bands = (height + rowsPerBand - 1) / rowsPerBand
-        let workers = Parallel.workers(bands, threads: threads)
-        let scratch = UnsafeMutablePointer<Int32>.allocate(capacity: RowScratch.arrays * width * max(workers, 1))
-        defer { scratch.deallocate() }
-        let shared = UncheckedSendable(scratch)
-        Parallel.forEach(bands, threads: threads) { band, worker in
-            let rowScratch = RowScratch(shared.value + RowScratch.arrays * width * worker, width: width)
-            for y in (band * rowsPerBand)..<min(height, (band + 1) * rowsPerBand) {
-                let out = UnsafeMutableRawPointer(result.row(y)).assumingMemoryBound(to: UInt32.self)
-                row(y, width: width, inverse: inverse, levels: levels, scratch: rowScratch, into: out)
+        let (tileWidth, tileHeight) = PerspectiveWarp.tile
+        let bands = (height + tileHeight - 1) / tileHeight
+        let reference = kernels == ScalarKernels.self
+        Parallel.forEach(bands, threads: threads) { band, _ in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: PerspectiveSampling.Plan.words(pixels: tileWidth)) {
+                let plan = PerspectiveSampling.Plan($0.baseAddress!, pixels: tileWidth)
+                for start in stride(from: 0, to: width, by: tileWidth) {
+                    for y in (band * tileHeight)..<min(height, (band + 1) * tileHeight) {
+                        let out = UnsafeMutableRawPointer(result.row(y)).assumingMemoryBound(to: UInt32.self)
+                        PerspectiveWarp.segment(
+                            y, start..<min(width, start + tileWidth), sampling: sampling, plan: plan,
+                            reference: reference, into: out)
+                    }
+                }
             }
         }
         return result
     }
 
-    /// Where canvas pixel centre (x, y) samples: source pixel-centre coordinates and the level of detail
-    /// (log₂ of the stretch, ≤ 0 when magnified); nil behind the eye.
-    @inline(__always)
-    static func sample(_ inverse: Homography, x: Double, y: Double) -> (u: Double, v: Double, lod: Double)? {
-        let p = inverse.homogeneous((x, y))
-        guard p.w > 0 else { return nil }
-        let q = 1 / p.w
-        let u = p.x * q
-        let v = p.y * q
-        // The Jacobian of (u, v) in canvas (x, y): d(x'/w) = (dx' − u·dw)/w.
-        let ux = (inverse.m11 - u * inverse.m13) * q
-        let uy = (inverse.m21 - u * inverse.m23) * q
-        let vx = (inverse.m12 - v * inverse.m13) * q
-        let vy = (inverse.m22 - v * inverse.m23) * q
-        let stretch = max(ux * ux + uy * uy, vx * vx + vy * vy)
-        // Magnified pixels (most of a tilted plane's near side) need no logarithm.
-        return (u - 0.5, v - 0.5, stretch <= 1 ? 0 : 0.5 * log2(stretch))
+    /// Canvas tiles (columns × rows) drawn in turn: a tile's plan stays in the first-level cache, and the source
+    /// pixels a tile reads, a compact patch, stay in the second-level one for its next rows. Its width is a
+    /// multiple of `PerspectiveSampling.chunk`.
+    static let tile = (width: 256, height: 32)
+
+    /// Columns `columns` of canvas row `y`: their chunks' levels of detail (in vectors, or one by one for the
+    /// scalar twin), the chunks planned, then runs of chunks inside their levels drawn by the kernels, clear runs
+    /// zeroed and mixed chunks pixel by pixel.
+    private static func segment(
+        _ y: Int, _ columns: Range<Int>, sampling: PerspectiveSampling, plan: PerspectiveSampling.Plan,
+        reference: Bool, into out: UnsafeMutablePointer<UInt32>
+    ) {
+        let row = sampling.row(y)
+        let chunk = PerspectiveSampling.chunk
+        let start = columns.lowerBound
+        let chunks = (columns.count + chunk - 1) / chunk
+        if reference {
+            for c in 0..<chunks { plan.detail[c] = sampling.detail(chunk: start + chunk * c, row) }
+        } else {
+            sampling.details(from: start, count: chunks, row, into: plan.detail)
+        }
+        withUnsafeTemporaryAllocation(of: PerspectiveSampling.ChunkKind.self, capacity: chunks) { kinds in
+            for c in 0..<chunks {
+                kinds[c] = sampling.plan(chunk: start + chunk * c, row, into: plan.advanced(by: chunk * c))
+            }
+            var c = 0
+            while c < chunks {
+                let kind = kinds[c]
+                var end = c + 1
+                while end < chunks && kinds[end] == kind { end += 1 }
+                let (from, to) = (start + chunk * c, min(columns.upperBound, start + chunk * end))
+                switch kind {
+                case .clear: (out + from).update(repeating: 0, count: to - from)
+                case .inside:
+                    let kernel = reference ? PerspectiveKernels.scalar : PerspectiveKernels.simd
+                    kernel(sampling.levels.table, plan.advanced(by: chunk * c), to - from, out + from)
+                case .mixed:
+                    for first in stride(from: from, to: to, by: chunk) {
+                        let detail = plan.detail[(first - start) / chunk]
+                        for x in first..<min(to, first + chunk) { out[x] = sampling.pixel(x, row, detail: detail) }
+                    }
+                }
+                c = end
+            }
+        }
     }
 
     /// How many levels the canvas may read (the source itself is level 0): the largest level of detail on a grid
     /// of canvas points that land near the source, plus one for the trilinear blend's upper level and one for
     /// what lies between the grid's points. Pixels asking for more take the last level.
     static func levelsNeeded(_ inverse: Homography, width: Int, height: Int, source: Image) -> Int {
-        var largest = 0.0
-        let step = 8
+        var sampling = PerspectiveSampling(inverse: inverse, levels: MipLevels(source, count: 1, threads: 1))
+        sampling.topDetail = .max
+        var largest: Int32 = 0
+        let step = PerspectiveSampling.chunk
+        let (right, bottom) = (Float(source.width) + 1.5, Float(source.height) + 1.5)
         for y in Array(stride(from: 0, to: height, by: step)) + [height - 1] {
-            for x in Array(stride(from: 0, to: width, by: step)) + [width - 1] {
-                guard let s = sample(inverse, x: Double(x) + 0.5, y: Double(y) + 0.5), s.lod.isFinite,
-                    s.u > -2, s.v > -2, s.u < Double(source.width) + 1, s.v < Double(source.height) + 1
+            let row = sampling.row(y)
+            for x in stride(from: 0, to: width, by: step) {
+                guard let p = sampling.point(x + step / 2, row), p.uc > -1.5, p.vc > -1.5, p.uc < right, p.vc < bottom
                 else { continue }
-                largest = max(largest, s.lod)
+                largest = max(largest, sampling.detail(chunk: x, row))
             }
         }
         let whole = Int(log2(Double(max(source.width, source.height))).rounded(.up)) + 1
-        return min(max(Int(min(largest, 64).rounded(.up)) + 2, 1), whole)
+        return min(max(Int(min(largest, 64 << 8) + 255) >> 8 + 2, 1), whole)
     }
-
-    /// A row's positions in both levels of each pixel, its level weights, and the upper level's samples.
-    struct RowScratch {
-        static let arrays = 6
-        let u, v, upperU, upperV: UnsafeMutablePointer<Int32>
-        let weights, upper: UnsafeMutablePointer<UInt32>
-
-        init(_ base: UnsafeMutablePointer<Int32>, width: Int) {
-            (u, v, upperU, upperV) = (base, base + width, base + 2 * width, base + 3 * width)
-            let words = UnsafeMutableRawPointer(base + 4 * width).assumingMemoryBound(to: UInt32.self)
-            (weights, upper) = (words, words + width)
-        }
-    }
-
-    /// One canvas row. Pixels whose neighbourhoods lie inside their level (or both levels) form runs of one level
-    /// (pair) that go through the kernel set, each level once, mixed after; the rest are sampled one by one with
-    /// the same arithmetic.
-    private func row(
-        _ y: Int, width: Int, inverse: Homography, levels: MipLevels, scratch: RowScratch,
-        into out: UnsafeMutablePointer<UInt32>
-    ) {
-        var runStart = -1
-        var runLevel = 0
-        var runMixes = false
-        func flush(_ end: Int) {
-            guard runStart >= 0 else { return }
-            let count = end - runStart
-            levels.bilinear(
-                level: runLevel, u: scratch.u + runStart, v: scratch.v + runStart, count: count,
-                into: out + runStart, kernels: kernels)
-            if runMixes {
-                levels.bilinear(
-                    level: runLevel + 1, u: scratch.upperU + runStart, v: scratch.upperV + runStart, count: count,
-                    into: scratch.upper + runStart, kernels: kernels)
-                for x in runStart..<end {
-                    out[x] = MipLevels.mix(out[x], scratch.upper[x], weight: scratch.weights[x])
-                }
-            }
-            runStart = -1
-        }
-        for x in 0..<width {
-            guard let s = PerspectiveWarp.sample(inverse, x: Double(x) + 0.5, y: Double(y) + 0.5) else {
-                flush(x)
-                out[x] = 0
-                continue
-            }
-            let (level, weight) = levels.split(s.lod)
-            if let lower = levels.inside(level: level, u: s.u, v: s.v) {
-                let upper = weight > 0 ? levels.inside(level: level + 1, u: s.u, v: s.v) : lower
-                if let upper {
-                    if runStart >= 0 && (runLevel != level || runMixes != (weight > 0)) { flush(x) }
-                    if runStart < 0 { (runStart, runLevel, runMixes) = (x, level, weight > 0) }
-                    (scratch.u[x], scratch.v[x]) = lower
-                    (scratch.upperU[x], scratch.upperV[x], scratch.weights[x]) = (upper.u, upper.v, weight)
-                    continue
-                }
-            }
-            flush(x)
-            out[x] = levels.trilinear(u: s.u, v: s.v, lod: s.lod)
-        }
-        flush(width)
-    }
-
-    /// A position in 16.16 with 128 added, so that bits 8–15 are the weight rounded to the nearest 1/256 (as
-    /// `AffineWarp`'s bilinear path).
-    @inline(__always)
-    static func fixed(_ coordinate: Double) -> Int32 { Int32((coordinate * 65536).rounded()) &+ 128 }
 }

@@ -1,0 +1,302 @@
+/// Where and how a perspective warp samples, in Float: the definition each canvas pixel is held to, and the
+/// same arithmetic a chunk of eight pixels at a time for the planning pass.
+///
+/// A canvas pixel centre (x + ½, y + ½) maps back through the inverse homography to source point (uc, vc), in
+/// pixels from the source's top-left corner. Each chunk of eight pixels along a row (from x = 0) has one level
+/// of detail t, in 1/256 of a level: 128·log₂ of the local stretch at the chunk's centre (the larger of the
+/// squared lengths of the two source axes' gradients, from the Jacobian), clamped to the levels there are. The
+/// stretch changes little over eight pixels, and one t per chunk makes its levels, weight and strides scalars.
+/// A pixel is the trilinear sample of levels t >> 8 and the next one, the upper weighted (t & 255)/256. Level
+/// k's position is uc·2⁻ᵏ − ½ in its pixel-centre coordinates, rounded to 1/256 (the bilinear kernel's
+/// weights). Every step is one IEEE Float operation or integer bit arithmetic (log₂ from the exponent bits and a
+/// quartic in the mantissa: within 1.2·10⁻⁴ of log₂, far inside the 1/256 the weight is rounded to), written
+/// identically in `point` and `plan`, so the two agree to the bit and each pixel depends on its own position
+/// alone. Float keeps positions within about 10⁻³ of a pixel over the largest source taken (16,000 pixels a
+/// side), finer than the 1/256 they are rounded to.
+struct PerspectiveSampling {
+    let inverse: Homography
+    let levels: MipLevels
+    /// The inverse's entries that multiply canvas x and y, in Float; the constant terms enter per row.
+    private let m11, m12, m13, m21, m22, m23: Float
+    /// The largest level of detail: the last level, no mixing.
+    var topDetail: Int32
+    private let sourceWidth, sourceHeight: Int32
+
+    /// Points further than this from the source (in source pixels) lie past every level's reach.
+    private static let reach: Float = 1e6
+
+    init(inverse: Homography, levels: MipLevels) {
+        self.inverse = inverse
+        self.levels = levels
+        (m11, m12, m13) = (Float(inverse.m11), Float(inverse.m12), Float(inverse.m13))
+        (m21, m22, m23) = (Float(inverse.m21), Float(inverse.m22), Float(inverse.m23))
+        topDetail = Int32(levels.images.count - 1) << 8
+        let source = levels.images[0]
+        (sourceWidth, sourceHeight) = (Int32(source.width), Int32(source.height))
+    }
+
+    /// A canvas row's share of the homogeneous point: the y and constant terms, summed in Double, rounded once.
+    struct Row {
+        var x, y, w: Float
+    }
+
+    func row(_ y: Int) -> Row {
+        let centre = Double(y) + 0.5
+        return Row(
+            x: Float(centre * inverse.m21 + inverse.m31), y: Float(centre * inverse.m22 + inverse.m32),
+            w: Float(centre * inverse.m23 + inverse.m33))
+    }
+
+    // MARK: The definition, one pixel
+
+    /// Pixels per chunk: a chunk shares one level of detail, so its levels, weight and strides are scalars.
+    static let chunk = 8
+
+    /// Where canvas pixel x of `row` samples, from the source's corner; nil behind the eye (w ≤ 0) or beyond
+    /// every level's reach, where the pixel is transparent.
+    @inline(__always)
+    func point(_ x: Int, _ row: Row) -> (uc: Float, vc: Float)? {
+        let centre = Float(x) + 0.5
+        let w = row.w + centre * m13
+        let q = 1 / w
+        let uc = (row.x + centre * m11) * q
+        let vc = (row.y + centre * m12) * q
+        let reach = PerspectiveSampling.reach
+        guard w > 0, uc > -reach, uc < reach, vc > -reach, vc < reach else { return nil }
+        return (uc, vc)
+    }
+
+    /// The level of detail, in 1/256, of the chunk of `row` that starts at canvas x `start` (a multiple of
+    /// `chunk`): from the local stretch at the chunk's centre, the last level where that lies behind the eye.
+    func detail(chunk start: Int, _ row: Row) -> Int32 {
+        let centre = Float(start) + Float(PerspectiveSampling.chunk / 2)
+        let w = row.w + centre * m13
+        let q = 1 / w
+        let uc = (row.x + centre * m11) * q
+        let vc = (row.y + centre * m12) * q
+        guard w > 0, uc.isFinite, vc.isFinite else { return topDetail }
+        // The Jacobian of (u, v) in canvas (x, y): d(x'/w) = (dx' − u·dw)/w.
+        let ux = (m11 - uc * m13) * q
+        let uy = (m21 - uc * m23) * q
+        let vx = (m12 - vc * m13) * q
+        let vy = (m22 - vc * m23) * q
+        let stretch = max(ux * ux + uy * uy, vx * vx + vy * vy)
+        return min(max(PerspectiveSampling.detail(stretch), 0), topDetail)
+    }
+
+    /// The pixel at a point and level of detail: levels mixed, corners outside a level transparent.
+    @inline(__always)
+    func trilinear(uc: Float, vc: Float, detail: Int32) -> UInt32 {
+        let level = detail >> 8
+        let weight = UInt32(detail & 255)
+        let lower = bilinear(level: level, uc: uc, vc: vc)
+        guard weight > 0 else { return lower }
+        return MipLevels.mix(lower, bilinear(level: level + 1, uc: uc, vc: vc), weight: weight)
+    }
+
+    /// The whole definition for canvas pixel x of `row`, given its chunk's level of detail.
+    func pixel(_ x: Int, _ row: Row, detail: Int32) -> UInt32 {
+        point(x, row).map { trilinear(uc: $0.uc, vc: $0.vc, detail: detail) } ?? 0
+    }
+
+    /// The whole definition for canvas pixel x of `row`.
+    func pixel(_ x: Int, _ row: Row) -> UInt32 {
+        pixel(x, row, detail: detail(chunk: x - x % PerspectiveSampling.chunk, row))
+    }
+
+    @inline(__always)
+    private func bilinear(level: Int32, uc: Float, vc: Float) -> UInt32 {
+        let image = levels.images[Int(level)]
+        let u = PerspectiveSampling.position(uc, level: level)
+        let v = PerspectiveSampling.position(vc, level: level)
+        let (i, j) = (Int(u >> 8), Int(v >> 8))
+        func corner(_ i: Int, _ j: Int) -> UInt32 {
+            guard i >= 0, j >= 0, i < image.width, j < image.height else { return 0 }
+            return UnsafeRawPointer(image.row(j)).loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)
+        }
+        return ScalarKernels.bilinearPixel(
+            (corner(i, j), corner(i + 1, j), corner(i, j + 1), corner(i + 1, j + 1)),
+            fx: UInt32(u & 255), fy: UInt32(v & 255))
+    }
+
+    /// 128·log₂(stretch) rounded to the nearest integer (unclamped): the exponent read from the bits, log₂ of the
+    /// mantissa m ∈ [1, 2) as z·(c₁ + z·(c₂ + z·(c₃ + z·c₄))) with z = m − 1 (a least-squares fit at Chebyshev
+    /// nodes, within 1.2·10⁻⁴). Int↔Float conversions go through 1.5·2²³, whose last bits hold small integers.
+    @inline(__always)
+    static func detail(_ stretch: Float) -> Int32 {
+        let bits = stretch.bitPattern
+        let exponent = Float(bitPattern: magicBits &+ bits >> 23) - (magic + 127)
+        let z = Float(bitPattern: bits & 0x007F_FFFF | 0x3F80_0000) - 1
+        let log = exponent + z * (log2C1 + z * (log2C2 + z * (log2C3 + z * log2C4)))
+        return Int32(bitPattern: (log * 128 + magic).bitPattern &- magicBits)
+    }
+
+    /// Level k's position of a corner-based coordinate in 1/256 of its pixel-centre coordinates: c·2⁻ᵏ − ½,
+    /// clamped to [−64, 16,380] (both past every level's edge: sources are at most 16,000 wide) so the rounding
+    /// through 1.5·2²³ holds, then rounded to nearest, ties to even.
+    @inline(__always)
+    static func position(_ coordinate: Float, level: Int32) -> Int32 {
+        let scale = Float(bitPattern: UInt32(bitPattern: 127 &- level) << 23)
+        let clamped = min(max(coordinate * scale - 0.5, -64), 16_380)
+        return Int32(bitPattern: (clamped * 256 + magic).bitPattern &- magicBits)
+    }
+
+    static let magic: Float = 12_582_912
+    static let magicBits: UInt32 = 0x4B40_0000
+    static let log2C1: Float = 1.438_637_971_878_051_8
+    static let log2C2: Float = -0.677_743_256_092_071_5
+    static let log2C3: Float = 0.321_879_714_727_401_73
+    static let log2C4: Float = -0.082_860_700_786_113_74
+
+    // MARK: A chunk at once
+
+    /// How a chunk is drawn.
+    enum ChunkKind {
+        /// Every pixel transparent (behind the eye, or far outside the source).
+        case clear
+        /// Every pixel's neighbourhoods inside their levels: the kernel set draws them from the plan.
+        case inside
+        /// Pixels near an edge or the horizon: drawn one by one by `pixel`.
+        case mixed
+    }
+
+    /// What the trilinear kernels read for a segment of a row (PerspectiveKernels): per chunk its level of
+    /// detail, per pixel the byte offsets of its top-left corners in the lower and upper levels and the bilinear
+    /// weights of both (1/256: lower fx, lower fy, upper fx, upper fy, a byte each). A chunk that does not mix
+    /// has no upper offsets or weights: the kernels never read them.
+    struct Plan {
+        static func words(pixels: Int) -> Int { 3 * pixels + pixels / PerspectiveSampling.chunk }
+        let detail: UnsafeMutablePointer<Int32>
+        let lowerOffset, upperOffset: UnsafeMutablePointer<Int32>
+        let fractions: UnsafeMutablePointer<UInt32>
+
+        init(_ base: UnsafeMutablePointer<Int32>, pixels: Int) {
+            (lowerOffset, upperOffset) = (base, base + pixels)
+            fractions = UnsafeMutableRawPointer(base + 2 * pixels).assumingMemoryBound(to: UInt32.self)
+            detail = base + 3 * pixels
+        }
+
+        /// The plan from pixel k on (a multiple of `chunk`).
+        func advanced(by k: Int) -> Plan {
+            Plan(detail: detail + k / PerspectiveSampling.chunk, lowerOffset: lowerOffset + k,
+                 upperOffset: upperOffset + k, fractions: fractions + k)
+        }
+
+        private init(
+            detail: UnsafeMutablePointer<Int32>, lowerOffset: UnsafeMutablePointer<Int32>,
+            upperOffset: UnsafeMutablePointer<Int32>, fractions: UnsafeMutablePointer<UInt32>
+        ) {
+            (self.detail, self.lowerOffset, self.upperOffset, self.fractions) =
+                (detail, lowerOffset, upperOffset, fractions)
+        }
+    }
+
+    private typealias Floats = SIMD8<Float>
+    private typealias Ints = SIMD8<Int32>
+
+    /// Plans the chunk of `row` that starts at canvas x `start` into `plan` (at its start, its level of detail
+    /// already there) with `point`'s arithmetic in vectors, and says how it is drawn; only `.inside` chunks are
+    /// planned.
+    ///
+    /// Along a row w is linear in x and u, v are ratios of linear functions, monotone where w keeps its sign: when
+    /// w > 0 at both ends of the chunk, its points lie between those of the ends (to within rounding, far inside
+    /// the margins below), so two points bound all eight. A point at least 2^(L+1) source pixels inside every
+    /// edge has both levels' neighbourhoods inside their levels (level k's position uc·2⁻ᵏ − ½ lies in
+    /// [½, ⌈side/2ᵏ⌉ − 1½] for k = L, L + 1); one 2^(L+3) pixels outside an edge reads nothing in either.
+    @inline(__always)
+    func plan(chunk start: Int, _ row: Row, into plan: Plan) -> ChunkKind {
+        let detail = plan.detail[0]
+        let centre = Floats(repeating: Float(start) + 0.5) + Floats(0, 1, 2, 3, 4, 5, 6, 7)
+        let w = Floats(repeating: row.w) + centre * Floats(repeating: m13)
+        let (first, last) = (w[0], w[7])
+        guard first > 0, last > 0 else { return first <= 0 && last <= 0 ? .clear : .mixed }
+        let q = Floats(repeating: 1) / w
+        let uc = (Floats(repeating: row.x) + centre * Floats(repeating: m11)) * q
+        let vc = (Floats(repeating: row.y) + centre * Floats(repeating: m12)) * q
+        let (left, right) = (min(uc[0], uc[7]), max(uc[0], uc[7]))
+        let (top, bottom) = (min(vc[0], vc[7]), max(vc[0], vc[7]))
+        let level = detail >> 8
+        let margin = Float(bitPattern: UInt32(128 + level) << 23)  // 2^(L+1)
+        let (width, height) = (Float(sourceWidth), Float(sourceHeight))
+        // NaN and infinite ends fail every test below and are drawn pixel by pixel.
+        guard left >= margin, top >= margin, right <= width - margin, bottom <= height - margin else {
+            let far = 4 * margin
+            let outside = right < -far || left > width + far || bottom < -far || top > height + far
+            return outside ? .clear : .mixed
+        }
+        let lower = neighbourhood(uc, vc, level: level)
+        UnsafeMutableRawPointer(plan.lowerOffset).storeBytes(of: lower.offset, as: Ints.self)
+        guard detail & 255 != 0 else {
+            UnsafeMutableRawPointer(plan.fractions).storeBytes(of: lower.fractions, as: Ints.self)
+            return .inside
+        }
+        let upper = neighbourhood(uc, vc, level: level + 1)
+        UnsafeMutableRawPointer(plan.upperOffset).storeBytes(of: upper.offset, as: Ints.self)
+        let fractions = lower.fractions | upper.fractions &<< 16
+        UnsafeMutableRawPointer(plan.fractions).storeBytes(of: fractions, as: Ints.self)
+        return .inside
+    }
+
+    @inline(__always)
+    private static func position(_ coordinate: Floats, scale: Floats) -> Ints {
+        unsafeBitCast((coordinate * scale - 0.5) * 256 + magic, to: Ints.self) &- Int32(bitPattern: magicBits)
+    }
+
+    /// `detail(chunk:)` of the `count` chunks from canvas x `start` into `details`, eight chunks at a time (the
+    /// scalar one is a long chain of dependent operations). Writes whole vectors: `details` holds `count`
+    /// rounded up to eight.
+    func details(from start: Int, count: Int, _ row: Row, into details: UnsafeMutablePointer<Int32>) {
+        let spacing = Float(PerspectiveSampling.chunk)
+        let offsets = Floats(0, 1, 2, 3, 4, 5, 6, 7) * spacing + spacing / 2
+        for first in stride(from: 0, to: count, by: 8) {
+            let centre = Floats(repeating: Float(start + PerspectiveSampling.chunk * first)) + offsets
+            let w = Floats(repeating: row.w) + centre * Floats(repeating: m13)
+            let q = Floats(repeating: 1) / w
+            let uc = (Floats(repeating: row.x) + centre * Floats(repeating: m11)) * q
+            let vc = (Floats(repeating: row.y) + centre * Floats(repeating: m12)) * q
+            let ux = (Floats(repeating: m11) - uc * Floats(repeating: m13)) * q
+            let uy = (Floats(repeating: m21) - uc * Floats(repeating: m23)) * q
+            let vx = (Floats(repeating: m12) - vc * Floats(repeating: m13)) * q
+            let vy = (Floats(repeating: m22) - vc * Floats(repeating: m23)) * q
+            // Comparisons as integer arithmetic on the bits (`SIMDMask` ones compile to a loop over the lanes):
+            // non-negative Floats order like their bits, NaN above infinity.
+            let infinity = Int32(bitPattern: Float.infinity.bitPattern)
+            func less(_ a: Ints, _ b: Ints) -> Ints { (a &- b) &>> 31 }
+            func magnitude(_ f: Floats) -> Ints { unsafeBitCast(f, to: Ints.self) & 0x7FFF_FFFF }
+            let wBits = unsafeBitCast(w, to: Ints.self)
+            let positive = ~(wBits &>> 31) & ((0 &- wBits) &>> 31)
+            let seen = positive & less(magnitude(uc), Ints(repeating: infinity))
+                & less(magnitude(vc), Ints(repeating: infinity))
+            let (a, b) = (unsafeBitCast(ux * ux + uy * uy, to: Ints.self), unsafeBitCast(vx * vx + vy * vy, to: Ints.self))
+            let larger = less(a, b)
+            let stretch = b & larger | a & ~larger
+            var detail = PerspectiveSampling.detail(unsafeBitCast(stretch, to: Floats.self))
+            detail &= ~(detail &>> 31)
+            let top = Ints(repeating: topDetail)
+            let above = less(top, detail) | ~seen
+            detail = top & above | detail & ~above
+            UnsafeMutableRawPointer(details + first).storeBytes(of: detail, as: Ints.self)
+        }
+    }
+
+    /// `detail(stretch)`, lane by lane.
+    @inline(__always)
+    private static func detail(_ stretch: Floats) -> Ints {
+        let bits = unsafeBitCast(stretch, to: SIMD8<UInt32>.self)
+        let exponent = unsafeBitCast(magicBits &+ bits &>> 23, to: Floats.self) - (magic + 127)
+        let z = unsafeBitCast(bits & 0x007F_FFFF | 0x3F80_0000, to: Floats.self) - 1
+        let log = exponent + z * (log2C1 + z * (log2C2 + z * (log2C3 + z * log2C4)))
+        return unsafeBitCast(log * 128 + magic, to: Ints.self) &- Int32(bitPattern: magicBits)
+    }
+
+    /// Where eight points fall in level `level`: the top-left corner's byte offset and the two weights
+    /// (fx | fy << 8), with `position`'s arithmetic (no clamp: the points lie inside the level).
+    @inline(__always)
+    private func neighbourhood(_ uc: Floats, _ vc: Floats, level: Int32) -> (offset: Ints, fractions: Ints) {
+        let scale = Floats(repeating: Float(bitPattern: UInt32(bitPattern: 127 &- level) << 23))
+        let u = PerspectiveSampling.position(uc, scale: scale)
+        let v = PerspectiveSampling.position(vc, scale: scale)
+        let rowBytes = Int32(levels.table.rowBytes[Int(level)])
+        return ((v &>> 8) &* rowBytes &+ (u &>> 8) &<< 2, u & 255 | (v & 255) &<< 8)
+    }
+}
