@@ -84,7 +84,7 @@ extension SIMDKernels: BilinearKernelSet {
                     let top = UnsafeRawPointer(corners + 2 * lane).loadUnaligned(as: SIMD32<UInt32>.self)
                     let bottom = UnsafeRawPointer(corners + 2 * (chunk + lane)).loadUnaligned(as: SIMD32<UInt32>.self)
                     let pixels = interpolate(
-                        top.evenHalf, top.oddHalf, bottom.evenHalf, bottom.oddHalf, fx: (x &>> 8) & 255,
+                        evens(top), odds(top), evens(bottom), odds(bottom), fx: (x &>> 8) & 255,
                         fy: (y &>> 8) & 255)
                     UnsafeMutableRawPointer(output + k + lane).storeBytes(of: pixels, as: Words.self)
                 }
@@ -99,7 +99,7 @@ extension SIMDKernels: BilinearKernelSet {
     }
 
     /// The neighbourhoods of `count` pixels as two arrays `chunk` pairs apart: the top pairs (left, right
-    /// interleaved), then the bottom pairs; the vector loop takes them apart with `evenHalf` and `oddHalf`.
+    /// interleaved), then the bottom pairs; the vector loop takes them apart with `evens` and `odds`.
     @inline(__always)
     private static func gather(
         _ source: UnsafePointer<UInt8>, bytesPerRow: Int, u: UnsafePointer<Int32>, v: UnsafePointer<Int32>,
@@ -115,6 +115,19 @@ extension SIMDKernels: BilinearKernelSet {
             UnsafeMutableRawPointer(corners).storeBytes(of: top, toByteOffset: k * 8, as: UInt64.self)
             UnsafeMutableRawPointer(corners).storeBytes(of: bottom, toByteOffset: (chunk + k) * 8, as: UInt64.self)
         }
+    }
+
+    /// The even lanes, as `evenHalf`, whose specialisation stays a call inside the larger kernels; constant lane
+    /// indices compile to shuffles.
+    @inline(__always)
+    static func evens(_ v: SIMD32<UInt32>) -> Words {
+        Words(v[0], v[2], v[4], v[6], v[8], v[10], v[12], v[14], v[16], v[18], v[20], v[22], v[24], v[26], v[28], v[30])
+    }
+
+    /// The odd lanes, as `oddHalf` (see `evens`).
+    @inline(__always)
+    static func odds(_ v: SIMD32<UInt32>) -> Words {
+        Words(v[1], v[3], v[5], v[7], v[9], v[11], v[13], v[15], v[17], v[19], v[21], v[23], v[25], v[27], v[29], v[31])
     }
 
     /// The across step on red+blue and green+alpha as two 16-bit fields per lane (each at most 255 · 256, so

@@ -104,7 +104,9 @@ enum PerspectiveKernels {
     private static func interpolate(_ corners: UnsafeMutableRawPointer, fx: Words, fy: Words) -> Words {
         let top = UnsafeRawPointer(corners).loadUnaligned(as: SIMD32<UInt32>.self)
         let bottom = UnsafeRawPointer(corners + 128).loadUnaligned(as: SIMD32<UInt32>.self)
-        return SIMDKernels.interpolate(top.evenHalf, top.oddHalf, bottom.evenHalf, bottom.oddHalf, fx: fx, fy: fy)
+        return SIMDKernels.interpolate(
+            SIMDKernels.evens(top), SIMDKernels.odds(top), SIMDKernels.evens(bottom), SIMDKernels.odds(bottom), fx: fx,
+            fy: fy)
     }
 
     /// `MipLevels.mix` on 16 pixels: red+blue and green+alpha as two 16-bit fields per lane.
