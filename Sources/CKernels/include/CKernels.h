@@ -1,0 +1,40 @@
+// The hot loops written in C so that one body compiles once per x86-64 level (kernels_*.c) and Swift picks the
+// level at run time (Sources/Compositor/Kernels/CKernelSets.swift): a SwiftPM dependent's default build gets
+// AVX2 code without -target-cpu or unsafeFlags. Each function means exactly what its Swift twin in
+// Sources/Compositor/Kernels says; tests hold every level the CPU has to the scalar twins, bit for bit.
+#ifndef BLURTOOL_CKERNELS_H
+#define BLURTOOL_CKERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#pragma clang assume_nonnull begin
+
+/// The architecture's baseline (SSE2 on x86-64, NEON on arm64): compiled on every architecture.
+#define BT_LEVEL_BASELINE 0
+/// x86-64-v3: AVX2, FMA, BMI2 (Haswell and later, Zen).
+#define BT_LEVEL_X86_64_V3 1
+/// x86-64-v4: AVX-512 F, BW, DQ, VL (Skylake-SP and later, Zen 4).
+#define BT_LEVEL_X86_64_V4 2
+
+/// One level's kernels. The meaning of each is the Swift protocol requirement of the same name.
+typedef struct bt_kernel_table {
+    /// `FixedPointKernelSet.blurRow`, `weight_count` = radius + 1.
+    void (*fixed_blur_row)(
+        const uint16_t *line, ptrdiff_t step, const uint32_t *weights, ptrdiff_t weight_count, ptrdiff_t count,
+        uint16_t *output);
+    /// `FixedPointKernelSet.combine` into `output_count` (1...4) rows.
+    void (*fixed_combine)(
+        const uint16_t *_Nonnull const *_Nonnull rows, const uint32_t *weights, ptrdiff_t weight_count, ptrdiff_t count,
+        uint8_t *_Nonnull const *_Nonnull outputs, ptrdiff_t output_count);
+} bt_kernel_table;
+
+/// `level`'s kernels, or NULL when this build has no code for it (the x86-64 levels elsewhere than x86-64).
+const bt_kernel_table *_Nullable bt_kernels(int level);
+
+/// Whether this CPU, and the OS's saving of its registers, runs `level`'s code.
+int bt_cpu_has_level(int level);
+
+#pragma clang assume_nonnull end
+
+#endif
