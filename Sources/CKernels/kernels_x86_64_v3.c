@@ -7,6 +7,7 @@
 #if defined(__x86_64__)
 #pragma clang attribute push(__attribute__((target("arch=x86-64-v3"))), apply_to = function)
 #define BT_SUFFIX x86_64_v3
+#define BT_WORDS 8
 #include "level.inc"
 #pragma clang attribute pop
 #endif

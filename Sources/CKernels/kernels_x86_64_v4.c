@@ -6,6 +6,7 @@
 #if defined(__x86_64__)
 #pragma clang attribute push(__attribute__((target("arch=x86-64-v4"))), apply_to = function)
 #define BT_SUFFIX x86_64_v4
+#define BT_WORDS 16
 #include "level.inc"
 #pragma clang attribute pop
 #endif

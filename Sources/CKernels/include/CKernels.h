@@ -27,6 +27,16 @@ typedef struct bt_kernel_table {
     void (*fixed_combine)(
         const uint16_t *_Nonnull const *_Nonnull rows, const uint32_t *weights, ptrdiff_t weight_count, ptrdiff_t count,
         uint8_t *_Nonnull const *_Nonnull outputs, ptrdiff_t output_count);
+    /// `Quantizer.byte` of `input[i] + offsets[i]` (of `input[i]` when `offsets` is NULL) for i in 0..<count.
+    void (*quantize)(const float *input, const float *_Nullable offsets, ptrdiff_t count, uint8_t *output);
+    /// `Quantizer.byte` of the mix `((w₀·r0[i] + w₁·r1[i]) + w₂·r2[i]) + w₃·r3[i]`, plus `offsets[i]` unless NULL,
+    /// for i in 0..<count, with w = `weights[0...3]`; `w₁·r1[i] + w₂·r2[i]` (r0 and r3 unread) when w₀ and w₃ are
+    /// zero, as `MixedRow` reads it.
+    void (*mix_quantize)(
+        const float *r0, const float *r1, const float *r2, const float *r3, const float *weights,
+        const float *_Nullable offsets, ptrdiff_t count, uint8_t *output);
+    /// `Quantizer.limitColoursToAlpha` of `count` RGBA pixels.
+    void (*limit_colours_to_alpha)(uint8_t *pixels, ptrdiff_t count);
 } bt_kernel_table;
 
 /// `level`'s kernels, or NULL when this build has no code for it (the x86-64 levels elsewhere than x86-64).

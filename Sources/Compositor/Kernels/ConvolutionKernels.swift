@@ -1,3 +1,5 @@
+import CKernels
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -301,6 +303,9 @@ public enum Kernels {
     @_spi(Benchmarks) public static let choice: KernelChoice = (try? parsed.get()) ?? .best
 
     @_spi(Benchmarks) public static var active: any ConvolutionKernelSet.Type { choice.kernels }
+
+    /// The quantiser's C loops at the chosen level, or nil (its Swift loops) under `swift` and `reference`.
+    static let quantizerLoops = choice.table
 
     /// Why `BLURTOOL_KERNELS` was not honoured (one line), or nil.
     public static var environmentProblem: String? {

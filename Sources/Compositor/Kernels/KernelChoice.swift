@@ -73,6 +73,14 @@ import CKernels
         }
     }
 
+    /// The C set's table of kernels (nil for `reference` and `swift`), for the loops outside the kernel-set
+    /// protocols (the quantiser's). Only for an available set, as `kernels`.
+    var table: bt_kernel_table? {
+        guard let level else { return nil }
+        precondition(isAvailable, "\(rawValue) kernels asked for on a CPU or build without them")
+        return bt_kernels(level)!.pointee
+    }
+
     /// The set `BLURTOOL_KERNELS` asks for: `best` when it is unset or empty, else the set it names, or why it
     /// cannot be had (one line, for the tools to print before they exit).
     public static func parse(environmentValue value: String?) -> Result<KernelChoice, KernelChoiceError> {
