@@ -39,7 +39,9 @@ let package = Package(
         .target(name: "CCodecShim", dependencies: ["CJPEG", "CPNG"], linkerSettings: [.linkedLibrary("z")]),
         // The hot loops in C, each compiled once per x86-64 level (AVX2, AVX-512) with target attributes, so that
         // the default build, a dependent's, runs them chosen at run time: no unsafeFlags, no -target-cpu.
-        .target(name: "CKernels", exclude: ["fixed_point.inc", "level.inc"]),
+        .target(
+            name: "CKernels",
+            exclude: ["composite.inc", "fixed_point.inc", "fixed_point_pairs.inc", "level.inc", "quantize.inc"]),
         .target(name: "Compositor", dependencies: ["CKernels"]),
         .target(name: "ImageCodecs", dependencies: ["Compositor", "CCodecShim", "CWebP"]),
         // Scene files (JSON) read into the Compositor's model; image loading is passed in, so it needs no codec.

@@ -37,6 +37,9 @@ typedef struct bt_kernel_table {
         const float *_Nullable offsets, ptrdiff_t count, uint8_t *output);
     /// `Quantizer.limitColoursToAlpha` of `count` RGBA pixels.
     void (*limit_colours_to_alpha)(uint8_t *pixels, ptrdiff_t count);
+    /// `CompositeKernel.sourceOverBlocks`: `count` RGBA8 pixels of `source` over `destination` at `opacity`, in
+    /// whole blocks of 16; returns the pixels done.
+    ptrdiff_t (*source_over)(const uint8_t *source, uint8_t *destination, ptrdiff_t count, float opacity);
 } bt_kernel_table;
 
 /// `level`'s kernels, or NULL when this build has no code for it (the x86-64 levels elsewhere than x86-64).

@@ -304,8 +304,9 @@ public enum Kernels {
 
     @_spi(Benchmarks) public static var active: any ConvolutionKernelSet.Type { choice.kernels }
 
-    /// The quantiser's C loops at the chosen level, or nil (its Swift loops) under `swift` and `reference`.
-    static let quantizerLoops = choice.table
+    /// The C loops at the chosen level for what the kernel-set protocols leave out (the quantiser, source-over's
+    /// fast path), or nil (their Swift loops) under `swift` and `reference`.
+    static let cLoops = choice.table
 
     /// Why `BLURTOOL_KERNELS` was not honoured (one line), or nil.
     public static var environmentProblem: String? {

@@ -9,7 +9,7 @@ import CKernels
 /// ±grain/2 of full scale, scaled by alpha. Colours are clamped to alpha before rounding; rounding is
 /// monotone, so the result stays premultiplied.
 ///
-/// The loops run in C (Sources/CKernels/quantize.inc) at the process's kernel level (`Kernels.quantizerLoops`),
+/// The loops run in C (Sources/CKernels/quantize.inc) at the process's kernel level (`Kernels.cLoops`),
 /// or as the Swift loops below under `BLURTOOL_KERNELS=swift` or `reference`: the same operations in the same
 /// order, so the same bytes.
 struct Quantizer: Sendable {
@@ -18,7 +18,7 @@ struct Quantizer: Sendable {
     /// The C loops to run, or nil for the Swift ones.
     let loops: bt_kernel_table?
 
-    init(dither: Bool = false, grain: Float = 0, loops: bt_kernel_table? = Kernels.quantizerLoops) {
+    init(dither: Bool = false, grain: Float = 0, loops: bt_kernel_table? = Kernels.cLoops) {
         self.dither = dither
         self.grain = grain
         self.loops = loops
@@ -71,7 +71,7 @@ struct Quantizer: Sendable {
 
     /// Lowers each colour byte of `count` RGBA pixels to its alpha byte where it is above it.
     static func limitColoursToAlpha(
-        _ destination: UnsafeMutablePointer<UInt8>, count: Int, loops: bt_kernel_table? = Kernels.quantizerLoops
+        _ destination: UnsafeMutablePointer<UInt8>, count: Int, loops: bt_kernel_table? = Kernels.cLoops
     ) {
         if let loops {
             loops.limit_colours_to_alpha(destination, count)
