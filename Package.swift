@@ -41,7 +41,9 @@ let package = Package(
         // the default build, a dependent's, runs them chosen at run time: no unsafeFlags, no -target-cpu.
         .target(
             name: "CKernels",
-            exclude: ["composite.inc", "fixed_point.inc", "fixed_point_pairs.inc", "level.inc", "quantize.inc"]),
+            exclude: [
+                "composite.inc", "fixed_point.inc", "fixed_point_pairs.inc", "level.inc", "quantize.inc", "resample.inc",
+            ]),
         .target(name: "Compositor", dependencies: ["CKernels"]),
         .target(name: "ImageCodecs", dependencies: ["Compositor", "CCodecShim", "CWebP"]),
         // Scene files (JSON) read into the Compositor's model; image loading is passed in, so it needs no codec.

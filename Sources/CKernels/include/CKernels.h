@@ -40,6 +40,18 @@ typedef struct bt_kernel_table {
     /// `CompositeKernel.sourceOverBlocks`: `count` RGBA8 pixels of `source` over `destination` at `opacity`, in
     /// whole blocks of 16; returns the pixels done.
     ptrdiff_t (*source_over)(const uint8_t *source, uint8_t *destination, ptrdiff_t count, float opacity);
+    /// `ConvolutionKernelSet.resampleRow`.
+    void (*resample_row)(
+        const float *span, const ptrdiff_t *first, const float *weights, ptrdiff_t taps, ptrdiff_t count,
+        float *output);
+    /// `ConvolutionKernelSet.resampleRowPair`.
+    void (*resample_row_pair)(
+        const float *span, const float *second_span, const ptrdiff_t *first, const float *weights, ptrdiff_t taps,
+        ptrdiff_t count, float *output, float *second_output);
+    /// `ConvolutionKernelSet.combineBytes` with `taps` weights.
+    void (*combine_bytes)(
+        const uint8_t *_Nonnull const *_Nonnull rows, const float *weights, ptrdiff_t taps, ptrdiff_t count,
+        float *output);
 } bt_kernel_table;
 
 /// `level`'s kernels, or NULL when this build has no code for it (the x86-64 levels elsewhere than x86-64).

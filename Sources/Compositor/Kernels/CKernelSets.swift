@@ -24,8 +24,8 @@ enum BaselineLevel: CKernelLevel {
     }
 #endif
 
-/// The kernel sets whose moved kernels (so far the fixed-point blur's) are C compiled for `Level`; the others
-/// are the Swift SIMD kernels as this build compiled them. Only made for a level the CPU has
+/// The kernel sets whose moved kernels (the fixed-point blur's, the resize's) are C compiled for `Level`; the
+/// others are the Swift SIMD kernels as this build compiled them. Only made for a level the CPU has
 /// (`KernelChoice.isAvailable`): a level's code may use instructions an older CPU lacks.
 enum CKernels<Level: CKernelLevel>: ConvolutionKernelSet {
     static func convolve(
@@ -53,14 +53,14 @@ enum CKernels<Level: CKernelLevel>: ConvolutionKernelSet {
         _ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<Float>, count: Int,
         into output: UnsafeMutablePointer<Float>
     ) {
-        SIMDKernels.combineBytes(rows, weights: weights, count: count, into: output)
+        Level.table.combine_bytes(rows, weights.baseAddress!, weights.count, count, output)
     }
 
     static func resampleRow(
         _ span: UnsafePointer<Float>, first: UnsafePointer<Int>, weights: UnsafePointer<Float>, taps: Int,
         count: Int, into output: UnsafeMutablePointer<Float>
     ) {
-        SIMDKernels.resampleRow(span, first: first, weights: weights, taps: taps, count: count, into: output)
+        Level.table.resample_row(span, first, weights, taps, count, output)
     }
 
     static func resampleRowPair(
@@ -68,8 +68,7 @@ enum CKernels<Level: CKernelLevel>: ConvolutionKernelSet {
         weights: UnsafePointer<Float>, taps: Int, count: Int, into output: UnsafeMutablePointer<Float>,
         _ secondOutput: UnsafeMutablePointer<Float>
     ) {
-        SIMDKernels.resampleRowPair(
-            span, secondSpan, first: first, weights: weights, taps: taps, count: count, into: output, secondOutput)
+        Level.table.resample_row_pair(span, secondSpan, first, weights, taps, count, output, secondOutput)
     }
 }
 
