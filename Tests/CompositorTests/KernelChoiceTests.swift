@@ -68,7 +68,8 @@ final class KernelChoiceTests: XCTestCase {
             XCTAssertNotNil(kernels as? any FixedPointKernelSet.Type, choice.rawValue)
             XCTAssertNotNil(kernels as? any PyramidKernelSet.Type, choice.rawValue)
             XCTAssertNotNil(kernels as? any BilinearKernelSet.Type, choice.rawValue)
-            for (sigma, precision) in [(0.4, BlurPrecision.exact), (2, .exact), (6, .exact), (20, .fast)] {
+            // The integer route (σ ≤ 8), the Float route above it, the pyramid.
+            for (sigma, precision) in [(0.4, BlurPrecision.exact), (2, .exact), (6, .exact), (11, .exact), (20, .fast)] {
                 for threads in [1, 3] {
                     var blur = GaussianBlur(sigma: sigma, edgeMode: .mirror, precision: precision, threads: threads)
                     blur.kernels = ScalarKernels.self

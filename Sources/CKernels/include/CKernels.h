@@ -52,6 +52,25 @@ typedef struct bt_kernel_table {
     void (*combine_bytes)(
         const uint8_t *_Nonnull const *_Nonnull rows, const float *weights, ptrdiff_t taps, ptrdiff_t count,
         float *output);
+    /// `ConvolutionKernelSet.convolve` with `taps` weights.
+    void (*convolve)(
+        const float *input, ptrdiff_t step, const float *weights, ptrdiff_t taps, ptrdiff_t count, float *output);
+    /// `PyramidKernelSet.convolveAcross` with `taps` weights.
+    void (*convolve_across)(const float *line, const float *weights, ptrdiff_t taps, ptrdiff_t count, float *output);
+    /// `ConvolutionKernelSet.combine` with `taps` weights.
+    void (*combine)(
+        const float *_Nonnull const *_Nonnull rows, const float *weights, ptrdiff_t taps, ptrdiff_t count,
+        float *output);
+    /// `ConvolutionKernelSet.combine4`, `padded_weights` holding `taps` + 6 values.
+    void (*combine4)(
+        const float *_Nonnull const *_Nonnull rows, const float *padded_weights, ptrdiff_t taps, ptrdiff_t count,
+        float *_Nonnull const *_Nonnull outputs);
+    /// `PyramidKernelSet.sumRows`.
+    void (*sum_rows)(
+        const uint8_t *_Nonnull const *_Nonnull rows, ptrdiff_t row_count, ptrdiff_t count, uint32_t *sums);
+    /// `PyramidKernelSet.sumNarrowRows` (`row_count` at most 257).
+    void (*sum_narrow_rows)(
+        const uint8_t *_Nonnull const *_Nonnull rows, ptrdiff_t row_count, ptrdiff_t count, uint16_t *sums);
 } bt_kernel_table;
 
 /// `level`'s kernels, or NULL when this build has no code for it (the x86-64 levels elsewhere than x86-64).

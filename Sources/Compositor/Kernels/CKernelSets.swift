@@ -24,29 +24,30 @@ enum BaselineLevel: CKernelLevel {
     }
 #endif
 
-/// The kernel sets whose moved kernels (the fixed-point blur's, the resize's) are C compiled for `Level`; the
-/// others are the Swift SIMD kernels as this build compiled them. Only made for a level the CPU has
+/// The kernel sets whose moved kernels (the fixed-point blur, the Float convolution, the resize, the pyramid's row
+/// sums and small-grid pass) are C compiled for `Level`; the others (the pyramid's cell sums and upsampling, the
+/// bilinear warp) are the Swift SIMD kernels as this build compiled them. Only made for a level the CPU has
 /// (`KernelChoice.isAvailable`): a level's code may use instructions an older CPU lacks.
 enum CKernels<Level: CKernelLevel>: ConvolutionKernelSet {
     static func convolve(
         _ input: UnsafePointer<Float>, step: Int, weights: UnsafeBufferPointer<Float>, count: Int,
         into output: UnsafeMutablePointer<Float>
     ) {
-        SIMDKernels.convolve(input, step: step, weights: weights, count: count, into: output)
+        Level.table.convolve(input, step, weights.baseAddress!, weights.count, count, output)
     }
 
     static func combine(
         _ rows: UnsafePointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>, count: Int,
         into output: UnsafeMutablePointer<Float>
     ) {
-        SIMDKernels.combine(rows, weights: weights, count: count, into: output)
+        Level.table.combine(rows, weights.baseAddress!, weights.count, count, output)
     }
 
     static func combine4(
         _ rows: UnsafePointer<UnsafePointer<Float>>, paddedWeights: UnsafeBufferPointer<Float>, count: Int,
         into outputs: UnsafePointer<UnsafeMutablePointer<Float>>
     ) {
-        SIMDKernels.combine4(rows, paddedWeights: paddedWeights, count: count, into: outputs)
+        Level.table.combine4(rows, paddedWeights.baseAddress!, paddedWeights.count - 6, count, outputs)
     }
 
     static func combineBytes(
@@ -101,13 +102,14 @@ extension CKernels: PyramidKernelSet {
     static func sumRows(
         _ rows: UnsafePointer<UnsafePointer<UInt8>>, rowCount: Int, count: Int, into sums: UnsafeMutablePointer<UInt32>
     ) {
-        SIMDKernels.sumRows(rows, rowCount: rowCount, count: count, into: sums)
+        Level.table.sum_rows(rows, rowCount, count, sums)
     }
 
     static func sumNarrowRows(
         _ rows: UnsafePointer<UnsafePointer<UInt8>>, rowCount: Int, count: Int, into sums: UnsafeMutablePointer<UInt16>
     ) {
-        SIMDKernels.sumNarrowRows(rows, rowCount: rowCount, count: count, into: sums)
+        precondition(rowCount <= maximumNarrowRows)
+        Level.table.sum_narrow_rows(rows, rowCount, count, sums)
     }
 
     static func sumCells(
@@ -126,7 +128,7 @@ extension CKernels: PyramidKernelSet {
         _ line: UnsafePointer<Float>, weights: UnsafeBufferPointer<Float>, count: Int,
         into output: UnsafeMutablePointer<Float>
     ) {
-        SIMDKernels.convolveAcross(line, weights: weights, count: count, into: output)
+        Level.table.convolve_across(line, weights.baseAddress!, weights.count, count, output)
     }
 
     static func upsample(
