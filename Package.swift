@@ -43,7 +43,7 @@ let package = Package(
             name: "CKernels",
             exclude: [
                 "composite.inc", "convolution.inc", "fixed_point.inc", "fixed_point_pairs.inc", "level.inc", "pyramid.inc",
-                "quantize.inc", "resample.inc",
+                "quantize.inc", "resample.inc", "upsample.inc",
             ]),
         .target(name: "Compositor", dependencies: ["CKernels"]),
         .target(name: "ImageCodecs", dependencies: ["Compositor", "CCodecShim", "CWebP"]),

@@ -71,6 +71,11 @@ typedef struct bt_kernel_table {
     /// `PyramidKernelSet.sumNarrowRows` (`row_count` at most 257).
     void (*sum_narrow_rows)(
         const uint8_t *_Nonnull const *_Nonnull rows, ptrdiff_t row_count, ptrdiff_t count, uint16_t *sums);
+    /// `PyramidKernelSet.upsample` for the whole groups of four pixels whose cells start at one of two neighbours
+    /// (`UpsampleColumns.groups` ≥ 0), cubic when `cubic` is not 0, else linear; the other groups and the last
+    /// `count % 4` pixels are left untouched.
+    void (*upsample_groups)(
+        const float *cells, const int32_t *groups, const float *fractions, ptrdiff_t count, int cubic, float *output);
 } bt_kernel_table;
 
 /// `level`'s kernels, or NULL when this build has no code for it (the x86-64 levels elsewhere than x86-64).

@@ -25,7 +25,7 @@ enum BaselineLevel: CKernelLevel {
 #endif
 
 /// The kernel sets whose moved kernels (the fixed-point blur, the Float convolution, the resize, the pyramid's row
-/// sums and small-grid pass) are C compiled for `Level`; the others (the pyramid's cell sums and upsampling, the
+/// sums, small-grid pass and upsampling) are C compiled for `Level`; the others (the pyramid's cell sums, the
 /// bilinear warp) are the Swift SIMD kernels as this build compiled them. Only made for a level the CPU has
 /// (`KernelChoice.isAvailable`): a level's code may use instructions an older CPU lacks.
 enum CKernels<Level: CKernelLevel>: ConvolutionKernelSet {
@@ -134,6 +134,8 @@ extension CKernels: PyramidKernelSet {
     static func upsample(
         _ cells: UnsafePointer<Float>, columns: UpsampleColumns, into output: UnsafeMutablePointer<Float>
     ) {
-        SIMDKernels.upsample(cells, columns: columns, into: output)
+        let cubic: Int32 = columns.interpolation == .cubic ? 1 : 0
+        Level.table.upsample_groups(cells, columns.groups, columns.fractions, columns.count, cubic, output)
+        SIMDKernels.upsampleLeftovers(cells, columns: columns, into: output)
     }
 }
