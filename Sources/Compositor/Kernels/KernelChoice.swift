@@ -21,7 +21,10 @@ import CKernels
         case .reference: return "scalar reference"
         case .swift: return "Swift SIMD"
         case .baseline:
-            #if arch(x86_64)
+            // A build for one CPU (`make release`) compiles every C file for it: its "baseline" is that CPU's code.
+            #if BLURTOOL_TARGET_CPU
+                return "baseline, C compiled for the building CPU"
+            #elseif arch(x86_64)
                 return "x86-64 baseline (SSE2), C"
             #else
                 return "architecture baseline, C"
