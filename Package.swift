@@ -37,7 +37,15 @@ let package = Package(
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         // zlib is named here because pkg-config lists it for libpng only as a private (static) dependency.
         .target(name: "CCodecShim", dependencies: ["CJPEG", "CPNG"], linkerSettings: [.linkedLibrary("z")]),
-        .target(name: "Compositor"),
+        // The hot loops in C, each compiled once per x86-64 level (AVX2, AVX-512) with target attributes, so that
+        // the default build, a dependent's, runs them chosen at run time: no unsafeFlags, no -target-cpu.
+        .target(
+            name: "CKernels",
+            exclude: [
+                "composite.inc", "convolution.inc", "fixed_point.inc", "fixed_point_pairs.inc", "level.inc", "pyramid.inc",
+                "quantize.inc", "resample.inc", "upsample.inc",
+            ]),
+        .target(name: "Compositor", dependencies: ["CKernels"]),
         .target(name: "ImageCodecs", dependencies: ["Compositor", "CCodecShim", "CWebP"]),
         // Scene files (JSON) read into the Compositor's model; image loading is passed in, so it needs no codec.
         .target(name: "SceneFormat", dependencies: ["Compositor"]),
@@ -53,7 +61,8 @@ let package = Package(
             name: "scenefuzz", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport"],
             path: "Tools/scenefuzz"),
         .target(name: "TestSupport", dependencies: ["Compositor"], path: "Tests/TestSupport"),
-        .testTarget(name: "CompositorTests", dependencies: ["Compositor", "TestSupport"]),
+        // CKernels to ask the CPU's levels directly, not only through the library's answer.
+        .testTarget(name: "CompositorTests", dependencies: ["Compositor", "TestSupport", "CKernels"]),
         // CCodecShim and CWebP for the animation tests: zlib to read frames' filter bytes, libwebp's demuxer.
         .testTarget(
             name: "ImageCodecsTests",

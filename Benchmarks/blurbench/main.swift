@@ -9,7 +9,8 @@
 // with a reused workspace, as a renderer does every frame. New images come from PixelMemory, which keeps
 // released blocks for reuse, so in a loop they land in warm memory as in a long-running renderer; the
 // `*-fresh` cases turn that off, so every new image pays for fresh pages as a one-shot process does.
-// --scalar adds each blur run with the scalar twin kernels and reports the SIMD speed-up.
+// --scalar adds each blur run with the scalar twin kernels and reports the SIMD speed-up. The kernels are the
+// process's (`Kernels.active`, the best C level the CPU has unless BLURTOOL_KERNELS names a set).
 @_spi(Benchmarks) import Compositor
 import ImageCodecs
 import TestSupport
@@ -81,6 +82,11 @@ let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
 _ = mallopt(mmapThreshold, 128 * 1024)
 
 let options = parseOptions()
+// Timing other kernels than the ones asked for would mislead: stop, as blurtool does (EX_CONFIG).
+if let problem = Kernels.environmentProblem {
+    print("blurbench: \(problem)")
+    exit(78)
+}
 let sourceBytes: [UInt8]
 if let input = options.input {
     sourceBytes = readFile(input)
@@ -205,7 +211,7 @@ let benchmarks: [Benchmark] =
         Benchmark(name: "copy-new-fresh", megapixels: megapixels) {
             withFreshPages { checksum(image.copy()) }
         },
-    ] + blurBenchmarks(kernels: SIMDKernels.self, suffix: "")
+    ] + blurBenchmarks(kernels: Kernels.active, suffix: "")
     + (options.scalar ? blurBenchmarks(kernels: ScalarKernels.self, suffix: "-scalar") : []) + [
         Benchmark(name: "material-thin", megapixels: megapixels) {
             checksum(materialEffect.apply(to: image))

@@ -24,6 +24,12 @@ public enum BlurTool {
 
     /// Runs with `arguments` as `CommandLine.arguments` gives them (program name first); returns the exit status.
     public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
+        // Checked before anything runs: a benchmark or a check against the reference twins must not go on
+        // quietly with other kernels than the ones it asked for.
+        if let problem = Kernels.environmentProblem {
+            console.err("blurtool: error: \(problem)".escapedForMessageLine())
+            return ExitCode.configuration.rawValue
+        }
         do {
             switch try ArgumentParser.parse(Array(arguments.dropFirst())) {
             case .help: console.out(HelpText.usage)

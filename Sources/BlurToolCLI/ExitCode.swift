@@ -13,6 +13,9 @@ public enum ExitCode: Int32, Sendable {
     case cannotCreate = 73
     /// Reading or writing failed part-way (EX_IOERR).
     case ioError = 74
+    /// The environment asks for something this machine cannot do, e.g. `BLURTOOL_KERNELS` naming kernels the CPU
+    /// lacks (EX_CONFIG).
+    case configuration = 78
 }
 
 /// A failure that ends a run: one line for stderr and the status to exit with.

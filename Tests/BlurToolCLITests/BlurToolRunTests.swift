@@ -61,6 +61,24 @@ final class BlurToolRunTests: XCTestCase {
         XCTAssertTrue(Kernels.build.contains("-target-cpu") || Kernels.build.hasPrefix("default"), Kernels.build)
     }
 
+    /// A forced kernel set that cannot run is refused before any work (EX_CONFIG), not swapped for another:
+    /// a check against the twins or a timing would otherwise measure other kernels than it asked for.
+    func testKernelsTheEnvironmentCannotHaveStopTheRun() throws {
+        let input = try writePhoto("photo.jpg")
+        let output = directory + "out.png"
+        let unknown = try ToolProcess.run(
+            [input, "--sigma", "2", "-o", output], environment: ["BLURTOOL_KERNELS": "sse9"])
+        XCTAssertEqual(unknown.status, 78)
+        XCTAssertEqual(
+            unknown.err,
+            "blurtool: error: BLURTOOL_KERNELS=sse9 names no kernel set (reference, swift, baseline, avx2, avx512)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+        let forced = try ToolProcess.run(
+            [input, "--sigma", "2", "-o", output, "--verbose"], environment: ["BLURTOOL_KERNELS": "reference"])
+        XCTAssertEqual(forced.status, 0, forced.err)
+        XCTAssertTrue(forced.err.contains("scalar reference kernels"), forced.err)
+    }
+
     func testEveryMaterialInBothAppearancesRenders() throws {
         let input = try writePhoto("photo.png", width: 40, height: 30, format: .png)
         for name in MaterialCatalog.knownNames {

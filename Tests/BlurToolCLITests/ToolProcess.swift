@@ -25,11 +25,15 @@ enum ToolProcess {
         throw MissingBinary(description: "no blurtool binary beside \(bundleDirectory.path); run 'swift build' first")
     }
 
-    /// Starts blurtool with `arguments`, standard input from `input` (a file path) or empty.
-    static func start(_ arguments: [String], input: String? = nil) throws -> (Process, Pipe, Pipe) {
+    /// Starts blurtool with `arguments`, standard input from `input` (a file path) or empty, and this process's
+    /// environment with `environment` added.
+    static func start(
+        _ arguments: [String], input: String? = nil, environment: [String: String] = [:]
+    ) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -42,8 +46,8 @@ enum ToolProcess {
     }
 
     /// Runs blurtool to its end and returns what it printed.
-    static func run(_ arguments: [String], input: String? = nil) throws -> Result {
-        let (process, out, err) = try start(arguments, input: input)
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Result {
+        let (process, out, err) = try start(arguments, input: input, environment: environment)
         return finish(process, out, err)
     }
 

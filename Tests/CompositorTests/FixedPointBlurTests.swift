@@ -98,7 +98,20 @@ final class FixedPointBlurTests: XCTestCase {
         }
     }
 
+    /// The Swift SIMD kernels and every C level this CPU has (`KernelChoice.available`).
+    private var fastKernelSets: [(name: String, kernels: any FixedPointKernelSet.Type)] {
+        KernelChoice.available.filter { $0 != .reference }.map {
+            ($0.rawValue, $0.kernels as! any FixedPointKernelSet.Type)
+        }
+    }
+
     func testKernelsAgreeWithTheirScalarTwinsAtTheEdgesOfTheirRanges() {
+        for (name, kernels) in fastKernelSets {
+            kernelsAgreeWithTheirScalarTwins(kernels, name: name)
+        }
+    }
+
+    private func kernelsAgreeWithTheirScalarTwins(_ kernels: any FixedPointKernelSet.Type, name: String) {
         var random = SeededGenerator(seed: 17)
         for radius in [0, 1, 2, 8, 32] {
             let kernel = GaussianKernel(sigma: Double(radius) / 4)
@@ -117,10 +130,10 @@ final class FixedPointBlurTests: XCTestCase {
                     var fast = [UInt16](repeating: 0, count: count)
                     var scalar = fast
                     weights.withUnsafeBufferPointer { w in
-                        SIMDKernels.blurRow(line, step: step, weights: w, count: count, into: &fast)
+                        kernels.blurRow(line, step: step, weights: w, count: count, into: &fast)
                         ScalarKernels.blurRow(line, step: step, weights: w, count: count, into: &scalar)
                     }
-                    XCTAssertEqual(fast, scalar, "blurRow radius \(radius) count \(count) step \(step)")
+                    XCTAssertEqual(fast, scalar, "\(name) blurRow radius \(radius) count \(count) step \(step)")
                     XCTAssertLessThanOrEqual(fast.max() ?? 0, 32_640)
                 }
                 for outputs in 1...4 {
@@ -130,10 +143,10 @@ final class FixedPointBlurTests: XCTestCase {
                                 Int.random(in: 0..<3, using: &random)]
                         }
                     }
-                    let fast = combined(rows, kernel: kernel, count: count, outputs: outputs, kernels: SIMDKernels.self)
+                    let fast = combined(rows, kernel: kernel, count: count, outputs: outputs, kernels: kernels)
                     let scalar = combined(
                         rows, kernel: kernel, count: count, outputs: outputs, kernels: ScalarKernels.self)
-                    XCTAssertEqual(fast, scalar, "combine radius \(radius) count \(count) outputs \(outputs)")
+                    XCTAssertEqual(fast, scalar, "\(name) combine radius \(radius) count \(count) outputs \(outputs)")
                 }
             }
         }

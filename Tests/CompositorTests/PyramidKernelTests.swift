@@ -16,6 +16,13 @@ final class PyramidKernelTests: XCTestCase {
         }
     }
 
+    /// The Swift SIMD kernels and every C level this CPU has.
+    private var fastSets: [(name: String, kernels: any PyramidKernelSet.Type)] {
+        KernelChoice.available.filter { $0 != .reference }.map {
+            ($0.rawValue, $0.kernels as! any PyramidKernelSet.Type)
+        }
+    }
+
     func testCellSumsMatchTheScalarTwin() {
         var random = SeededGenerator(seed: 31)
         let width = 203
@@ -25,9 +32,11 @@ final class PyramidKernelTests: XCTestCase {
             for count in [0, 15, 16, 64, 100, width * 4] {
                 var fast = [UInt32](repeating: 1, count: count)
                 var scalar = [UInt32](repeating: 2, count: count)
-                SIMDKernels.sumRows(pointers, rowCount: rowCount, count: count, into: &fast)
                 ScalarKernels.sumRows(pointers, rowCount: rowCount, count: count, into: &scalar)
-                XCTAssertEqual(fast, scalar, "\(rowCount) rows, \(count) values")
+                for (name, kernels) in fastSets {
+                    kernels.sumRows(pointers, rowCount: rowCount, count: count, into: &fast)
+                    XCTAssertEqual(fast, scalar, "\(name) \(rowCount) rows, \(count) values")
+                }
             }
         }
         let sums = (0..<(width * 4)).map { _ in UInt32.random(in: 0...2000, using: &random) }
@@ -57,11 +66,13 @@ final class PyramidKernelTests: XCTestCase {
                 var fast = [UInt16](repeating: 1, count: count)
                 var scalar = [UInt16](repeating: 2, count: count)
                 var wide = [UInt32](repeating: 3, count: count)
-                SIMDKernels.sumNarrowRows(pointers, rowCount: rowCount, count: count, into: &fast)
                 ScalarKernels.sumNarrowRows(pointers, rowCount: rowCount, count: count, into: &scalar)
                 ScalarKernels.sumRows(pointers, rowCount: rowCount, count: count, into: &wide)
-                XCTAssertEqual(fast, scalar, "\(rowCount) rows, \(count) values")
-                XCTAssertEqual(fast.map(UInt32.init), wide, "\(rowCount) rows, \(count) values")
+                XCTAssertEqual(scalar.map(UInt32.init), wide, "\(rowCount) rows, \(count) values")
+                for (name, kernels) in fastSets {
+                    kernels.sumNarrowRows(pointers, rowCount: rowCount, count: count, into: &fast)
+                    XCTAssertEqual(fast, scalar, "\(name) \(rowCount) rows, \(count) values")
+                }
             }
         }
         let sums = (0..<(width * 4)).map { _ in UInt16.random(in: 0...65_535, using: &random) }
@@ -88,13 +99,16 @@ final class PyramidKernelTests: XCTestCase {
             var fast = [Float](repeating: 1, count: count)
             var scalar = [Float](repeating: 2, count: count)
             var convolved = [Float](repeating: 3, count: count)
-            weights.withUnsafeBufferPointer { weights in
-                SIMDKernels.convolveAcross(line, weights: weights, count: count, into: &fast)
-                ScalarKernels.convolveAcross(line, weights: weights, count: count, into: &scalar)
-                SIMDKernels.convolve(line, step: 4, weights: weights, count: count, into: &convolved)
+            for (name, kernels) in fastSets {
+                weights.withUnsafeBufferPointer { weights in
+                    kernels.convolveAcross(line, weights: weights, count: count, into: &fast)
+                    ScalarKernels.convolveAcross(line, weights: weights, count: count, into: &scalar)
+                    (kernels as! any ConvolutionKernelSet.Type).convolve(
+                        line, step: 4, weights: weights, count: count, into: &convolved)
+                }
+                XCTAssertEqual(fast, scalar, "\(name) \(count) values")
+                XCTAssertEqual(fast, convolved, "\(name) \(count) values, against convolve")
             }
-            XCTAssertEqual(fast, scalar, "\(count) values")
-            XCTAssertEqual(fast, convolved, "\(count) values, against convolve")
         }
     }
 
@@ -121,11 +135,14 @@ final class PyramidKernelTests: XCTestCase {
                     UpsampleColumns.writeGroups(taps, count: count, into: groups)
                     let columns = UpsampleColumns(
                         count: count, taps: taps, fractions: fractions, groups: groups, interpolation: interpolation)
-                    var fast = [Float](repeating: 1, count: count * 4)
                     var scalar = [Float](repeating: 2, count: count * 4)
-                    SIMDKernels.upsample(cells, columns: columns, into: &fast)
                     ScalarKernels.upsample(cells, columns: columns, into: &scalar)
-                    XCTAssertEqual(fast, scalar, "\(interpolation) factor \(factor) first \(first) count \(count)")
+                    for (name, kernels) in fastSets {
+                        var fast = [Float](repeating: 1, count: count * 4)
+                        kernels.upsample(cells, columns: columns, into: &fast)
+                        XCTAssertEqual(
+                            fast, scalar, "\(name) \(interpolation) factor \(factor) first \(first) count \(count)")
+                    }
                 }
             }
         }

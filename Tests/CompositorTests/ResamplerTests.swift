@@ -80,7 +80,14 @@ final class ResamplerTests: XCTestCase {
         }
     }
 
+    /// The Swift SIMD kernels and every C level this CPU has.
     func testRowKernelsMatchTheirScalarTwins() {
+        for choice in KernelChoice.available where choice != .reference {
+            rowKernelsMatchTheirScalarTwins(choice.kernels, name: choice.rawValue)
+        }
+    }
+
+    private func rowKernelsMatchTheirScalarTwins(_ kernels: any ConvolutionKernelSet.Type, name: String) {
         let image = TestImages.randomPremultiplied(width: 97, height: 3, seed: 54)
         var span = [Float](repeating: 0, count: 97 * 4)
         for i in 0..<(97 * 4) { span[i] = Float(image.row(1)[i]) }
@@ -95,37 +102,39 @@ final class ResamplerTests: XCTestCase {
                 let padded = span + [Float](repeating: 0, count: taps * 4)
                 var fast = [Float](repeating: 0, count: count * 4)
                 var scalar = fast
-                SIMDKernels.resampleRow(padded, first: first, weights: expanded, taps: taps, count: count, into: &fast)
+                kernels.resampleRow(padded, first: first, weights: expanded, taps: taps, count: count, into: &fast)
                 ScalarKernels.resampleRow(
                     padded, first: first, weights: expanded, taps: taps, count: count, into: &scalar)
-                XCTAssertEqual(fast, scalar, "\(filter) \(count)")
+                XCTAssertEqual(fast, scalar, "\(name) \(filter) \(count)")
                 // Two rows at once (the second span the first reversed), each as its own row.
                 let second = Array(padded.reversed())
                 var pair = [Float](repeating: 0, count: count * 8)
                 var secondScalar = scalar
                 pair.withUnsafeMutableBufferPointer { pair in
-                    SIMDKernels.resampleRowPair(
+                    kernels.resampleRowPair(
                         padded, second, first: first, weights: expanded, taps: taps, count: count,
                         into: pair.baseAddress!, pair.baseAddress! + count * 4)
                 }
                 ScalarKernels.resampleRow(
                     second, first: first, weights: expanded, taps: taps, count: count, into: &secondScalar)
-                XCTAssertEqual(pair, scalar + secondScalar, "\(filter) \(count), two rows")
+                XCTAssertEqual(pair, scalar + secondScalar, "\(name) \(filter) \(count), two rows")
             }
         }
         // The vertical pass over bytes: SIMD against the scalar twin, to the bit.
         let rows = (0..<3).map { UnsafePointer(image.row($0)) }
         let weights: [Float] = [0.2, 0.5, 0.3]
-        // 97 pixels: four-vector steps, a single-vector step and a scalar tail.
-        var fast = [Float](repeating: 0, count: 97 * 4)
-        var scalar = fast
-        rows.withUnsafeBufferPointer { rows in
-            weights.withUnsafeBufferPointer { weights in
-                SIMDKernels.combineBytes(rows.baseAddress!, weights: weights, count: 97 * 4, into: &fast)
-                ScalarKernels.combineBytes(rows.baseAddress!, weights: weights, count: 97 * 4, into: &scalar)
+        // Four-vector steps, single-vector steps and scalar tails.
+        for count in [97 * 4, 87, 5] {
+            var fast = [Float](repeating: 0, count: count)
+            var scalar = fast
+            rows.withUnsafeBufferPointer { rows in
+                weights.withUnsafeBufferPointer { weights in
+                    kernels.combineBytes(rows.baseAddress!, weights: weights, count: count, into: &fast)
+                    ScalarKernels.combineBytes(rows.baseAddress!, weights: weights, count: count, into: &scalar)
+                }
             }
+            XCTAssertEqual(fast, scalar, "\(name) combineBytes \(count)")
         }
-        XCTAssertEqual(fast, scalar)
     }
 
     func testBitIdenticalForEveryThreadCount() {

@@ -1,3 +1,5 @@
+import CKernels
+
 /// Drawing one image (or a colour through a coverage mask) onto another: the compositing primitive that layers,
 /// shapes and backdrop materials use.
 ///
@@ -97,15 +99,18 @@ extension RGBAColor {
 extension CompositeKernel {
     /// One row, 16 pixels at a time (the last few through a padded copy); the same contract as
     /// `ReferenceCompositing.compositeRow`. `fastPaths: false` takes the general loop only (for the tests that
-    /// hold the fast paths to it).
+    /// hold the fast paths to it); `loops` is the C level for source-over's fast path (nil: the Swift loop).
     func compositeRow(
         source: UnsafePointer<UInt8>?, solid: UnitPixel, mask: UnsafePointer<UInt8>?,
         destination: UnsafeMutablePointer<UInt8>, count: Int, opacity: Float, space: WorkingSpace,
-        fastPaths: Bool = true
+        fastPaths: Bool = true, loops: bt_kernel_table? = Kernels.cLoops
     ) {
         var done = 0
         if fastPaths, op == .sourceOver, space == .srgb, mask == nil, let source {
-            done = Self.sourceOverBlocks(source, onto: destination, count: count, opacity: opacity)
+            // The C copy of `sourceOverBlocks` at the process's level (Sources/CKernels/composite.inc).
+            done =
+                loops?.source_over(source, destination, count, opacity)
+                ?? Self.sourceOverBlocks(source, onto: destination, count: count, opacity: opacity)
         } else if fastPaths, op == .sourceOver, space == .srgb, source == nil, let mask {
             done = Self.solidSourceOverBlocks(
                 Planar16(repeating: solid).scaled(by: Planar16.Lanes(repeating: opacity)), mask: mask,

@@ -17,7 +17,7 @@ protocol BilinearKernelSet: Sendable {
 extension Kernels {
     /// The bilinear loops matching `active`: the scalar twin when `BLURTOOL_KERNELS=reference`.
     static var bilinear: any BilinearKernelSet.Type {
-        active == ScalarKernels.self ? ScalarKernels.self : SIMDKernels.self
+        active as? any BilinearKernelSet.Type ?? SIMDKernels.self
     }
 }
 

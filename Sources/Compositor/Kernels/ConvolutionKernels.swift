@@ -1,3 +1,5 @@
+import CKernels
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -289,18 +291,31 @@ enum PaddedWeights {
     }
 }
 
-/// The kernel sets chosen once for the process: SIMD, unless `BLURTOOL_KERNELS=reference` asks for the
-/// scalar twins (to check a result or compare speed). `name` says which, for `--verbose` and benchmarks.
+/// The kernel sets chosen once for the process (`KernelChoice`): the best C level the CPU has, unless
+/// `BLURTOOL_KERNELS` names another set (`reference` for the scalar twins, `swift` for the Swift SIMD kernels,
+/// `baseline`, `avx2`, `avx512`). A name that is no set, or a set this CPU lacks, leaves the default running and
+/// sets `environmentProblem`, which the tools report before they exit; the library itself never stops a process.
+/// `name` says which set runs, for `--verbose` and benchmarks.
 public enum Kernels {
-    @_spi(Benchmarks) public static let active: any ConvolutionKernelSet.Type = {
-        if let value = getenv("BLURTOOL_KERNELS"), String(cString: value) == "reference" {
-            return ScalarKernels.self
-        }
-        return SIMDKernels.self
-    }()
+    private static let parsed = KernelChoice.parse(
+        environmentValue: getenv("BLURTOOL_KERNELS").map { String(cString: $0) })
 
-    /// "SIMD", or "scalar reference" under `BLURTOOL_KERNELS=reference`.
-    public static var name: String { active == ScalarKernels.self ? "scalar reference" : "SIMD" }
+    @_spi(Benchmarks) public static let choice: KernelChoice = (try? parsed.get()) ?? .best
+
+    @_spi(Benchmarks) public static var active: any ConvolutionKernelSet.Type { choice.kernels }
+
+    /// The C loops at the chosen level for what the kernel-set protocols leave out (the quantiser, source-over's
+    /// fast path), or nil (their Swift loops) under `swift` and `reference`.
+    static let cLoops = choice.table
+
+    /// Why `BLURTOOL_KERNELS` was not honoured (one line), or nil.
+    public static var environmentProblem: String? {
+        if case .failure(let error) = parsed { return error.message }
+        return nil
+    }
+
+    /// Which kernels run, e.g. "x86-64-v3 (AVX2+FMA), C" or "scalar reference".
+    public static var name: String { choice.name }
 
     /// The CPU the kernels were compiled for, since the same Swift SIMD code runs at very different speeds on
     /// the two: `make release` passes `-target-cpu` (and defines BLURTOOL_TARGET_CPU) to the whole build; a plain

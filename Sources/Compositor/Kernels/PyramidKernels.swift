@@ -37,9 +37,10 @@ protocol PyramidKernelSet: Sendable {
 let maximumNarrowRows = Int(UInt16.max) / Int(UInt8.max)
 
 extension Kernels {
-    /// The pyramid loops that go with `kernels`: the scalar twins with `ScalarKernels`, else SIMD.
+    /// The pyramid loops that go with `kernels`: its own where it has them (the scalar twins, a C level),
+    /// else the Swift SIMD ones.
     static func pyramid(matching kernels: any ConvolutionKernelSet.Type) -> any PyramidKernelSet.Type {
-        kernels == ScalarKernels.self ? ScalarKernels.self : SIMDKernels.self
+        kernels as? any PyramidKernelSet.Type ?? SIMDKernels.self
     }
 }
 

@@ -114,6 +114,19 @@ extension SIMDKernels {
         }
     }
 
+    /// The pixels `upsample_groups` (the C kernels, Sources/CKernels/upsample.inc) leaves: the groups that span more
+    /// than two cells and the last `count % 4` pixels, one at a time as `upsample` does them.
+    static func upsampleLeftovers(
+        _ cells: UnsafePointer<Float>, columns: UpsampleColumns, into output: UnsafeMutablePointer<Float>
+    ) {
+        for g in 0..<(columns.count / 4) where columns.groups[g] < 0 {
+            for k in (g * 4)..<(g * 4 + 4) { upsamplePixel(cells, tap: columns.taps[k], into: output + k * 4) }
+        }
+        for x in (columns.count / 4 * 4)..<columns.count {
+            upsamplePixel(cells, tap: columns.taps[x], into: output + x * 4)
+        }
+    }
+
     /// `b` in the lanes where `mask` is all ones, `a` where it is zero.
     @inline(__always)
     private static func blend(_ a: SIMD16<Float>, _ b: SIMD16<Float>, _ mask: SIMD16<UInt32>) -> SIMD16<Float> {

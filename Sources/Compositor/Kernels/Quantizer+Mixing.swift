@@ -93,7 +93,7 @@ extension Quantizer {
             quantizeRun(row, x: x, pixels: run, into: destination, y: y, firstX: firstX)
             x += run
         }
-        Quantizer.limitColoursToAlpha(destination, count: count)
+        Quantizer.limitColoursToAlpha(destination, count: count, loops: loops)
     }
 
     /// `quantize` of each row of `group` (without grain), row r into `destination + r · bytesPerRow`, as the row
@@ -120,7 +120,9 @@ extension Quantizer {
             }
             x += run
         }
-        for r in 0..<group.count { Quantizer.limitColoursToAlpha(destination + r * bytesPerRow, count: count) }
+        for r in 0..<group.count {
+            Quantizer.limitColoursToAlpha(destination + r * bytesPerRow, count: count, loops: loops)
+        }
     }
 
     /// Pixels x..<x + pixels of a mixed row to bytes (before colours are limited to alpha), in loops the compiler
@@ -134,6 +136,14 @@ extension Quantizer {
         let (w0, w1, w2, w3) = (row.weights[0], row.weights[1], row.weights[2], row.weights[3])
         let tile = NoiseTile.dither.row(y) + ((firstX + x) & NoiseTile.mask) * 4
         let count = pixels * 4
+        if let loops {
+            withUnsafePointer(to: row.weights) { weights in
+                weights.withMemoryRebound(to: Float.self, capacity: 4) { w in
+                    loops.mix_quantize(r0, r1, r2, r3, w, dither ? tile : nil, count, output)
+                }
+            }
+            return
+        }
         switch (w0 == 0 && w3 == 0, dither) {
         case (true, true):
             for i in 0..<count { output[i] = Quantizer.byte(w1 * r1[i] + w2 * r2[i] + tile[i]) }

@@ -1,3 +1,5 @@
+import CKernels
+
 /// Rounds premultiplied Float pixels (0...255 scale) to RGBA8, keeping each colour at or below its alpha.
 ///
 /// Each value v becomes roundToNearestEven(v + offset), offset 0 without dither; with dither, offset is
@@ -6,13 +8,20 @@
 /// The colour channels share one offset so greys stay grey. Grain adds a monochrome offset of up to
 /// ±grain/2 of full scale, scaled by alpha. Colours are clamped to alpha before rounding; rounding is
 /// monotone, so the result stays premultiplied.
+///
+/// The loops run in C (Sources/CKernels/quantize.inc) at the process's kernel level (`Kernels.cLoops`),
+/// or as the Swift loops below under `BLURTOOL_KERNELS=swift` or `reference`: the same operations in the same
+/// order, so the same bytes.
 struct Quantizer: Sendable {
     let dither: Bool
     let grain: Float
+    /// The C loops to run, or nil for the Swift ones.
+    let loops: bt_kernel_table?
 
-    init(dither: Bool = false, grain: Float = 0) {
+    init(dither: Bool = false, grain: Float = 0, loops: bt_kernel_table? = Kernels.cLoops) {
         self.dither = dither
         self.grain = grain
+        self.loops = loops
     }
 
     /// Adding 1.5·2²³ to a Float in [0, 2²²) leaves it rounded to the nearest integer, ties to even, in the
@@ -47,19 +56,27 @@ struct Quantizer: Sendable {
             let run = min(NoiseTile.size - ((firstX + x) & NoiseTile.mask), count - x)
             let input = source + x * 4
             let output = destination + x * 4
-            if dither {
-                let tile = ditherRow + ((firstX + x) & NoiseTile.mask) * 4
+            let tile = dither ? ditherRow + ((firstX + x) & NoiseTile.mask) * 4 : nil
+            if let loops {
+                loops.quantize(input, tile, run * 4, output)
+            } else if let tile {
                 for i in 0..<(run * 4) { output[i] = Quantizer.byte(input[i] + tile[i]) }
             } else {
                 for i in 0..<(run * 4) { output[i] = Quantizer.byte(input[i]) }
             }
             x += run
         }
-        Quantizer.limitColoursToAlpha(destination, count: count)
+        Quantizer.limitColoursToAlpha(destination, count: count, loops: loops)
     }
 
     /// Lowers each colour byte of `count` RGBA pixels to its alpha byte where it is above it.
-    static func limitColoursToAlpha(_ destination: UnsafeMutablePointer<UInt8>, count: Int) {
+    static func limitColoursToAlpha(
+        _ destination: UnsafeMutablePointer<UInt8>, count: Int, loops: bt_kernel_table? = Kernels.cLoops
+    ) {
+        if let loops {
+            loops.limit_colours_to_alpha(destination, count)
+            return
+        }
         // Pixels as little-endian words (alpha in the top byte): shifts, masks and `min` on 16 at a time.
         var pixel = 0
         let byteMask = SIMD16<UInt32>(repeating: 0xFF)

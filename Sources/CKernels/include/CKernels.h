@@ -1,0 +1,89 @@
+// The hot loops written in C so that one body compiles once per x86-64 level (kernels_*.c) and Swift picks the
+// level at run time (Sources/Compositor/Kernels/CKernelSets.swift): a SwiftPM dependent's default build gets
+// AVX2 code without -target-cpu or unsafeFlags. Each function means exactly what its Swift twin in
+// Sources/Compositor/Kernels says; tests hold every level the CPU has to the scalar twins, bit for bit.
+#ifndef BLURTOOL_CKERNELS_H
+#define BLURTOOL_CKERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#pragma clang assume_nonnull begin
+
+/// The architecture's baseline (SSE2 on x86-64, NEON on arm64): compiled on every architecture.
+#define BT_LEVEL_BASELINE 0
+/// x86-64-v3: AVX2, FMA, BMI2 (Haswell and later, Zen).
+#define BT_LEVEL_X86_64_V3 1
+/// x86-64-v4: AVX-512 F, BW, DQ, VL (Skylake-SP and later, Zen 4).
+#define BT_LEVEL_X86_64_V4 2
+
+/// One level's kernels. The meaning of each is the Swift protocol requirement of the same name.
+typedef struct bt_kernel_table {
+    /// `FixedPointKernelSet.blurRow`, `weight_count` = radius + 1.
+    void (*fixed_blur_row)(
+        const uint16_t *line, ptrdiff_t step, const uint32_t *weights, ptrdiff_t weight_count, ptrdiff_t count,
+        uint16_t *output);
+    /// `FixedPointKernelSet.combine` into `output_count` (1...4) rows.
+    void (*fixed_combine)(
+        const uint16_t *_Nonnull const *_Nonnull rows, const uint32_t *weights, ptrdiff_t weight_count, ptrdiff_t count,
+        uint8_t *_Nonnull const *_Nonnull outputs, ptrdiff_t output_count);
+    /// `Quantizer.byte` of `input[i] + offsets[i]` (of `input[i]` when `offsets` is NULL) for i in 0..<count.
+    void (*quantize)(const float *input, const float *_Nullable offsets, ptrdiff_t count, uint8_t *output);
+    /// `Quantizer.byte` of the mix `((w₀·r0[i] + w₁·r1[i]) + w₂·r2[i]) + w₃·r3[i]`, plus `offsets[i]` unless NULL,
+    /// for i in 0..<count, with w = `weights[0...3]`; `w₁·r1[i] + w₂·r2[i]` (r0 and r3 unread) when w₀ and w₃ are
+    /// zero, as `MixedRow` reads it.
+    void (*mix_quantize)(
+        const float *r0, const float *r1, const float *r2, const float *r3, const float *weights,
+        const float *_Nullable offsets, ptrdiff_t count, uint8_t *output);
+    /// `Quantizer.limitColoursToAlpha` of `count` RGBA pixels.
+    void (*limit_colours_to_alpha)(uint8_t *pixels, ptrdiff_t count);
+    /// `CompositeKernel.sourceOverBlocks`: `count` RGBA8 pixels of `source` over `destination` at `opacity`, in
+    /// whole blocks of 16; returns the pixels done.
+    ptrdiff_t (*source_over)(const uint8_t *source, uint8_t *destination, ptrdiff_t count, float opacity);
+    /// `ConvolutionKernelSet.resampleRow`.
+    void (*resample_row)(
+        const float *span, const ptrdiff_t *first, const float *weights, ptrdiff_t taps, ptrdiff_t count,
+        float *output);
+    /// `ConvolutionKernelSet.resampleRowPair`.
+    void (*resample_row_pair)(
+        const float *span, const float *second_span, const ptrdiff_t *first, const float *weights, ptrdiff_t taps,
+        ptrdiff_t count, float *output, float *second_output);
+    /// `ConvolutionKernelSet.combineBytes` with `taps` weights.
+    void (*combine_bytes)(
+        const uint8_t *_Nonnull const *_Nonnull rows, const float *weights, ptrdiff_t taps, ptrdiff_t count,
+        float *output);
+    /// `ConvolutionKernelSet.convolve` with `taps` weights.
+    void (*convolve)(
+        const float *input, ptrdiff_t step, const float *weights, ptrdiff_t taps, ptrdiff_t count, float *output);
+    /// `PyramidKernelSet.convolveAcross` with `taps` weights.
+    void (*convolve_across)(const float *line, const float *weights, ptrdiff_t taps, ptrdiff_t count, float *output);
+    /// `ConvolutionKernelSet.combine` with `taps` weights.
+    void (*combine)(
+        const float *_Nonnull const *_Nonnull rows, const float *weights, ptrdiff_t taps, ptrdiff_t count,
+        float *output);
+    /// `ConvolutionKernelSet.combine4`, `padded_weights` holding `taps` + 6 values.
+    void (*combine4)(
+        const float *_Nonnull const *_Nonnull rows, const float *padded_weights, ptrdiff_t taps, ptrdiff_t count,
+        float *_Nonnull const *_Nonnull outputs);
+    /// `PyramidKernelSet.sumRows`.
+    void (*sum_rows)(
+        const uint8_t *_Nonnull const *_Nonnull rows, ptrdiff_t row_count, ptrdiff_t count, uint32_t *sums);
+    /// `PyramidKernelSet.sumNarrowRows` (`row_count` at most 257).
+    void (*sum_narrow_rows)(
+        const uint8_t *_Nonnull const *_Nonnull rows, ptrdiff_t row_count, ptrdiff_t count, uint16_t *sums);
+    /// `PyramidKernelSet.upsample` for the whole groups of four pixels whose cells start at one of two neighbours
+    /// (`UpsampleColumns.groups` ≥ 0), cubic when `cubic` is not 0, else linear; the other groups and the last
+    /// `count % 4` pixels are left untouched.
+    void (*upsample_groups)(
+        const float *cells, const int32_t *groups, const float *fractions, ptrdiff_t count, int cubic, float *output);
+} bt_kernel_table;
+
+/// `level`'s kernels, or NULL when this build has no code for it (the x86-64 levels elsewhere than x86-64).
+const bt_kernel_table *_Nullable bt_kernels(int level);
+
+/// Whether this CPU, and the OS's saving of its registers, runs `level`'s code.
+int bt_cpu_has_level(int level);
+
+#pragma clang assume_nonnull end
+
+#endif

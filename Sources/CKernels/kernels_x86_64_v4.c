@@ -1,0 +1,12 @@
+// The kernels compiled for x86-64-v4 (AVX-512 F, BW, DQ, VL), called only where `bt_cpu_has_level` says the CPU
+// has it. Float kernels turn FP_CONTRACT off in their bodies, as for x86-64-v3.
+#include "CKernels.h"
+#include "levels.h"
+
+#if defined(__x86_64__)
+#pragma clang attribute push(__attribute__((target("arch=x86-64-v4"))), apply_to = function)
+#define BT_SUFFIX x86_64_v4
+#define BT_WORDS 16
+#include "level.inc"
+#pragma clang attribute pop
+#endif

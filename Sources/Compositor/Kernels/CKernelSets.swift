@@ -1,0 +1,141 @@
+import CKernels
+
+/// A CPU level the C kernels (Sources/CKernels) are compiled for: each level's copy of a kernel is the same C
+/// body compiled under that level's target attribute, reached through the level's table of function pointers.
+protocol CKernelLevel: Sendable {
+    /// The table of this level's kernels, from `bt_kernels`.
+    static var table: bt_kernel_table { get }
+}
+
+/// The architecture's baseline (SSE2 on x86-64, NEON on arm64): every CPU of the architecture runs it.
+enum BaselineLevel: CKernelLevel {
+    static let table = bt_kernels(BT_LEVEL_BASELINE)!.pointee
+}
+
+#if arch(x86_64)
+    /// x86-64-v3: AVX2, FMA and BMI2.
+    enum X86_64_V3Level: CKernelLevel {
+        static let table = bt_kernels(BT_LEVEL_X86_64_V3)!.pointee
+    }
+
+    /// x86-64-v4: AVX-512 F, BW, DQ and VL.
+    enum X86_64_V4Level: CKernelLevel {
+        static let table = bt_kernels(BT_LEVEL_X86_64_V4)!.pointee
+    }
+#endif
+
+/// The kernel sets whose moved kernels (the fixed-point blur, the Float convolution, the resize, the pyramid's row
+/// sums, small-grid pass and upsampling) are C compiled for `Level`; the others (the pyramid's cell sums, the
+/// bilinear warp) are the Swift SIMD kernels as this build compiled them. Only made for a level the CPU has
+/// (`KernelChoice.isAvailable`): a level's code may use instructions an older CPU lacks.
+enum CKernels<Level: CKernelLevel>: ConvolutionKernelSet {
+    static func convolve(
+        _ input: UnsafePointer<Float>, step: Int, weights: UnsafeBufferPointer<Float>, count: Int,
+        into output: UnsafeMutablePointer<Float>
+    ) {
+        Level.table.convolve(input, step, weights.baseAddress!, weights.count, count, output)
+    }
+
+    static func combine(
+        _ rows: UnsafePointer<UnsafePointer<Float>>, weights: UnsafeBufferPointer<Float>, count: Int,
+        into output: UnsafeMutablePointer<Float>
+    ) {
+        Level.table.combine(rows, weights.baseAddress!, weights.count, count, output)
+    }
+
+    static func combine4(
+        _ rows: UnsafePointer<UnsafePointer<Float>>, paddedWeights: UnsafeBufferPointer<Float>, count: Int,
+        into outputs: UnsafePointer<UnsafeMutablePointer<Float>>
+    ) {
+        Level.table.combine4(rows, paddedWeights.baseAddress!, paddedWeights.count - 6, count, outputs)
+    }
+
+    static func combineBytes(
+        _ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<Float>, count: Int,
+        into output: UnsafeMutablePointer<Float>
+    ) {
+        Level.table.combine_bytes(rows, weights.baseAddress!, weights.count, count, output)
+    }
+
+    static func resampleRow(
+        _ span: UnsafePointer<Float>, first: UnsafePointer<Int>, weights: UnsafePointer<Float>, taps: Int,
+        count: Int, into output: UnsafeMutablePointer<Float>
+    ) {
+        Level.table.resample_row(span, first, weights, taps, count, output)
+    }
+
+    static func resampleRowPair(
+        _ span: UnsafePointer<Float>, _ secondSpan: UnsafePointer<Float>, first: UnsafePointer<Int>,
+        weights: UnsafePointer<Float>, taps: Int, count: Int, into output: UnsafeMutablePointer<Float>,
+        _ secondOutput: UnsafeMutablePointer<Float>
+    ) {
+        Level.table.resample_row_pair(span, secondSpan, first, weights, taps, count, output, secondOutput)
+    }
+}
+
+extension CKernels: FixedPointKernelSet {
+    static func blurRow(
+        _ line: UnsafePointer<UInt16>, step: Int, weights: UnsafeBufferPointer<UInt32>, count: Int,
+        into output: UnsafeMutablePointer<UInt16>
+    ) {
+        Level.table.fixed_blur_row(line, step, weights.baseAddress!, weights.count, count, output)
+    }
+
+    static func combine(
+        _ rows: UnsafePointer<UnsafePointer<UInt16>>, weights: UnsafeBufferPointer<UInt32>, count: Int,
+        into outputs: UnsafeBufferPointer<UnsafeMutablePointer<UInt8>>
+    ) {
+        Level.table.fixed_combine(rows, weights.baseAddress!, weights.count, count, outputs.baseAddress!, outputs.count)
+    }
+}
+
+extension CKernels: BilinearKernelSet {
+    static func bilinear(
+        _ source: UnsafePointer<UInt8>, bytesPerRow: Int, u: UnsafePointer<Int32>, v: UnsafePointer<Int32>,
+        origin: (u: Int32, v: Int32), count: Int, into output: UnsafeMutablePointer<UInt32>
+    ) {
+        SIMDKernels.bilinear(source, bytesPerRow: bytesPerRow, u: u, v: v, origin: origin, count: count, into: output)
+    }
+}
+
+extension CKernels: PyramidKernelSet {
+    static func sumRows(
+        _ rows: UnsafePointer<UnsafePointer<UInt8>>, rowCount: Int, count: Int, into sums: UnsafeMutablePointer<UInt32>
+    ) {
+        Level.table.sum_rows(rows, rowCount, count, sums)
+    }
+
+    static func sumNarrowRows(
+        _ rows: UnsafePointer<UnsafePointer<UInt8>>, rowCount: Int, count: Int, into sums: UnsafeMutablePointer<UInt16>
+    ) {
+        precondition(rowCount <= maximumNarrowRows)
+        Level.table.sum_narrow_rows(rows, rowCount, count, sums)
+    }
+
+    static func sumCells(
+        _ sums: UnsafePointer<UInt32>, factor: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>
+    ) {
+        SIMDKernels.sumCells(sums, factor: factor, count: count, scale: scale, into: output)
+    }
+
+    static func sumNarrowCells(
+        _ sums: UnsafePointer<UInt16>, factor: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>
+    ) {
+        SIMDKernels.sumNarrowCells(sums, factor: factor, count: count, scale: scale, into: output)
+    }
+
+    static func convolveAcross(
+        _ line: UnsafePointer<Float>, weights: UnsafeBufferPointer<Float>, count: Int,
+        into output: UnsafeMutablePointer<Float>
+    ) {
+        Level.table.convolve_across(line, weights.baseAddress!, weights.count, count, output)
+    }
+
+    static func upsample(
+        _ cells: UnsafePointer<Float>, columns: UpsampleColumns, into output: UnsafeMutablePointer<Float>
+    ) {
+        let cubic: Int32 = columns.interpolation == .cubic ? 1 : 0
+        Level.table.upsample_groups(cells, columns.groups, columns.fractions, columns.count, cubic, output)
+        SIMDKernels.upsampleLeftovers(cells, columns: columns, into: output)
+    }
+}
