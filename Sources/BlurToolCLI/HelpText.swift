@@ -116,7 +116,8 @@ enum HelpText {
         EXIT STATUS:
           0 success, 64 usage error, 65 bad or unsupported input data, 66 input missing or unreadable,
           70 internal error, 73 cannot create the output (also: too large to encode in the memory
-          available), 74 I/O error. Killed by SIGINT, SIGTERM or SIGHUP: that signal's status.
+          available), 74 I/O error, 78 BLURTOOL_KERNELS names kernels this CPU or build lacks.
+          Killed by SIGINT, SIGTERM or SIGHUP: that signal's status.
           Numbers are ASCII decimals (12, 0.5, 2.5e3); whole numbers are digits only.
           --edge and --precision need a blur (--material or --sigma), --appearance and
           --pixels-per-point a material: given without one they are usage errors, not ignored.
