@@ -191,26 +191,15 @@ final class PyramidKernelTests: XCTestCase {
         ]
         for quantizer in [Quantizer(), Quantizer(dither: true), Quantizer(dither: true, grain: 0.15)] {
             for (w, (firstX, y)) in zip(mixes, [(0, 0), (5, 7), (130, 200), (3, 9), (77, 1)]) {
-                // The mix as written in MixedRow's documentation, one value at a time.
-                let mixed = (0..<(count * 4)).map { i in
-                    w[0] * rows[0][i] + w[1] * rows[1][i] + w[2] * rows[2][i] + w[3] * rows[3][i]
-                }
+                let mixed = MixedRow.mixed(rows, weights: w)
                 var fast = [UInt8](repeating: 0, count: count * 4)
                 var scalar = fast
                 var written = [Float](repeating: .nan, count: count * 4)
-                rows[0].withUnsafeBufferPointer { r0 in
-                    rows[1].withUnsafeBufferPointer { r1 in
-                        rows[2].withUnsafeBufferPointer { r2 in
-                            rows[3].withUnsafeBufferPointer { r3 in
-                                let row = MixedRow(
-                                    r0.baseAddress!, r1.baseAddress!, r2.baseAddress!, r3.baseAddress!, weights: w)
-                                quantizer.quantize(
-                                    row, count: count, into: &fast, y: y, firstX: firstX, rowScratch: &rowScratch,
-                                    grainScratch: &grainScratch)
-                                row.write(count: count * 4, into: &written)
-                            }
-                        }
-                    }
+                MixedRow.over(rows, weights: w) { row in
+                    quantizer.quantize(
+                        row, count: count, into: &fast, y: y, firstX: firstX, rowScratch: &rowScratch,
+                        grainScratch: &grainScratch)
+                    row.write(count: count * 4, into: &written)
                 }
                 XCTAssertEqual(written, mixed, "weights \(w)")
                 quantizer.quantizeReference(mixed, count: count, into: &scalar, y: y, firstX: firstX)
@@ -274,5 +263,25 @@ final class PyramidKernelTests: XCTestCase {
                 XCTAssertTrue(fast.hasSamePixels(as: scalar), "σ \(sigma) \(edge)")
             }
         }
+    }
+}
+
+extension MixedRow {
+    /// `body` given the mixed row of four arrays of values (the arrays stay alive for it).
+    static func over(_ rows: [[Float]], weights: SIMD4<Float>, _ body: (MixedRow) -> Void) {
+        rows[0].withUnsafeBufferPointer { r0 in
+            rows[1].withUnsafeBufferPointer { r1 in
+                rows[2].withUnsafeBufferPointer { r2 in
+                    rows[3].withUnsafeBufferPointer { r3 in
+                        body(MixedRow(r0.baseAddress!, r1.baseAddress!, r2.baseAddress!, r3.baseAddress!, weights: weights))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The mix as written in MixedRow's documentation, one value at a time.
+    static func mixed(_ rows: [[Float]], weights w: SIMD4<Float>) -> [Float] {
+        (0..<rows[0].count).map { i in w[0] * rows[0][i] + w[1] * rows[1][i] + w[2] * rows[2][i] + w[3] * rows[3][i] }
     }
 }

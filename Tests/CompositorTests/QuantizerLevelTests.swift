@@ -55,23 +55,13 @@ final class QuantizerLevelTests: XCTestCase {
             for dither in [false, true] {
                 let quantizer = Quantizer(dither: dither, loops: loops)
                 for (w, firstX) in zip(mixes, [0, 5, 127, 77]) {
-                    let mixed = (0..<(count * 4)).map { i in
-                        w[0] * rows[0][i] + w[1] * rows[1][i] + w[2] * rows[2][i] + w[3] * rows[3][i]
-                    }
+                    let mixed = MixedRow.mixed(rows, weights: w)
                     var fast = [UInt8](repeating: 0, count: count * 4)
                     var twin = fast
-                    rows[0].withUnsafeBufferPointer { r0 in
-                        rows[1].withUnsafeBufferPointer { r1 in
-                            rows[2].withUnsafeBufferPointer { r2 in
-                                rows[3].withUnsafeBufferPointer { r3 in
-                                    let row = MixedRow(
-                                        r0.baseAddress!, r1.baseAddress!, r2.baseAddress!, r3.baseAddress!, weights: w)
-                                    quantizer.quantize(
-                                        row, count: count, into: &fast, y: 2, firstX: firstX,
-                                        rowScratch: &rowScratch, grainScratch: &grainScratch)
-                                }
-                            }
-                        }
+                    MixedRow.over(rows, weights: w) { row in
+                        quantizer.quantize(
+                            row, count: count, into: &fast, y: 2, firstX: firstX, rowScratch: &rowScratch,
+                            grainScratch: &grainScratch)
                     }
                     quantizer.quantizeReference(mixed, count: count, into: &twin, y: 2, firstX: firstX)
                     XCTAssertEqual(fast, twin, "\(name) dither \(dither) weights \(w)")
