@@ -14,10 +14,10 @@
 /// far the plane recedes. Outside the source is transparent, so edges are anti-aliased; pixels whose point lies
 /// behind the eye (w ≤ 0) stay transparent. Affine homographies (identity included) are drawn by `AffineWarp`
 /// with a transparent edge, to the bit. `PerspectiveSampling` defines each pixel (Float positions and level of
-/// detail, fixed-point weights in 1/256), from its own position alone, so every thread count gives the same
-/// image. Rows are planned eight pixels at a time with that arithmetic in vectors; runs of pixels whose
-/// neighbourhoods lie inside their levels go through the trilinear kernels (SIMD, or the scalar twin), clear
-/// runs are zeroed, and the few pixels on an edge are sampled one at a time.
+/// detail per chunk of eight pixels, fixed-point weights in 1/256), from its own position alone, so every thread
+/// count gives the same image. Rows are planned a chunk at a time with that arithmetic in vectors; runs of
+/// chunks whose neighbourhoods lie inside their levels go through the trilinear kernels (SIMD, or the scalar
+/// twin), clear runs are zeroed, and the few chunks on an edge or the horizon are sampled pixel by pixel.
 public struct PerspectiveWarp: Sendable {
     public var homography: Homography
     public var threads: Int
