@@ -302,7 +302,7 @@ public enum Kernels {
 
     @_spi(Benchmarks) public static let choice: KernelChoice = (try? parsed.get()) ?? .best
 
-    @_spi(Benchmarks) public static var active: any ConvolutionKernelSet.Type { choice.kernels }
+    @_spi(Benchmarks) public static let active: any ConvolutionKernelSet.Type = choice.kernels
 
     /// The C loops at the chosen level for what the kernel-set protocols leave out (the quantiser, source-over's
     /// fast path), or nil (their Swift loops) under `swift` and `reference`.

@@ -56,24 +56,24 @@ struct PerspectiveSampling {
     /// every level's reach, where the pixel is transparent.
     @inline(__always)
     func point(_ x: Int, _ row: Row) -> (uc: Float, vc: Float)? {
-        let centre = Float(x) + 0.5
-        let w = row.w + centre * m13
-        let q = 1 / w
-        let uc = (row.x + centre * m11) * q
-        let vc = (row.y + centre * m12) * q
+        let (w, _, uc, vc) = project(Float(x) + 0.5, row)
         let reach = PerspectiveSampling.reach
         guard w > 0, uc > -reach, uc < reach, vc > -reach, vc < reach else { return nil }
         return (uc, vc)
     }
 
+    /// Canvas x `centre` of `row` through the inverse: w, its reciprocal q, and the source point (uc, vc).
+    @inline(__always)
+    private func project(_ centre: Float, _ row: Row) -> (w: Float, q: Float, uc: Float, vc: Float) {
+        let w = row.w + centre * m13
+        let q = 1 / w
+        return (w, q, (row.x + centre * m11) * q, (row.y + centre * m12) * q)
+    }
+
     /// The level of detail, in 1/256, of the chunk of `row` that starts at canvas x `start` (a multiple of
     /// `chunk`): from the local stretch at the chunk's centre, the last level where that lies behind the eye.
     func detail(chunk start: Int, _ row: Row) -> Int32 {
-        let centre = Float(start) + Float(PerspectiveSampling.chunk / 2)
-        let w = row.w + centre * m13
-        let q = 1 / w
-        let uc = (row.x + centre * m11) * q
-        let vc = (row.y + centre * m12) * q
+        let (w, q, uc, vc) = project(Float(start) + Float(PerspectiveSampling.chunk / 2), row)
         guard w > 0, uc.isFinite, vc.isFinite else { return topDetail }
         // The Jacobian of (u, v) in canvas (x, y): d(x'/w) = (dx' − u·dw)/w.
         let ux = (m11 - uc * m13) * q
