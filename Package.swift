@@ -42,7 +42,7 @@ let package = Package(
         .target(
             name: "CKernels",
             exclude: [
-                "composite.inc", "convolution.inc", "fixed_point.inc", "fixed_point_pairs.inc", "level.inc", "pyramid.inc",
+                "bilinear.inc", "composite.inc", "convolution.inc", "fixed_point.inc", "fixed_point_pairs.inc", "level.inc", "pyramid.inc",
                 "quantize.inc", "resample.inc", "upsample.inc",
             ]),
         .target(name: "Compositor", dependencies: ["CKernels"]),

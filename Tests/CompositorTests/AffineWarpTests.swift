@@ -152,21 +152,28 @@ final class AffineWarpTests: XCTestCase {
         "translate(-4, 9) rotate(-45deg) scale(1.6)", "translate(0.5, 0.25)",
     ].map { try! AffineTransform2D(parsing: $0) }
 
-    func testBilinearKernelMatchesItsScalarTwin() {
+    /// Every kernel set the CPU has (the Swift SIMD one and each C level) against the scalar twin, on positions
+    /// anywhere their 2×2 neighbourhood stays inside (neighbours rows apart, before and after each other), with
+    /// every fraction bit used, and counts that leave every tail length.
+    func testBilinearKernelsMatchTheirScalarTwin() {
         let photo = TestImages.randomPremultiplied(width: 23, height: 17, seed: 74)
         var random = SeededGenerator(seed: 75)
-        let count = 61  // three vectors and a scalar tail
-        // Positions anywhere their 2×2 neighbourhood stays inside, with every fraction bit used.
-        let u = (0..<count).map { _ in Int32(random.next() % UInt64(22 << 16)) - 1000 }
-        let v = (0..<count).map { _ in Int32(random.next() % UInt64(16 << 16)) - 2000 }
-        var fast = [UInt32](repeating: 0, count: count)
-        var scalar = fast
-        SIMDKernels.bilinear(
-            photo.row(0), bytesPerRow: photo.bytesPerRow, u: u, v: v, origin: (1000, 2000), count: count, into: &fast)
-        ScalarKernels.bilinear(
-            photo.row(0), bytesPerRow: photo.bytesPerRow, u: u, v: v, origin: (1000, 2000), count: count,
-            into: &scalar)
-        XCTAssertEqual(fast, scalar)
+        for choice in KernelChoice.available {
+            let kernels = choice.kernels as! any BilinearKernelSet.Type
+            for count in [61, 7, 8, 40, 33] {
+                let u = (0..<count).map { _ in Int32(random.next() % UInt64(22 << 16)) - 1000 }
+                let v = (0..<count).map { _ in Int32(random.next() % UInt64(16 << 16)) - 2000 }
+                var fast = [UInt32](repeating: 0, count: count)
+                var scalar = fast
+                kernels.bilinear(
+                    photo.row(0), bytesPerRow: photo.bytesPerRow, u: u, v: v, origin: (1000, 2000), count: count,
+                    into: &fast)
+                ScalarKernels.bilinear(
+                    photo.row(0), bytesPerRow: photo.bytesPerRow, u: u, v: v, origin: (1000, 2000), count: count,
+                    into: &scalar)
+                XCTAssertEqual(fast, scalar, "\(choice.rawValue), \(count) pixels")
+            }
+        }
     }
 
     func testRunsAreExactlyThePixelsInRange() {
@@ -228,7 +235,7 @@ final class AffineWarpTests: XCTestCase {
                 for (threads, tile, kernels) in [
                     (3, (64, 128), SIMDKernels.self as any BilinearKernelSet.Type), (1, (16, 5), SIMDKernels.self),
                     (2, (7, 300), SIMDKernels.self), (1, (64, 128), ScalarKernels.self),
-                    (3, (5, 3), ScalarKernels.self),
+                    (3, (5, 3), ScalarKernels.self), (2, (64, 128), Kernels.bilinear),
                 ] {
                     warp.threads = threads
                     warp.kernels = kernels

@@ -76,6 +76,18 @@ typedef struct bt_kernel_table {
     /// `count % 4` pixels are left untouched.
     void (*upsample_groups)(
         const float *cells, const int32_t *groups, const float *fractions, ptrdiff_t count, int cubic, float *output);
+    /// `BilinearKernelSet.bilinear`. Each run of eight positions is read through 32-bit offsets from its first
+    /// neighbourhood: their neighbourhoods must lie within 2³¹ bytes of each other, as they do in any image under
+    /// 2 GiB and in any warp the fixed-point path takes (it does not minify, so eight neighbours span eight rows).
+    void (*bilinear)(
+        const uint8_t *source, ptrdiff_t bytes_per_row, const int32_t *u, const int32_t *v, int32_t origin_u,
+        int32_t origin_v, ptrdiff_t count, uint32_t *output);
+    /// `PerspectiveKernels.simd` of a planned run of `count` pixels: `levels` and `row_bytes` are
+    /// `MipLevels.Table`'s, the other arrays `PerspectiveSampling.Plan`'s.
+    void (*perspective)(
+        const void *_Nonnull const *_Nonnull levels, const ptrdiff_t *row_bytes, const int32_t *detail,
+        const int32_t *lower_offset, const int32_t *upper_offset, const uint32_t *fractions, ptrdiff_t count,
+        uint32_t *output);
 } bt_kernel_table;
 
 /// `level`'s kernels, or NULL when this build has no code for it (the x86-64 levels elsewhere than x86-64).

@@ -12,6 +12,10 @@ protocol BilinearKernelSet: Sendable {
     static func bilinear(
         _ source: UnsafePointer<UInt8>, bytesPerRow: Int, u: UnsafePointer<Int32>, v: UnsafePointer<Int32>,
         origin: (u: Int32, v: Int32), count: Int, into output: UnsafeMutablePointer<UInt32>)
+
+    /// The perspective warp's trilinear loop over a planned run of `count` pixels (`PerspectiveKernels`).
+    static func trilinear(
+        _ levels: MipLevels.Table, plan: PerspectiveSampling.Plan, count: Int, into output: UnsafeMutablePointer<UInt32>)
 }
 
 extension Kernels {
@@ -39,6 +43,12 @@ extension ScalarKernels: BilinearKernelSet {
         }
     }
 
+    static func trilinear(
+        _ levels: MipLevels.Table, plan: PerspectiveSampling.Plan, count: Int, into output: UnsafeMutablePointer<UInt32>
+    ) {
+        PerspectiveKernels.scalar(levels, plan: plan, count: count, into: output)
+    }
+
     /// One pixel from its corners (top-left, top-right, bottom-left, bottom-right) as little-endian RGBA words
     /// and the weights (0..<256) of the right column and the lower row. The warp's edge pixels use it too.
     @inline(__always)
@@ -63,6 +73,12 @@ extension SIMDKernels: BilinearKernelSet {
     /// makes of a neighbourhood loop (gathers are slow on the project's AMD machines).
     /// Whole chunks before any arithmetic let the loads run ahead instead of waiting on each other's stores.
     static let chunk = 32
+
+    static func trilinear(
+        _ levels: MipLevels.Table, plan: PerspectiveSampling.Plan, count: Int, into output: UnsafeMutablePointer<UInt32>
+    ) {
+        PerspectiveKernels.simd(levels, plan: plan, count: count, into: output)
+    }
 
     static func bilinear(
         _ source: UnsafePointer<UInt8>, bytesPerRow: Int, u: UnsafePointer<Int32>, v: UnsafePointer<Int32>,

@@ -25,8 +25,8 @@ enum BaselineLevel: CKernelLevel {
 #endif
 
 /// The kernel sets whose moved kernels (the fixed-point blur, the Float convolution, the resize, the pyramid's row
-/// sums, small-grid pass and upsampling) are C compiled for `Level`; the others (the pyramid's cell sums, the
-/// bilinear warp) are the Swift SIMD kernels as this build compiled them. Only made for a level the CPU has
+/// sums, small-grid pass and upsampling, the affine and perspective warps' bilinear loops) are C compiled for
+/// `Level`; the others (the pyramid's cell sums) are the Swift SIMD kernels as this build compiled them. Only made for a level the CPU has
 /// (`KernelChoice.isAvailable`): a level's code may use instructions an older CPU lacks.
 enum CKernels<Level: CKernelLevel>: ConvolutionKernelSet {
     static func convolve(
@@ -94,7 +94,14 @@ extension CKernels: BilinearKernelSet {
         _ source: UnsafePointer<UInt8>, bytesPerRow: Int, u: UnsafePointer<Int32>, v: UnsafePointer<Int32>,
         origin: (u: Int32, v: Int32), count: Int, into output: UnsafeMutablePointer<UInt32>
     ) {
-        SIMDKernels.bilinear(source, bytesPerRow: bytesPerRow, u: u, v: v, origin: origin, count: count, into: output)
+        Level.table.bilinear(source, bytesPerRow, u, v, origin.u, origin.v, count, output)
+    }
+
+    static func trilinear(
+        _ levels: MipLevels.Table, plan: PerspectiveSampling.Plan, count: Int, into output: UnsafeMutablePointer<UInt32>
+    ) {
+        Level.table.perspective(
+            levels.pixels, levels.rowBytes, plan.detail, plan.lowerOffset, plan.upperOffset, plan.fractions, count, output)
     }
 }
 

@@ -16,8 +16,8 @@
 /// with a transparent edge, to the bit. `PerspectiveSampling` defines each pixel (Float positions and level of
 /// detail per chunk of eight pixels, fixed-point weights in 1/256), from its own position alone, so every thread
 /// count gives the same image. Rows are planned a chunk at a time with that arithmetic in vectors; runs of
-/// chunks whose neighbourhoods lie inside their levels go through the trilinear kernels (SIMD, or the scalar
-/// twin), clear runs are zeroed, and the few chunks on an edge or the horizon are sampled pixel by pixel.
+/// chunks whose neighbourhoods lie inside their levels go through the trilinear kernels (the kernel set's: C at
+/// the CPU's level, Swift SIMD, or the scalar twin), clear runs are zeroed, and the few chunks on an edge or the horizon are sampled pixel by pixel.
 public struct PerspectiveWarp: Sendable {
     public var homography: Homography
     public var threads: Int
@@ -55,7 +55,7 @@ public struct PerspectiveWarp: Sendable {
         let result = Image(uninitializedWidth: width, height: height)
         let (tileWidth, tileHeight) = PerspectiveWarp.tile
         let bands = (height + tileHeight - 1) / tileHeight
-        let reference = kernels == ScalarKernels.self
+        let kernels = kernels
         Parallel.forEach(bands, threads: threads) { band, _ in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: PerspectiveSampling.Plan.words(pixels: tileWidth)) {
                 let plan = PerspectiveSampling.Plan($0.baseAddress!, pixels: tileWidth)
@@ -64,7 +64,7 @@ public struct PerspectiveWarp: Sendable {
                         let out = UnsafeMutableRawPointer(result.row(y)).assumingMemoryBound(to: UInt32.self)
                         PerspectiveWarp.segment(
                             y, start..<min(width, start + tileWidth), sampling: sampling, plan: plan,
-                            reference: reference, into: out)
+                            kernels: kernels, into: out)
                     }
                 }
             }
@@ -83,13 +83,13 @@ public struct PerspectiveWarp: Sendable {
     /// zeroed and mixed chunks pixel by pixel.
     private static func segment(
         _ y: Int, _ columns: Range<Int>, sampling: PerspectiveSampling, plan: PerspectiveSampling.Plan,
-        reference: Bool, into out: UnsafeMutablePointer<UInt32>
+        kernels: any BilinearKernelSet.Type, into out: UnsafeMutablePointer<UInt32>
     ) {
         let row = sampling.row(y)
         let chunk = PerspectiveSampling.chunk
         let start = columns.lowerBound
         let chunks = (columns.count + chunk - 1) / chunk
-        if reference {
+        if kernels == ScalarKernels.self {
             for c in 0..<chunks { plan.detail[c] = sampling.detail(chunk: start + chunk * c, row) }
         } else {
             sampling.details(from: start, count: chunks, row, into: plan.detail)
@@ -107,8 +107,7 @@ public struct PerspectiveWarp: Sendable {
                 switch kind {
                 case .clear: (out + from).update(repeating: 0, count: to - from)
                 case .inside:
-                    let kernel = reference ? PerspectiveKernels.scalar : PerspectiveKernels.simd
-                    kernel(sampling.levels.table, plan.advanced(by: chunk * c), to - from, out + from)
+                    kernels.trilinear(sampling.levels.table, plan: plan.advanced(by: chunk * c), count: to - from, into: out + from)
                 case .mixed:
                     for first in stride(from: from, to: to, by: chunk) {
                         let detail = plan.detail[(first - start) / chunk]

@@ -34,7 +34,7 @@ final class PerspectiveWarpTests: XCTestCase {
         }
     }
 
-    func testSameForEveryThreadCountAndForTheScalarTwin() {
+    func testSameForEveryThreadCountAndKernelSet() {
         let image = TestImages.photoLike(width: 300, height: 200, seed: 5)
         let h = turned(width: 300, height: 200, degrees: 50, eye: 300)
         let one = PerspectiveWarp(homography: h, threads: 1).apply(to: image, width: 300, height: 200)!
@@ -42,9 +42,12 @@ final class PerspectiveWarpTests: XCTestCase {
             let many = PerspectiveWarp(homography: h, threads: threads).apply(to: image, width: 300, height: 200)!
             XCTAssertTrue(many.hasSamePixels(as: one), "\(threads) threads")
         }
-        var scalar = PerspectiveWarp(homography: h)
-        scalar.kernels = ScalarKernels.self
-        XCTAssertTrue(scalar.apply(to: image, width: 300, height: 200)!.hasSamePixels(as: one))
+        // Every kernel set the CPU has, and the scalar twin.
+        for choice in KernelChoice.available {
+            var warp = PerspectiveWarp(homography: h, threads: 2)
+            warp.kernels = choice.kernels as! any BilinearKernelSet.Type
+            XCTAssertTrue(warp.apply(to: image, width: 300, height: 200)!.hasSamePixels(as: one), choice.rawValue)
+        }
     }
 
     /// Runs through the kernel set, a level at a time, give what sampling each pixel alone gives.
@@ -86,9 +89,12 @@ final class PerspectiveWarpTests: XCTestCase {
             let (canvasWidth, canvasHeight) = (width + trial * 3, height + 7)
             guard let warped = PerspectiveWarp(homography: h).apply(to: image, width: canvasWidth, height: canvasHeight)
             else { continue }
-            var scalar = PerspectiveWarp(homography: h)
-            scalar.kernels = ScalarKernels.self
-            XCTAssertTrue(scalar.apply(to: image, width: canvasWidth, height: canvasHeight)!.hasSamePixels(as: warped))
+            for choice in KernelChoice.available {
+                var warp = PerspectiveWarp(homography: h)
+                warp.kernels = choice.kernels as! any BilinearKernelSet.Type
+                let drawn = warp.apply(to: image, width: canvasWidth, height: canvasHeight)!
+                XCTAssertTrue(drawn.hasSamePixels(as: warped), "trial \(trial), \(choice.rawValue)")
+            }
             let inverse = h.inverted()!
             let levels = MipLevels(
                 image, count: PerspectiveWarp.levelsNeeded(inverse, width: canvasWidth, height: canvasHeight, source: image),
