@@ -131,7 +131,8 @@ final class PerspectiveWarpTests: XCTestCase {
                 seen.insert(details[c])
             }
         }
-        XCTAssertGreaterThan(seen.count, 20, "levels of detail across the range")
+        XCTAssertGreaterThan(seen.count, 12, "levels of detail across the range")
+        XCTAssertTrue(seen.contains(0))
         XCTAssertTrue(seen.contains(sampling.topDetail))
     }
 
@@ -170,7 +171,10 @@ final class PerspectiveWarpTests: XCTestCase {
     }
 
     /// Where the plane recedes a one-pixel checkerboard must come out grey, not as moiré: every pixel whose
-    /// footprint spans two source pixels or more within 16 levels of the mean (point sampling gives 0 or 255).
+    /// footprint spans 2√2 source pixels or more (level 1 alone, after `detailBias`) within 16 levels of the mean
+    /// (point sampling gives 0 or 255). Between 2 and 2√2 pixels, half a level of sharpness lets some of the
+    /// board through: level 0 weighs at most ½ there, so at most 64 levels from the mean (measured 54.5), the
+    /// price of the bias's 1.3–4.1 dB on photos.
     func testRecedingCheckerboardDoesNotAlias() {
         let (width, height) = (256, 256)
         let board = Image(width: width, height: height)
@@ -181,18 +185,26 @@ final class PerspectiveWarpTests: XCTestCase {
         let h = turned(width: width, height: height, degrees: 60, eye: 300)
         let warped = PerspectiveWarp(homography: h).apply(to: board, width: width, height: height)!
         let inverse = h.inverted()!
-        var checked = 0
+        var (checked, worstGrey, worstBetween) = (0, 0.0, 0.0)
         for y in 0..<height {
             for x in 0..<width {
                 guard let s = Float64Warp.sample(inverse, x: Double(x) + 0.5, y: Double(y) + 0.5), s.lod >= 1,
                     s.u > 2, s.v > 2, s.u < Double(width - 3), s.v < Double(height - 3)
                 else { continue }
-                checked += 1
-                XCTAssertEqual(Double(warped[x, y].red), 127.5, accuracy: 16, "\((x, y)) lod \(s.lod)")
+                let deviation = abs(Double(warped[x, y].red) - 127.5)
+                if s.lod >= 1.5 {
+                    checked += 1
+                    worstGrey = max(worstGrey, deviation)
+                } else {
+                    worstBetween = max(worstBetween, deviation)
+                }
                 XCTAssertEqual(warped[x, y].alpha, 255)
             }
         }
+        print("receding checkerboard: \(checked) pixels past 2√2 within \(worstGrey), between 2 and 2√2 \(worstBetween)")
         XCTAssertGreaterThan(checked, 1000)
+        XCTAssertLessThanOrEqual(worstGrey, 16)
+        XCTAssertLessThanOrEqual(worstBetween, 64)
     }
 
     func testBehindTheEyeStaysTransparentAndEdgesAreAntialiased() {
@@ -276,14 +288,14 @@ private struct Float64Warp {
         let result = Image(width: width, height: height)
         for y in 0..<height {
             for x in 0..<width {
-                // The warp's level of detail is its chunk's: the stretch at the chunk's centre.
+                // The warp's level of detail is its chunk's: the stretch at the chunk's centre, half a level finer.
                 let chunk = PerspectiveSampling.chunk
                 let centre = Double(x - x % chunk) + Double(chunk / 2)
                 guard let s = Float64Warp.sample(inverse, x: Double(x) + 0.5, y: Double(y) + 0.5),
                     let c = Float64Warp.sample(inverse, x: centre, y: Double(y) + 0.5),
                     s.u > -3, s.v > -3, s.u < 1e6, s.v < 1e6
                 else { continue }
-                let lod = min(max(c.lod, 0), Double(levels.count - 1))
+                let lod = min(max(c.lod - Double(PerspectiveSampling.detailBias) / 256, 0), Double(levels.count - 1))
                 let k = min(Int(lod), levels.count - 1)
                 var value = bilinear(k, s.u, s.v)
                 if lod > Double(k) { value = value * (Double(k + 1) - lod) + bilinear(k + 1, s.u, s.v) * (lod - Double(k)) }
