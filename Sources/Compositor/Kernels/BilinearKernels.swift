@@ -16,6 +16,25 @@ protocol BilinearKernelSet: Sendable {
     /// The perspective warp's trilinear loop over a planned run of `count` pixels (`PerspectiveKernels`).
     static func trilinear(
         _ levels: MipLevels.Table, plan: PerspectiveSampling.Plan, count: Int, into output: UnsafeMutablePointer<UInt32>)
+
+    /// `sampling.plan(chunk:)` of the `count` chunks of `row` from canvas x `start` into `plan`, each chunk's kind
+    /// (`ChunkKind.rawValue`) into `kinds`.
+    static func planChunks(
+        _ sampling: PerspectiveSampling, from start: Int, count: Int, _ row: PerspectiveSampling.Row,
+        into plan: PerspectiveSampling.Plan, kinds: UnsafeMutablePointer<UInt8>)
+}
+
+extension BilinearKernelSet {
+    /// In Swift, a chunk at a time: the reference twin's and the Swift SIMD set's planning.
+    static func planChunks(
+        _ sampling: PerspectiveSampling, from start: Int, count: Int, _ row: PerspectiveSampling.Row,
+        into plan: PerspectiveSampling.Plan, kinds: UnsafeMutablePointer<UInt8>
+    ) {
+        let chunk = PerspectiveSampling.chunk
+        for c in 0..<count {
+            kinds[c] = sampling.plan(chunk: start + chunk * c, row, into: plan.advanced(by: chunk * c)).rawValue
+        }
+    }
 }
 
 extension Kernels {

@@ -103,6 +103,19 @@ extension CKernels: BilinearKernelSet {
         Level.table.perspective(
             levels.pixels, levels.rowBytes, plan.detail, plan.lowerOffset, plan.upperOffset, plan.fractions, count, output)
     }
+
+    static func planChunks(
+        _ sampling: PerspectiveSampling, from start: Int, count: Int, _ row: PerspectiveSampling.Row,
+        into plan: PerspectiveSampling.Plan, kinds: UnsafeMutablePointer<UInt8>
+    ) {
+        var terms = (sampling.planTerms, SIMD4<Float>(row.x, row.y, row.w, 0))
+        withUnsafeBytes(of: &terms) { raw in
+            let view = raw.baseAddress!.assumingMemoryBound(to: Float.self)
+            Level.table.perspective_plan(
+                view, view + 8, start, count, plan.detail, sampling.levels.table.rowBytes, plan.lowerOffset,
+                plan.upperOffset, plan.fractions, kinds)
+        }
+    }
 }
 
 extension CKernels: PyramidKernelSet {

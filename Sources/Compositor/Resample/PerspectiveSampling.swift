@@ -166,14 +166,14 @@ struct PerspectiveSampling {
 
     // MARK: A chunk at once
 
-    /// How a chunk is drawn.
-    enum ChunkKind {
+    /// How a chunk is drawn (its raw value is what the C planner, `bt_perspective_plan`, writes).
+    enum ChunkKind: UInt8 {
         /// Every pixel transparent (behind the eye, or far outside the source).
-        case clear
+        case clear = 0
         /// Every pixel's neighbourhoods inside their levels: the kernel set draws them from the plan.
-        case inside
+        case inside = 1
         /// Pixels near an edge or the horizon: drawn one by one by `pixel`.
-        case mixed
+        case mixed = 2
     }
 
     /// What the trilinear kernels read for a segment of a row (PerspectiveKernels): per chunk its level of
@@ -252,6 +252,9 @@ struct PerspectiveSampling {
         UnsafeMutableRawPointer(plan.fractions).storeBytes(of: fractions, as: Ints.self)
         return .inside
     }
+
+    /// What the C planner reads of the inverse and the source, in Float: m11, m12, m13, the width and the height.
+    var planTerms: SIMD8<Float> { SIMD8(m11, m12, m13, Float(sourceWidth), Float(sourceHeight), 0, 0, 0) }
 
     @inline(__always)
     private static func position(_ coordinate: Floats, scale: Floats) -> Ints {

@@ -94,17 +94,16 @@ public struct PerspectiveWarp: Sendable {
         } else {
             sampling.details(from: start, count: chunks, row, into: plan.detail)
         }
-        withUnsafeTemporaryAllocation(of: PerspectiveSampling.ChunkKind.self, capacity: chunks) { kinds in
-            for c in 0..<chunks {
-                kinds[c] = sampling.plan(chunk: start + chunk * c, row, into: plan.advanced(by: chunk * c))
-            }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunks) { kinds in
+            let kinds = kinds.baseAddress!
+            kernels.planChunks(sampling, from: start, count: chunks, row, into: plan, kinds: kinds)
             var c = 0
             while c < chunks {
                 let kind = kinds[c]
                 var end = c + 1
                 while end < chunks && kinds[end] == kind { end += 1 }
                 let (from, to) = (start + chunk * c, min(columns.upperBound, start + chunk * end))
-                switch kind {
+                switch PerspectiveSampling.ChunkKind(rawValue: kind)! {
                 case .clear: (out + from).update(repeating: 0, count: to - from)
                 case .inside:
                     kernels.trilinear(sampling.levels.table, plan: plan.advanced(by: chunk * c), count: to - from, into: out + from)
