@@ -8,7 +8,7 @@
 #include <immintrin.h>
 #pragma clang attribute push(__attribute__((target("arch=x86-64-v3"))), apply_to = function)
 #define BT_SUFFIX x86_64_v3
-// The bilinear kernels in AVX2 intrinsics (bilinear.inc); AVX-512's copy runs the same instructions.
+// The bilinear kernels in AVX2 intrinsics (bilinear.inc); AVX-512's copy compiles the same ones (perhaps EVEX-encoded).
 #define BT_AVX2 1
 #define BT_WORDS 8
 #include "level.inc"

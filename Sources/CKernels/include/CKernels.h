@@ -77,8 +77,9 @@ typedef struct bt_kernel_table {
     void (*upsample_groups)(
         const float *cells, const int32_t *groups, const float *fractions, ptrdiff_t count, int cubic, float *output);
     /// `BilinearKernelSet.bilinear`. Each run of eight positions is read through 32-bit offsets from its first
-    /// neighbourhood: their neighbourhoods must lie within 2³¹ bytes of each other, as they do in any image under
-    /// 2 GiB and in any warp the fixed-point path takes (it does not minify, so eight neighbours span eight rows).
+    /// neighbourhood, so their neighbourhoods must lie within 2³¹ bytes of each other: `CKernels` calls it only for
+    /// rows under 2²⁷ bytes, where the fixed-point path's warps keep them so (they do not minify: eight neighbours
+    /// span at most eight rows and eight columns).
     void (*bilinear)(
         const uint8_t *source, ptrdiff_t bytes_per_row, const int32_t *u, const int32_t *v, int32_t origin_u,
         int32_t origin_v, ptrdiff_t count, uint32_t *output);

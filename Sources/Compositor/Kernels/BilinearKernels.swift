@@ -8,7 +8,10 @@
 protocol BilinearKernelSet: Sendable {
     /// For k in 0..<count, `output[k]` is `source` sampled at (u[k] + origin.u, v[k] + origin.v), each sum
     /// wrapping in 32 bits: the integer part is the top-left pixel of the 2×2 neighbourhood read, which
-    /// must lie inside the image (the caller checks). `source` is RGBA8 with rows `bytesPerRow` apart.
+    /// must lie inside the image (the caller checks). Each eight consecutive neighbourhoods must lie within 2³¹
+    /// bytes of each other, as they do in any image under 2 GiB and, with rows under 2²⁷ bytes, in any warp that
+    /// does not minify (the C loops read them through 32-bit offsets). `source` is RGBA8 with rows `bytesPerRow`
+    /// apart.
     static func bilinear(
         _ source: UnsafePointer<UInt8>, bytesPerRow: Int, u: UnsafePointer<Int32>, v: UnsafePointer<Int32>,
         origin: (u: Int32, v: Int32), count: Int, into output: UnsafeMutablePointer<UInt32>)

@@ -94,6 +94,11 @@ extension CKernels: BilinearKernelSet {
         _ source: UnsafePointer<UInt8>, bytesPerRow: Int, u: UnsafePointer<Int32>, v: UnsafePointer<Int32>,
         origin: (u: Int32, v: Int32), count: Int, into output: UnsafeMutablePointer<UInt32>
     ) {
+        // The C loop's 32-bit offsets (CKernels.h) need rows under 2²⁷ bytes; wider ones take 64-bit Swift offsets.
+        guard bytesPerRow < 1 << 27 else {
+            return SIMDKernels.bilinear(
+                source, bytesPerRow: bytesPerRow, u: u, v: v, origin: origin, count: count, into: output)
+        }
         Level.table.bilinear(source, bytesPerRow, u, v, origin.u, origin.v, count, output)
     }
 

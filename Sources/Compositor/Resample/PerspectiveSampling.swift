@@ -144,7 +144,8 @@ struct PerspectiveSampling {
     ///     65°, 600 px               41.24  43.23  44.88  45.65  45.29  41.50
     ///     75°, 400 px               39.77  41.43  42.87  43.81  44.03  39.05
     ///
-    /// Half a level is within 1 dB of the best at every view and ahead of OpenCV's unfiltered bilinear at all.
+    /// Half a level gains 1.3–3.9 dB over none, is within 1.2 dB of the best column at every view, and is ahead of
+    /// OpenCV's unfiltered bilinear at all four.
     static let detailBias: Int32 = 128
 
     /// Level k's position of a corner-based coordinate in 1/256 of its pixel-centre coordinates: c·2⁻ᵏ − ½,
@@ -229,15 +230,19 @@ struct PerspectiveSampling {
         let q = Floats(repeating: 1) / w
         let uc = (Floats(repeating: row.x) + centre * Floats(repeating: m11)) * q
         let vc = (Floats(repeating: row.y) + centre * Floats(repeating: m12)) * q
-        let (left, right) = (min(uc[0], uc[7]), max(uc[0], uc[7]))
-        let (top, bottom) = (min(vc[0], vc[7]), max(vc[0], vc[7]))
         let level = detail >> 8
         let margin = Float(bitPattern: UInt32(128 + level) << 23)  // 2^(L+1)
         let (width, height) = (Float(sourceWidth), Float(sourceHeight))
-        // NaN and infinite ends fail every test below and are drawn pixel by pixel.
-        guard left >= margin, top >= margin, right <= width - margin, bottom <= height - margin else {
+        let (u0, u7, v0, v7) = (uc[0], uc[7], vc[0], vc[7])
+        // Each end tested itself (not through min and max, which would pass a NaN end over for the other): NaN and
+        // infinite ends fail every test and are drawn pixel by pixel.
+        guard u0 >= margin, u7 >= margin, v0 >= margin, v7 >= margin, u0 <= width - margin, u7 <= width - margin,
+            v0 <= height - margin, v7 <= height - margin
+        else {
             let far = 4 * margin
-            let outside = right < -far || left > width + far || bottom < -far || top > height + far
+            let outside =
+                (u0 < -far && u7 < -far) || (u0 > width + far && u7 > width + far) || (v0 < -far && v7 < -far)
+                || (v0 > height + far && v7 > height + far)
             return outside ? .clear : .mixed
         }
         let lower = neighbourhood(uc, vc, level: level)
