@@ -6,6 +6,21 @@ import XCTest
 final class PerspectiveWarpTests: XCTestCase {
     /// A 30° turn about the vertical axis through the picture's centre, seen from `eye` pixels away, centred on
     /// a canvas of the picture's size (the benchmark's geometry).
+    /// A random view of a width × height plane: turned by an angle in `turns` about one of four axes (by `trial`),
+    /// seen from an eye distance in `eyes`, its centre moved anywhere over the plane's own extent.
+    private func randomView(
+        width: Int, height: Int, trial: Int, turns: ClosedRange<Double>, eyes: ClosedRange<Double>,
+        using random: inout SeededGenerator
+    ) -> Homography {
+        let axis = [(0.0, 1.0, 0.0), (1.0, 0.0, 0.0), (0.6, 0.8, 0.0), (0.3, 0.4, 0.866)][trial % 4]
+        return Transform3D.translation(x: -Double(width) / 2, y: -Double(height) / 2, z: 0)
+            .concatenating(.rotation(angle: Double.random(in: turns, using: &random), x: axis.0, y: axis.1, z: axis.2))
+            .concatenating(.perspective(eyeDistance: Double.random(in: eyes, using: &random)))
+            .concatenating(.translation(
+                x: Double.random(in: 0...Double(width), using: &random),
+                y: Double.random(in: 0...Double(height), using: &random), z: 0)).homography
+    }
+
     private func turned(width: Int, height: Int, degrees: Double = 30, eye: Double = 1000) -> Homography {
         let (cx, cy) = (Double(width) / 2, Double(height) / 2)
         return Transform3D.translation(x: -cx, y: -cy, z: 0)
@@ -72,20 +87,15 @@ final class PerspectiveWarpTests: XCTestCase {
     }
 
     /// Random turns, eyes, shifts and canvas sizes (odd ones, edges on and off the canvas, the horizon in view):
-    /// the vector planning, the SIMD kernels and their scalar twin all give the per-pixel definition.
+    /// the vector planning and every kernel set the CPU has (the scalar twin included) give the per-pixel definition.
     func testRandomPerspectivesEqualThePixelByPixelDefinition() {
         var random = SeededGenerator(seed: 77)
         var drawn = 0
         for trial in 0..<12 {
             let (width, height) = (Int.random(in: 20...90, using: &random), Int.random(in: 20...70, using: &random))
             let image = TestImages.photoLike(width: width, height: height, seed: UInt64(trial))
-            let axis = [(0.0, 1.0, 0.0), (1.0, 0.0, 0.0), (0.6, 0.8, 0.0), (0.3, 0.4, 0.866)][trial % 4]
-            let h = Transform3D.translation(x: -Double(width) / 2, y: -Double(height) / 2, z: 0)
-                .concatenating(.rotation(angle: Double.random(in: -1.4...1.4, using: &random), x: axis.0, y: axis.1, z: axis.2))
-                .concatenating(.perspective(eyeDistance: Double.random(in: 40...400, using: &random)))
-                .concatenating(.translation(
-                    x: Double.random(in: 0...Double(width), using: &random),
-                    y: Double.random(in: 0...Double(height), using: &random), z: 0)).homography
+            let h = randomView(
+                width: width, height: height, trial: trial, turns: -1.4...1.4, eyes: 40...400, using: &random)
             let (canvasWidth, canvasHeight) = (width + trial * 3, height + 7)
             guard let warped = PerspectiveWarp(homography: h).apply(to: image, width: canvasWidth, height: canvasHeight)
             else { continue }
@@ -124,13 +134,8 @@ final class PerspectiveWarpTests: XCTestCase {
         for trial in 0..<16 {
             let (width, height) = (Int.random(in: 20...150, using: &random), Int.random(in: 20...90, using: &random))
             let image = TestImages.photoLike(width: width, height: height, seed: UInt64(trial))
-            let axis = [(0.0, 1.0, 0.0), (1.0, 0.0, 0.0), (0.6, 0.8, 0.0), (0.3, 0.4, 0.866)][trial % 4]
-            let h = Transform3D.translation(x: -Double(width) / 2, y: -Double(height) / 2, z: 0)
-                .concatenating(.rotation(angle: Double.random(in: -1.5...1.5, using: &random), x: axis.0, y: axis.1, z: axis.2))
-                .concatenating(.perspective(eyeDistance: Double.random(in: 30...400, using: &random)))
-                .concatenating(.translation(
-                    x: Double.random(in: 0...Double(width), using: &random),
-                    y: Double.random(in: 0...Double(height), using: &random), z: 0)).homography
+            let h = randomView(
+                width: width, height: height, trial: trial, turns: -1.5...1.5, eyes: 30...400, using: &random)
             guard let inverse = h.inverted() else { continue }
             let (canvasWidth, canvasHeight) = (width + 3 * trial, height + 9)
             let levels = MipLevels(
