@@ -42,8 +42,8 @@ let package = Package(
         .target(
             name: "CKernels",
             exclude: [
-                "bilinear.inc", "composite.inc", "convolution.inc", "fixed_point.inc", "fixed_point_pairs.inc", "level.inc", "pyramid.inc",
-                "quantize.inc", "resample.inc", "upsample.inc",
+                "bilinear.inc", "composite.inc", "convolution.inc", "fixed_point.inc", "fixed_point_pairs.inc", "level.inc",
+                "pyramid.inc", "quantize.inc", "resample.inc", "upsample.inc",
             ]),
         .target(name: "Compositor", dependencies: ["CKernels"]),
         .target(name: "ImageCodecs", dependencies: ["Compositor", "CCodecShim", "CWebP"]),

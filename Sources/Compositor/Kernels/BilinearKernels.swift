@@ -18,7 +18,8 @@ protocol BilinearKernelSet: Sendable {
 
     /// The perspective warp's trilinear loop over a planned run of `count` pixels (`PerspectiveKernels`).
     static func trilinear(
-        _ levels: MipLevels.Table, plan: PerspectiveSampling.Plan, count: Int, into output: UnsafeMutablePointer<UInt32>)
+        _ levels: MipLevels.Table, plan: PerspectiveSampling.Plan, count: Int,
+        into output: UnsafeMutablePointer<UInt32>)
 
     /// `sampling.plan(chunk:)` of the `count` chunks of `row` from canvas x `start` into `plan`, each chunk's kind
     /// (`ChunkKind.rawValue`) into `kinds`.

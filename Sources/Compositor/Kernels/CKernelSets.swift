@@ -25,9 +25,10 @@ enum BaselineLevel: CKernelLevel {
 #endif
 
 /// The kernel sets whose moved kernels (the fixed-point blur, the Float convolution, the resize, the pyramid's row
-/// sums, small-grid pass and upsampling, the affine and perspective warps' bilinear loops) are C compiled for
-/// `Level`; the others (the pyramid's cell sums) are the Swift SIMD kernels as this build compiled them. Only made for a level the CPU has
-/// (`KernelChoice.isAvailable`): a level's code may use instructions an older CPU lacks.
+/// sums, small-grid pass and upsampling, the affine and perspective warps' bilinear loops and the perspective
+/// planning) are C compiled for `Level`; the others (the pyramid's cell sums) are the Swift SIMD kernels as this
+/// build compiled them. Only made for a level the CPU has (`KernelChoice.isAvailable`): a level's code may use
+/// instructions an older CPU lacks.
 enum CKernels<Level: CKernelLevel>: ConvolutionKernelSet {
     static func convolve(
         _ input: UnsafePointer<Float>, step: Int, weights: UnsafeBufferPointer<Float>, count: Int,
@@ -106,7 +107,8 @@ extension CKernels: BilinearKernelSet {
         _ levels: MipLevels.Table, plan: PerspectiveSampling.Plan, count: Int, into output: UnsafeMutablePointer<UInt32>
     ) {
         Level.table.perspective(
-            levels.pixels, levels.rowBytes, plan.detail, plan.lowerOffset, plan.upperOffset, plan.fractions, count, output)
+            levels.pixels, levels.rowBytes, plan.detail, plan.lowerOffset, plan.upperOffset, plan.fractions, count,
+            output)
     }
 
     static func planChunks(

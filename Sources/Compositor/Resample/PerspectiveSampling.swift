@@ -120,9 +120,10 @@ struct PerspectiveSampling {
             fx: UInt32(u & 255), fy: UInt32(v & 255))
     }
 
-    /// 128·log₂(stretch) rounded to the nearest integer, less `detailBias` (unclamped): the exponent read from the bits, log₂ of the
-    /// mantissa m ∈ [1, 2) as z·(c₁ + z·(c₂ + z·(c₃ + z·c₄))) with z = m − 1 (a least-squares fit at Chebyshev
-    /// nodes, within 1.2·10⁻⁴). Int↔Float conversions go through 1.5·2²³, whose last bits hold small integers.
+    /// 128·log₂(stretch) rounded to the nearest integer, less `detailBias` (unclamped): the exponent read from the
+    /// bits, log₂ of the mantissa m ∈ [1, 2) as z·(c₁ + z·(c₂ + z·(c₃ + z·c₄))) with z = m − 1 (a least-squares fit
+    /// at Chebyshev nodes, within 1.2·10⁻⁴). Int↔Float conversions go through 1.5·2²³, whose last bits hold small
+    /// integers.
     @inline(__always)
     static func detail(_ stretch: Float) -> Int32 {
         let bits = stretch.bitPattern

@@ -17,7 +17,8 @@
 /// detail per chunk of eight pixels, fixed-point weights in 1/256), from its own position alone, so every thread
 /// count gives the same image. Rows are planned a chunk at a time with that arithmetic in vectors; runs of
 /// chunks whose neighbourhoods lie inside their levels go through the trilinear kernels (the kernel set's: C at
-/// the CPU's level, Swift SIMD, or the scalar twin), clear runs are zeroed, and the few chunks on an edge or the horizon are sampled pixel by pixel.
+/// the CPU's level, Swift SIMD, or the scalar twin), clear runs are zeroed, and the few chunks on an edge or the
+/// horizon are sampled pixel by pixel.
 public struct PerspectiveWarp: Sendable {
     public var homography: Homography
     public var threads: Int
@@ -106,7 +107,8 @@ public struct PerspectiveWarp: Sendable {
                 switch PerspectiveSampling.ChunkKind(rawValue: kind)! {
                 case .clear: (out + from).update(repeating: 0, count: to - from)
                 case .inside:
-                    kernels.trilinear(sampling.levels.table, plan: plan.advanced(by: chunk * c), count: to - from, into: out + from)
+                    kernels.trilinear(
+                        sampling.levels.table, plan: plan.advanced(by: chunk * c), count: to - from, into: out + from)
                 case .mixed:
                     for first in stride(from: from, to: to, by: chunk) {
                         let detail = plan.detail[(first - start) / chunk]

@@ -138,10 +138,8 @@ final class PerspectiveWarpTests: XCTestCase {
                 width: width, height: height, trial: trial, turns: -1.5...1.5, eyes: 30...400, using: &random)
             guard let inverse = h.inverted() else { continue }
             let (canvasWidth, canvasHeight) = (width + 3 * trial, height + 9)
-            let levels = MipLevels(
-                image, count: PerspectiveWarp.levelsNeeded(inverse, width: canvasWidth, height: canvasHeight, source: image),
-                threads: 1)
-            let sampling = PerspectiveSampling(inverse: inverse, levels: levels)
+            let count = PerspectiveWarp.levelsNeeded(inverse, width: canvasWidth, height: canvasHeight, source: image)
+            let sampling = PerspectiveSampling(inverse: inverse, levels: MipLevels(image, count: count, threads: 1))
             let chunks = (canvasWidth + 7) / 8
             let pixels = (chunks + 7) / 8 * 64  // `details` writes whole vectors of eight chunks
             for y in stride(from: -5, to: canvasHeight + 5, by: 2) {
