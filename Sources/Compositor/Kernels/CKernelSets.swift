@@ -115,12 +115,10 @@ extension CKernels: BilinearKernelSet {
         _ sampling: PerspectiveSampling, from start: Int, count: Int, _ row: PerspectiveSampling.Row,
         into plan: PerspectiveSampling.Plan, kinds: UnsafeMutablePointer<UInt8>
     ) {
-        var terms = (sampling.planTerms, SIMD4<Float>(row.x, row.y, row.w, 0))
-        withUnsafeBytes(of: &terms) { raw in
-            let view = raw.baseAddress!.assumingMemoryBound(to: Float.self)
+        withUnsafeBytes(of: sampling.planTerms(row)) { terms in
             Level.table.perspective_plan(
-                view, view + 8, start, count, plan.detail, sampling.levels.table.rowBytes, plan.lowerOffset,
-                plan.upperOffset, plan.fractions, kinds)
+                terms.baseAddress!.assumingMemoryBound(to: Float.self), start, count, plan.detail,
+                sampling.levels.table.rowBytes, plan.lowerOffset, plan.upperOffset, plan.fractions, kinds)
         }
     }
 }

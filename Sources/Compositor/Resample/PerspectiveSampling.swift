@@ -259,8 +259,11 @@ struct PerspectiveSampling {
         return .inside
     }
 
-    /// What the C planner reads of the inverse and the source, in Float: m11, m12, m13, the width and the height.
-    var planTerms: SIMD8<Float> { SIMD8(m11, m12, m13, Float(sourceWidth), Float(sourceHeight), 0, 0, 0) }
+    /// What the C planner reads for `row`, in Float: the inverse's m11, m12 and m13, the source's width and height,
+    /// and the row's x, y and w terms.
+    func planTerms(_ row: Row) -> SIMD8<Float> {
+        SIMD8(m11, m12, m13, Float(sourceWidth), Float(sourceHeight), row.x, row.y, row.w)
+    }
 
     @inline(__always)
     private static func position(_ coordinate: Floats, scale: Floats) -> Ints {
