@@ -113,14 +113,19 @@ final class FixedPointBlurTests: XCTestCase {
 
     private func kernelsAgreeWithTheirScalarTwins(_ kernels: any FixedPointKernelSet.Type, name: String) {
         var random = SeededGenerator(seed: 17)
-        for radius in [0, 1, 2, 8, 32] {
+        for radius in [0, 1, 2, 5, 6, 7, 8, 32] {
             let kernel = GaussianKernel(sigma: Double(radius) / 4)
             XCTAssertEqual(kernel.radius, radius)
             // The SIMD loops have a copy for weights that fit 16 bits and one for weights that do not: the
             // vertical centre weight passes 2¹⁶ up to radius 2 (σ 0.5), so both copies run here.
             let wide = FixedPoint.weights(kernel, scale: FixedPoint.verticalScale).contains { $0 > 0xFFFF }
             XCTAssertEqual(wide, radius <= 2, "radius \(radius)")
-            for count in [5, 32, 77, 160] {
+            // AVX2's multiply-add route takes weights that fit a signed word: horizontally from radius 4 (σ 1),
+            // vertically from radius 7 (σ 1.75), so 5 and 6 take it in one pass only; 7 is odd, its last pair of taps
+            // one tap.
+            let signed = FixedPoint.weights(kernel, scale: FixedPoint.verticalScale).allSatisfy { $0 <= 0x7FFF }
+            XCTAssertEqual(signed, radius >= 7, "radius \(radius)")
+            for count in [5, 32, 77, 160, 203] {
                 for step in [1, 4] {
                     // Bytes, extremes included: 255 everywhere is the largest sum.
                     let line = (0..<(count + 2 * radius * step)).map { _ in
