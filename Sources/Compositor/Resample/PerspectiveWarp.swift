@@ -48,10 +48,12 @@ public struct PerspectiveWarp: Sendable {
             return smaller.apply(to: half, width: width, height: height)
         }
         // Plans hold byte offsets into the levels in 32 bits: a view into a wider image is copied out first.
-        if source.bytesPerRow * source.height > Int(Int32.max) { return apply(to: source.copy(), width: width, height: height) }
-        let levels = MipLevels(
-            source, count: PerspectiveWarp.levelsNeeded(inverse, width: width, height: height, source: source),
-            threads: threads)
+        if source.bytesPerRow * source.height > Int(Int32.max) {
+            return apply(to: source.copy(), width: width, height: height)
+        }
+        let count = PerspectiveWarp.levelsNeeded(
+            inverse, width: width, height: height, source: source, threads: threads)
+        let levels = MipLevels(source, count: count, threads: threads)
         let sampling = PerspectiveSampling(inverse: inverse, levels: levels)
         let result = Image(uninitializedWidth: width, height: height)
         let (tileWidth, tileHeight) = PerspectiveWarp.tile
@@ -122,22 +124,33 @@ public struct PerspectiveWarp: Sendable {
 
     /// How many levels the canvas may read (the source itself is level 0): the largest level of detail on a grid
     /// of canvas points that land near the source, plus one for the trilinear blend's upper level and one for
-    /// what lies between the grid's points. Pixels asking for more take the last level.
-    static func levelsNeeded(_ inverse: Homography, width: Int, height: Int, source: Image) -> Int {
+    /// what lies between the grid's points. Pixels asking for more take the last level. The grid's rows are shared
+    /// among `threads` (a maximum does not depend on the order it is taken in).
+    static func levelsNeeded(_ inverse: Homography, width: Int, height: Int, source: Image, threads: Int = 1) -> Int {
         var sampling = PerspectiveSampling(inverse: inverse, levels: MipLevels(source, count: 1, threads: 1))
         sampling.topDetail = .max
-        var largest: Int32 = 0
         let step = PerspectiveSampling.chunk
         let (right, bottom) = (Float(source.width) + 1.5, Float(source.height) + 1.5)
-        for y in Array(stride(from: 0, to: height, by: step)) + [height - 1] {
-            let row = sampling.row(y)
-            for x in stride(from: 0, to: width, by: step) {
-                guard let p = sampling.point(x + step / 2, row), p.uc > -1.5, p.vc > -1.5, p.uc < right, p.vc < bottom
-                else { continue }
-                largest = max(largest, sampling.detail(chunk: x, row))
+        let rows = Array(stride(from: 0, to: height, by: step)) + [height - 1]
+        let workers = Parallel.workers(rows.count, threads: threads)
+        var largest = [Int32](repeating: 0, count: workers)
+        largest.withUnsafeMutableBufferPointer { largest in
+            let largest = UncheckedSendable(largest)
+            Parallel.forEach(workers, threads: workers) { part, _ in
+                var found: Int32 = 0
+                for y in rows[Parallel.part(part, of: workers, count: rows.count)] {
+                    let row = sampling.row(y)
+                    for x in stride(from: 0, to: width, by: step) {
+                        guard let p = sampling.point(x + step / 2, row), p.uc > -1.5, p.vc > -1.5, p.uc < right,
+                            p.vc < bottom
+                        else { continue }
+                        found = max(found, sampling.detail(chunk: x, row))
+                    }
+                }
+                largest.value[part] = found
             }
         }
         let whole = Int(log2(Double(max(source.width, source.height))).rounded(.up)) + 1
-        return min(max(Int(min(largest, 64 << 8) + 255) >> 8 + 2, 1), whole)
+        return min(max(Int(min(largest.max()!, 64 << 8) + 255) >> 8 + 2, 1), whole)
     }
 }

@@ -139,6 +139,9 @@ final class PerspectiveWarpTests: XCTestCase {
             guard let inverse = h.inverted() else { continue }
             let (canvasWidth, canvasHeight) = (width + 3 * trial, height + 9)
             let count = PerspectiveWarp.levelsNeeded(inverse, width: canvasWidth, height: canvasHeight, source: image)
+            let shared = PerspectiveWarp.levelsNeeded(
+                inverse, width: canvasWidth, height: canvasHeight, source: image, threads: 3)
+            XCTAssertEqual(shared, count, "levels found on three threads, trial \(trial)")
             let sampling = PerspectiveSampling(inverse: inverse, levels: MipLevels(image, count: count, threads: 1))
             let chunks = (canvasWidth + 7) / 8
             let pixels = (chunks + 7) / 8 * 64  // `details` writes whole vectors of eight chunks
