@@ -123,8 +123,11 @@ final class FixedPointBlurTests: XCTestCase {
             // AVX2's multiply-add route takes weights that fit a signed word: horizontally from radius 4 (σ 1),
             // vertically from radius 7 (σ 1.75), so 5 and 6 take it in one pass only; 7 is odd, its last pair of taps
             // one tap.
-            let signed = FixedPoint.weights(kernel, scale: FixedPoint.verticalScale).allSatisfy { $0 <= 0x7FFF }
-            XCTAssertEqual(signed, radius >= 7, "radius \(radius)")
+            func fitSignedWords(_ scale: Int) -> Bool {
+                FixedPoint.weights(kernel, scale: scale).allSatisfy { $0 <= 0x7FFF }
+            }
+            XCTAssertEqual(fitSignedWords(FixedPoint.horizontalScale), radius >= 4, "radius \(radius)")
+            XCTAssertEqual(fitSignedWords(FixedPoint.verticalScale), radius >= 7, "radius \(radius)")
             for count in [5, 32, 77, 160, 203] {
                 for step in [1, 4] {
                     // Bytes, extremes included: 255 everywhere is the largest sum.
