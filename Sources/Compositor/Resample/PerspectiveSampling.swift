@@ -307,6 +307,34 @@ struct PerspectiveSampling {
         }
     }
 
+    /// `levelsNeeded`'s grid test for the chunks of `row` from canvas x = 0 to `width`: a chunk's `detail(chunk:)`
+    /// where its middle pixel's point (`point(x + chunk / 2)`) lands less than 1.5 source pixels outside the source,
+    /// −1 where it does not, into `details` (which holds the chunk count rounded up to eight; the lanes past the
+    /// last chunk are −1 too). Eight chunks at a time with `point`'s operations, so each lane's point is the
+    /// scalar one.
+    func gridDetails(_ row: Row, width: Int, into details: UnsafeMutablePointer<Int32>) {
+        let chunks = (width + PerspectiveSampling.chunk - 1) / PerspectiveSampling.chunk
+        self.details(from: 0, count: chunks, row, into: details)
+        let spacing = Float(PerspectiveSampling.chunk)
+        let lanes = Floats(0, 1, 2, 3, 4, 5, 6, 7)
+        // Float(x + 4) + 0.5 for each chunk's x: whole numbers and halves, exact in either order.
+        let middles = lanes * spacing + (spacing / 2 + 0.5)
+        let (right, bottom) = (Float(sourceWidth) + 1.5, Float(sourceHeight) + 1.5)
+        for first in stride(from: 0, to: chunks, by: 8) {
+            let centre = Floats(repeating: Float(PerspectiveSampling.chunk * first)) + middles
+            let w = Floats(repeating: row.w) + centre * Floats(repeating: m13)
+            let q = Floats(repeating: 1) / w
+            let uc = (Floats(repeating: row.x) + centre * Floats(repeating: m11)) * q
+            let vc = (Floats(repeating: row.y) + centre * Floats(repeating: m12)) * q
+            // `point`'s reach (±10⁶) is implied: the source is at most 16,000 pixels a side. NaN fails every test.
+            let inside = (uc .> -1.5) .& (vc .> -1.5) .& (uc .< right) .& (vc .< bottom)
+            let near = (w .> 0) .& inside .& (lanes .< Floats(repeating: Float(chunks - first)))
+            let chunkDetails = UnsafeMutableRawPointer(details + first)
+            let found = chunkDetails.loadUnaligned(as: Ints.self)
+            chunkDetails.storeBytes(of: found.replacing(with: -1, where: .!near), as: Ints.self)
+        }
+    }
+
     /// `detail(stretch)`, lane by lane.
     @inline(__always)
     private static func detail(_ stretch: Floats) -> Ints {

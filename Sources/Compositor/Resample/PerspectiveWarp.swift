@@ -129,25 +129,21 @@ public struct PerspectiveWarp: Sendable {
     static func levelsNeeded(_ inverse: Homography, width: Int, height: Int, source: Image, threads: Int = 1) -> Int {
         var sampling = PerspectiveSampling(inverse: inverse, levels: MipLevels(source, count: 1, threads: 1))
         sampling.topDetail = .max
-        let step = PerspectiveSampling.chunk
-        let (right, bottom) = (Float(source.width) + 1.5, Float(source.height) + 1.5)
-        let rows = Array(stride(from: 0, to: height, by: step)) + [height - 1]
+        let rows = Array(stride(from: 0, to: height, by: PerspectiveSampling.chunk)) + [height - 1]
         let workers = Parallel.workers(rows.count, threads: threads)
+        let detailCount = (width + 63) / 64 * 8  // the row's chunks, rounded up to whole vectors of eight
         var largest = [Int32](repeating: 0, count: workers)
         largest.withUnsafeMutableBufferPointer { largest in
             let largest = UncheckedSendable(largest)
             Parallel.forEach(workers, threads: workers) { part, _ in
-                var found: Int32 = 0
-                for y in rows[Parallel.part(part, of: workers, count: rows.count)] {
-                    let row = sampling.row(y)
-                    for x in stride(from: 0, to: width, by: step) {
-                        guard let p = sampling.point(x + step / 2, row), p.uc > -1.5, p.vc > -1.5, p.uc < right,
-                            p.vc < bottom
-                        else { continue }
-                        found = max(found, sampling.detail(chunk: x, row))
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: detailCount) { details in
+                    var found: Int32 = 0
+                    for y in rows[Parallel.part(part, of: workers, count: rows.count)] {
+                        sampling.gridDetails(sampling.row(y), width: width, into: details.baseAddress!)
+                        found = max(found, details.max()!)
                     }
+                    largest.value[part] = found
                 }
-                largest.value[part] = found
             }
         }
         let whole = Int(log2(Double(max(source.width, source.height))).rounded(.up)) + 1

@@ -130,6 +130,7 @@ final class PerspectiveWarpTests: XCTestCase {
     func testCPlannersEqualTheSwiftOne() {
         var random = SeededGenerator(seed: 91)
         var kinds = Set<UInt8>()
+        var grids = Set<Int32>()
         var mixing = 0
         for trial in 0..<16 {
             let (width, height) = (Int.random(in: 20...150, using: &random), Int.random(in: 20...90, using: &random))
@@ -145,8 +146,20 @@ final class PerspectiveWarpTests: XCTestCase {
             let sampling = PerspectiveSampling(inverse: inverse, levels: MipLevels(image, count: count, threads: 1))
             let chunks = (canvasWidth + 7) / 8
             let pixels = (chunks + 7) / 8 * 64  // `details` writes whole vectors of eight chunks
+            let (right, bottom) = (Float(width) + 1.5, Float(height) + 1.5)
             for y in stride(from: -5, to: canvasHeight + 5, by: 2) {
                 let row = sampling.row(y)
+                // levelsNeeded's grid test in vectors against its twin, point by point.
+                let grid = (0..<(pixels / 8)).map { c -> Int32 in
+                    guard c < chunks, let p = sampling.point(8 * c + 4, row), p.uc > -1.5, p.vc > -1.5,
+                        p.uc < right, p.vc < bottom
+                    else { return -1 }
+                    return sampling.detail(chunk: 8 * c, row)
+                }
+                var found = [Int32](repeating: 7, count: pixels / 8)
+                sampling.gridDetails(row, width: canvasWidth, into: &found)
+                XCTAssertEqual(found, grid, "grid levels of detail, trial \(trial), row \(y)")
+                grids.formUnion(grid)
                 func planned(by kernels: any BilinearKernelSet.Type) -> ([Int32], [UInt8]) {
                     var words = [Int32](repeating: 0, count: PerspectiveSampling.Plan.words(pixels: pixels))
                     var chunkKinds = [UInt8](repeating: 9, count: chunks)
@@ -168,6 +181,8 @@ final class PerspectiveWarpTests: XCTestCase {
             }
         }
         XCTAssertEqual(kinds, [0, 1, 2], "clear, inside and mixed chunks all planned")
+        XCTAssertGreaterThan(grids.count, 100, "grid points near the source, far from it, and levels across the range")
+        XCTAssertTrue(grids.contains(-1))
         XCTAssertGreaterThan(mixing, 100, "inside chunks that mix two levels")
     }
 
