@@ -225,12 +225,9 @@ struct PerspectiveSampling {
     func plan(chunk start: Int, _ row: Row, into plan: Plan) -> ChunkKind {
         let detail = plan.detail[0]
         let centre = Floats(repeating: Float(start) + 0.5) + Floats(0, 1, 2, 3, 4, 5, 6, 7)
-        let w = Floats(repeating: row.w) + centre * Floats(repeating: m13)
+        let (w, _, uc, vc) = project(centre, row)
         let (first, last) = (w[0], w[7])
         guard first > 0, last > 0 else { return first <= 0 && last <= 0 ? .clear : .mixed }
-        let q = Floats(repeating: 1) / w
-        let uc = (Floats(repeating: row.x) + centre * Floats(repeating: m11)) * q
-        let vc = (Floats(repeating: row.y) + centre * Floats(repeating: m12)) * q
         let level = detail >> 8
         let margin = Float(bitPattern: UInt32(128 + level) << 23)  // 2^(L+1)
         let (width, height) = (Float(sourceWidth), Float(sourceHeight))
@@ -259,6 +256,15 @@ struct PerspectiveSampling {
         return .inside
     }
 
+    /// `project` of eight canvas x centres at once, lane by lane the same operations.
+    @inline(__always)
+    private func project(_ centre: Floats, _ row: Row) -> (w: Floats, q: Floats, uc: Floats, vc: Floats) {
+        let w = Floats(repeating: row.w) + centre * Floats(repeating: m13)
+        let q = Floats(repeating: 1) / w
+        let uc = (Floats(repeating: row.x) + centre * Floats(repeating: m11)) * q
+        return (w, q, uc, (Floats(repeating: row.y) + centre * Floats(repeating: m12)) * q)
+    }
+
     /// What the C planner reads for `row`, in Float: the inverse's m11, m12 and m13, the source's width and height,
     /// and the row's x, y and w terms.
     func planTerms(_ row: Row) -> SIMD8<Float> {
@@ -278,10 +284,7 @@ struct PerspectiveSampling {
         let offsets = Floats(0, 1, 2, 3, 4, 5, 6, 7) * spacing + spacing / 2
         for first in stride(from: 0, to: count, by: 8) {
             let centre = Floats(repeating: Float(start + PerspectiveSampling.chunk * first)) + offsets
-            let w = Floats(repeating: row.w) + centre * Floats(repeating: m13)
-            let q = Floats(repeating: 1) / w
-            let uc = (Floats(repeating: row.x) + centre * Floats(repeating: m11)) * q
-            let vc = (Floats(repeating: row.y) + centre * Floats(repeating: m12)) * q
+            let (w, q, uc, vc) = project(centre, row)
             let ux = (Floats(repeating: m11) - uc * Floats(repeating: m13)) * q
             let uy = (Floats(repeating: m21) - uc * Floats(repeating: m23)) * q
             let vx = (Floats(repeating: m12) - vc * Floats(repeating: m13)) * q
@@ -322,10 +325,7 @@ struct PerspectiveSampling {
         let (right, bottom) = (Float(sourceWidth) + 1.5, Float(sourceHeight) + 1.5)
         for first in stride(from: 0, to: chunks, by: 8) {
             let centre = Floats(repeating: Float(PerspectiveSampling.chunk * first)) + middles
-            let w = Floats(repeating: row.w) + centre * Floats(repeating: m13)
-            let q = Floats(repeating: 1) / w
-            let uc = (Floats(repeating: row.x) + centre * Floats(repeating: m11)) * q
-            let vc = (Floats(repeating: row.y) + centre * Floats(repeating: m12)) * q
+            let (w, _, uc, vc) = project(centre, row)
             // `point`'s reach (±10⁶) is implied: the source is at most 16,000 pixels a side. NaN fails every test.
             let inside = (uc .> -1.5) .& (vc .> -1.5) .& (uc .< right) .& (vc .< bottom)
             let near = (w .> 0) .& inside .& (lanes .< Floats(repeating: Float(chunks - first)))
