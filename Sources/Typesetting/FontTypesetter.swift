@@ -54,7 +54,7 @@ public struct FontTypesetter: Typesetter {
         let faces = FaceSet(
             primary: primary,
             fallbacks: library.fallbackList(family: familyForFallback, weight: style.weight, italic: style.italic))
-        let shaper = ParagraphShaper(faces: faces, size: style.size, tracking: Self.points(style.tracking))
+        var shaper = ParagraphShaper(faces: faces, size: style.size, tracking: Self.points(style.tracking))
         let paragraphs = Self.paragraphRanges(Array(text.utf8)).map { shaper.shape($0) }
         var sanitised = style
         (sanitised.tracking, sanitised.lineSpacing) = (Self.points(style.tracking), Self.points(style.lineSpacing))

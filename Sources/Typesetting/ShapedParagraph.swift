@@ -10,6 +10,14 @@ struct ShapedGlyph {
     var advance: Float
 }
 
+/// One glyph of HarfBuzz's output in font units (size-free: faces are shaped at their units per em), its
+/// cluster a byte offset into the text it was given.
+struct RunGlyph {
+    var id: UInt32
+    var cluster: UInt32
+    var xAdvance, xOffset, yOffset: Int32
+}
+
 /// The unit of line breaking and truncation: a HarfBuzz cluster (a grapheme, or the characters of a ligature),
 /// in logical order; its glyphs are stored in visual order.
 struct ShapedCluster {
@@ -118,8 +126,8 @@ struct ParagraphShaper {
         value == 0xA0 || value == 0x2007 || value == 0x202F
     }
 
-    /// Shapes one paragraph's UTF-8 (no separators).
-    func shape(_ bytes: ArraySlice<UInt8>) -> ShapedParagraph {
+    /// Shapes one paragraph's UTF-8 (no separators), remembering its words for the paragraphs after it.
+    mutating func shape(_ bytes: ArraySlice<UInt8>) -> ShapedParagraph {
         // Tabs and other C0 controls are set as spaces (one byte for one, so offsets hold): faces map them to
         // .notdef, whose box UILabel never draws for them.
         let bytes = bytes.map { $0 < 0x20 || $0 == 0x7F ? 0x20 : $0 }
@@ -235,12 +243,14 @@ struct ParagraphShaper {
                 pieceStart = pieceEnd
             }
         }
-        func key(_ start: Int, _ end: Int, run: Int) -> WordShapes.Key {
-            WordShapes.Key(face: faceOf[run], script: scripts[run].rawValue, bytes: bytes[start..<end])
-        }
         let text = (scalars, classes, scalarAt)
-        bytes.withUnsafeBufferPointer { utf8 in
-            utf8.withMemoryRebound(to: CChar.self) { characters in
+        bytes.withUnsafeBufferPointer { utf8Bytes in
+            func key(_ start: Int, _ end: Int, run: Int) -> WordShapes.Key {
+                WordShapes.Key(
+                    face: faceOf[run], script: scripts[run].rawValue,
+                    bytes: UnsafeBufferPointer(rebasing: utf8Bytes[start..<end]))
+            }
+            utf8Bytes.withMemoryRebound(to: CChar.self) { characters in
                 let utf8 = characters.baseAddress!
                 var runStart = 0
                 while runStart < count {
@@ -250,11 +260,13 @@ struct ParagraphShaper {
                     let rightToLeft = directions[runStart] == .rightToLeft
                     let script = scripts[runStart]
                     let scale = size / face.unitsPerEm
-                    if let words, isShapedByWord(runStart) {
+                    if isShapedByWord(runStart) {
                         // Each word (and each run of spaces) shaped once for the text, then copied.
                         forEachPiece(from: runStart, to: runEnd) { start, end in
                             let key = key(start, end, run: runStart)
-                            guard !words.appendKnown(key, to: &paragraph, firstScalars: &firstScalars) else { return }
+                            guard !words!.appendKnown(key, to: &paragraph, firstScalars: &firstScalars) else {
+                                return
+                            }
                             let (glyphBase, clusterBase, scalarBase) =
                                 (paragraph.glyphs.count, paragraph.clusters.count, firstScalars.count)
                             let glyphs = Self.shape(
@@ -263,7 +275,7 @@ struct ParagraphShaper {
                             append(
                                 glyphs, clusterBase: UInt32(start), face: faceIndex, scale: scale, rightToLeft: false,
                                 runEnd: Int32(end), text: text, to: &paragraph, firstScalars: &firstScalars)
-                            words.remember(
+                            words!.remember(
                                 key, glyphs: paragraph.glyphs[glyphBase...],
                                 clusters: paragraph.clusters[clusterBase...], glyphBase: glyphBase,
                                 firstScalars: firstScalars[scalarBase...])

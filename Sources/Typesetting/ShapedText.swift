@@ -31,7 +31,8 @@ final class ShapedText: TypesetText, @unchecked Sendable {
     private static func ellipsis(_ face: FontFace, faceIndex: Int, size: Double, tracking: Double) -> ShapedParagraph {
         let text = face.glyph(for: "\u{2026}") != nil ? "\u{2026}" : "..."
         let single = FaceSet(primary: face, fallbacks: FallbackList.empty)
-        var mark = ParagraphShaper(faces: single, size: size, tracking: tracking).shape(Array(text.utf8)[...])
+        var shaper = ParagraphShaper(faces: single, size: size, tracking: tracking)
+        var mark = shaper.shape(Array(text.utf8)[...])
         for index in mark.glyphs.indices { mark.glyphs[index].face = UInt16(faceIndex) }
         return mark
     }

@@ -85,10 +85,10 @@ struct LineBreaker {
                     $0 + Int(paragraphs[line.paragraph].clusters[$1].glyphCount)
                 }
             })
-        let extents = ExtentsMemo()
+        var extents = ExtentsMemo(faces: faces, size: style.size)
         for (number, line) in lines.enumerated() {
             let baseline = top + primary.ascender * scale + Double(number) * step
-            place(line, baseline: baseline, frameWidth: width.isFinite ? width : 0, extents: extents, into: &layout)
+            place(line, baseline: baseline, frameWidth: width.isFinite ? width : 0, extents: &extents, into: &layout)
         }
         return layout
     }
@@ -145,42 +145,52 @@ struct LineBreaker {
 
     /// Places a line's glyphs in visual order, aligned in the frame's width.
     private func place(
-        _ line: Line, baseline: Double, frameWidth: Double, extents: ExtentsMemo, into layout: inout TextLayout
+        _ line: Line, baseline: Double, frameWidth: Double, extents: inout ExtentsMemo, into layout: inout TextLayout
     ) {
         let paragraph = paragraphs[line.paragraph]
-        var clusters = line.clusters
+        var clusters = line.clusters[...]
         while let last = clusters.last, paragraph.clusters[last].isWhitespace { clusters.removeLast() }
-        // Each item is a cluster of the paragraph or of the ellipsis, with its embedding level: 0 left to right in
-        // a left-to-right paragraph, 1 right to left, 2 left to right inside a right-to-left paragraph.
-        var items: [(fromEllipsis: Bool, cluster: Int, level: Int)] = []
-        let base = paragraph.isRightToLeft ? 1 : 0
-        func level(_ rightToLeft: Bool) -> Int {
-            paragraph.isRightToLeft ? (rightToLeft ? 1 : 2) : (rightToLeft ? 1 : 0)
-        }
-        for index in clusters {
-            items.append((false, index, level(paragraph.clusters[index].isRightToLeft)))
-        }
         let mark = line.ellipsis ?? ShapedParagraph()
-        for index in mark.clusters.indices { items.append((true, index, base)) }
-        // Unicode's rule L2: from the highest level down to the lowest odd one, reverse every run at that level
-        // or above.
-        if let highest = items.map(\.level).max(), highest > 0 {
-            for target in stride(from: highest, through: 1, by: -1) {
-                var index = 0
-                while index < items.count {
-                    guard items[index].level >= target else {
-                        index += 1
-                        continue
+        // Visual order: a left-to-right line of a left-to-right paragraph is its clusters, then the ellipsis.
+        // Otherwise each item is a cluster of the paragraph or of the ellipsis, with its embedding level: 0 left to
+        // right in a left-to-right paragraph, 1 right to left, 2 left to right inside a right-to-left paragraph.
+        var items: [(fromEllipsis: Bool, cluster: Int, level: Int)] = []
+        let reorders = paragraph.isRightToLeft || clusters.contains { paragraph.clusters[$0].isRightToLeft }
+        if reorders {
+            let base = paragraph.isRightToLeft ? 1 : 0
+            func level(_ rightToLeft: Bool) -> Int {
+                paragraph.isRightToLeft ? (rightToLeft ? 1 : 2) : (rightToLeft ? 1 : 0)
+            }
+            for index in clusters {
+                items.append((false, index, level(paragraph.clusters[index].isRightToLeft)))
+            }
+            for index in mark.clusters.indices { items.append((true, index, base)) }
+            // Unicode's rule L2: from the highest level down to the lowest odd one, reverse every run at that level
+            // or above.
+            if let highest = items.map(\.level).max(), highest > 0 {
+                for target in stride(from: highest, through: 1, by: -1) {
+                    var index = 0
+                    while index < items.count {
+                        guard items[index].level >= target else {
+                            index += 1
+                            continue
+                        }
+                        var end = index
+                        while end < items.count, items[end].level >= target { end += 1 }
+                        items[index..<end].reverse()
+                        index = end
                     }
-                    var end = index
-                    while end < items.count, items[end].level >= target { end += 1 }
-                    items[index..<end].reverse()
-                    index = end
                 }
             }
         }
-        let lineWidth = items.reduce(0.0) {
-            $0 + Double(($1.fromEllipsis ? mark : paragraph).clusters[$1.cluster].advance)
+        var lineWidth = 0.0
+        if reorders {
+            for item in items {
+                lineWidth += Double((item.fromEllipsis ? mark : paragraph).clusters[item.cluster].advance)
+            }
+        } else {
+            for index in clusters { lineWidth += Double(paragraph.clusters[index].advance) }
+            for cluster in mark.clusters { lineWidth += Double(cluster.advance) }
         }
         let alignment: TextAlignment =
             style.alignment == .natural ? (paragraph.isRightToLeft ? .trailing : .leading) : style.alignment
@@ -190,49 +200,75 @@ struct LineBreaker {
         case .center: pen = (frameWidth - lineWidth) / 2
         case .trailing: pen = frameWidth - lineWidth
         }
-        for item in items {
-            let cluster = (item.fromEllipsis ? mark : paragraph).clusters[item.cluster]
-            var x = pen
-            for glyphIndex in Int(cluster.glyphStart)..<Int(cluster.glyphStart + cluster.glyphCount) {
-                let glyph = (item.fromEllipsis ? mark : paragraph).glyphs[glyphIndex]
+        if reorders {
+            for item in items {
+                let source = item.fromEllipsis ? mark : paragraph
                 place(
-                    glyph, x: x + Double(glyph.xOffset), y: baseline - Double(glyph.yOffset), extents: extents,
+                    source.clusters[item.cluster], of: source, pen: &pen, baseline: baseline, extents: &extents,
                     into: &layout)
-                x += Double(glyph.advance)
             }
-            pen += Double(cluster.advance)
+        } else {
+            for index in clusters {
+                place(
+                    paragraph.clusters[index], of: paragraph, pen: &pen, baseline: baseline, extents: &extents,
+                    into: &layout)
+            }
+            for cluster in mark.clusters {
+                place(cluster, of: mark, pen: &pen, baseline: baseline, extents: &extents, into: &layout)
+            }
         }
     }
 
+    /// Places a cluster's glyphs from the pen, which then moves past the cluster.
     private func place(
-        _ glyph: ShapedGlyph, x: Double, y: Double, extents: ExtentsMemo, into layout: inout TextLayout
+        _ cluster: ShapedCluster, of source: ShapedParagraph, pen: inout Double, baseline: Double,
+        extents: inout ExtentsMemo, into layout: inout TextLayout
     ) {
-        let face = faces[Int(glyph.face)]
-        var placed = PlacedGlyph(
-            face: glyph.face, id: glyph.id, x: x, y: y, minX: 0, minY: 0, maxX: 0, maxY: 0, hasInk: false)
-        if let (x0, y0, x1, y1) = extents.extents(of: glyph.id, in: face, index: glyph.face) {
-            let scale = Float(style.size / face.unitsPerEm)
-            (placed.minX, placed.maxX) = (x0 * scale, x1 * scale)
-            // Font units are y up, the frame y down.
-            (placed.minY, placed.maxY) = (-y1 * scale, -y0 * scale)
-            placed.hasInk = true
-            layout.include(
-                left: x + Double(placed.minX), top: y + Double(placed.minY), right: x + Double(placed.maxX),
-                bottom: y + Double(placed.maxY))
+        var x = pen
+        for glyphIndex in Int(cluster.glyphStart)..<Int(cluster.glyphStart + cluster.glyphCount) {
+            let glyph = source.glyphs[glyphIndex]
+            let (originX, originY) = (x + Double(glyph.xOffset), baseline - Double(glyph.yOffset))
+            var placed = PlacedGlyph(
+                face: glyph.face, id: glyph.id, x: originX, y: originY, minX: 0, minY: 0, maxX: 0, maxY: 0,
+                hasInk: false)
+            if let box = extents.box(of: glyph.id, face: glyph.face) {
+                (placed.minX, placed.minY, placed.maxX, placed.maxY) = box
+                placed.hasInk = true
+                layout.include(
+                    left: originX + Double(placed.minX), top: originY + Double(placed.minY),
+                    right: originX + Double(placed.maxX), bottom: originY + Double(placed.maxY))
+            }
+            layout.glyphs.append(placed)
+            x += Double(glyph.advance)
         }
-        layout.glyphs.append(placed)
+        pen += Double(cluster.advance)
     }
 }
 
-/// Glyph extents asked of HarfBuzz once per glyph and layout: for CFF outlines (Inter) each answer runs the
-/// glyph's charstring, and a paragraph repeats a few dozen glyphs thousands of times.
-private final class ExtentsMemo {
+/// Glyph outline boxes in points, asked of HarfBuzz once per glyph and layout: for CFF outlines (Inter) each
+/// answer runs the glyph's charstring, and a paragraph repeats a few dozen glyphs thousands of times. A value
+/// passed along the layout, not a class: a class's storage is checked for exclusive access at each look-up.
+private struct ExtentsMemo {
+    private let faces: [FontFace]
+    /// Points per font unit, per face, in Float as the boxes are.
+    private let scales: [Float]
+    /// (minX, minY, maxX, maxY) relative to the origin, y down; nil for a glyph without ink.
     private var known = GlyphMemo<(Float, Float, Float, Float)?>()
 
-    func extents(of glyph: UInt32, in face: FontFace, index: UInt16) -> (Float, Float, Float, Float)? {
+    init(faces: [FontFace], size: Double) {
+        self.faces = faces
+        scales = faces.map { Float(size / $0.unitsPerEm) }
+    }
+
+    mutating func box(of glyph: UInt32, face index: UInt16) -> (Float, Float, Float, Float)? {
         let key = UInt64(index) << 32 | UInt64(glyph)
         if let box = known[key] { return box }
-        let box = face.extents(of: glyph)
+        var box: (Float, Float, Float, Float)?
+        if let (x0, y0, x1, y1) = faces[Int(index)].extents(of: glyph) {
+            let scale = scales[Int(index)]
+            // Font units are y up, the frame y down.
+            box = (x0 * scale, -y1 * scale, x1 * scale, -y0 * scale)
+        }
         known[key] = box
         return box
     }
