@@ -135,19 +135,30 @@ struct ParagraphShaper {
         var paragraph = ShapedParagraph()
         guard !bytes.isEmpty else { return paragraph }
         var scalars: [Unicode.Scalar] = []
+        // Each scalar's first byte, the byte count last.
         var offsets: [Int32] = []
         // The scalar starting at each byte offset (HarfBuzz's clusters are byte offsets), one past the end last.
-        var scalarAt = [Int32](repeating: 0, count: bytes.count + 1)
-        var offset: Int32 = 0
-        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
-            scalarAt[Int(offset)] = Int32(scalars.count)
-            scalars.append(scalar)
+        var scalarAt: [Int32]
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            // ASCII, most text: a scalar per byte, without decoding.
+            scalars = bytes.map { Unicode.Scalar($0) }
+            offsets = Array(0...Int32(bytes.count))
+            scalarAt = offsets
+        } else {
+            scalars.reserveCapacity(bytes.count)
+            offsets.reserveCapacity(bytes.count + 1)
+            scalarAt = [Int32](repeating: 0, count: bytes.count + 1)
+            var offset: Int32 = 0
+            for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+                scalarAt[Int(offset)] = Int32(scalars.count)
+                scalars.append(scalar)
+                offsets.append(offset)
+                offset += Int32(UTF8.width(scalar))
+            }
             offsets.append(offset)
-            offset += Int32(UTF8.width(scalar))
+            scalarAt[bytes.count] = Int32(scalars.count)
         }
-        offsets.append(offset)
         let count = scalars.count
-        scalarAt[bytes.count] = Int32(count)
         let classes = scalars.map(Self.characterClass)
 
         // Directions: strong per character, then neutrals between agreeing neighbours.
@@ -231,25 +242,8 @@ struct ParagraphShaper {
         func isShapedByWord(_ run: Int) -> Bool {
             words != nil && directions[run] != .rightToLeft && Self.wordCachedScripts.contains(scripts[run])
         }
-        /// Each space-separated word and each run of spaces of the run start..<end, as byte offsets.
-        func forEachPiece(from start: Int, to end: Int, _ body: (Int, Int) -> Void) {
-            var pieceStart = Int(offsets[start])
-            let byteEnd = Int(offsets[end])
-            while pieceStart < byteEnd {
-                let isSpace = bytes[pieceStart] == 0x20
-                var pieceEnd = pieceStart + 1
-                while pieceEnd < byteEnd, (bytes[pieceEnd] == 0x20) == isSpace { pieceEnd += 1 }
-                body(pieceStart, pieceEnd)
-                pieceStart = pieceEnd
-            }
-        }
         let text = (scalars, classes, scalarAt)
         bytes.withUnsafeBufferPointer { utf8Bytes in
-            func key(_ start: Int, _ end: Int, run: Int) -> WordShapes.Key {
-                WordShapes.Key(
-                    face: faceOf[run], script: scripts[run].rawValue,
-                    bytes: UnsafeBufferPointer(rebasing: utf8Bytes[start..<end]))
-            }
             utf8Bytes.withMemoryRebound(to: CChar.self) { characters in
                 let utf8 = characters.baseAddress!
                 var runStart = 0
@@ -261,20 +255,27 @@ struct ParagraphShaper {
                     let script = scripts[runStart]
                     let scale = size / face.unitsPerEm
                     if isShapedByWord(runStart) {
-                        // Each word (and each run of spaces) shaped once for the text, then copied.
-                        forEachPiece(from: runStart, to: runEnd) { start, end in
-                            let key = key(start, end, run: runStart)
-                            guard !words!.appendKnown(key, to: &paragraph, firstScalars: &firstScalars) else {
-                                return
-                            }
+                        // Each word and each run of spaces shaped once for the text, then copied.
+                        var start = Int(offsets[runStart])
+                        let byteEnd = Int(offsets[runEnd])
+                        while start < byteEnd {
+                            let isSpace = utf8Bytes[start] == 0x20
+                            var end = start + 1
+                            while end < byteEnd, (utf8Bytes[end] == 0x20) == isSpace { end += 1 }
+                            defer { start = end }
+                            let key = WordShapes.Key(
+                                face: faceIndex, script: script.rawValue,
+                                bytes: UnsafeBufferPointer(rebasing: utf8Bytes[start..<end]))
+                            if words!.appendKnown(key, to: &paragraph, firstScalars: &firstScalars) { continue }
                             let (glyphBase, clusterBase, scalarBase) =
                                 (paragraph.glyphs.count, paragraph.clusters.count, firstScalars.count)
                             let glyphs = Self.shape(
                                 utf8, length: bytes.count, from: start, to: end, withContext: false, face: face,
                                 script: script, rightToLeft: false, buffer: buffer)
-                            append(
-                                glyphs, clusterBase: UInt32(start), face: faceIndex, scale: scale, rightToLeft: false,
-                                runEnd: Int32(end), text: text, to: &paragraph, firstScalars: &firstScalars)
+                            Self.append(
+                                glyphs, clusterBase: UInt32(start), face: faceIndex, scale: scale, tracking: tracking,
+                                rightToLeft: false, runEnd: Int32(end), text: text, to: &paragraph,
+                                firstScalars: &firstScalars)
                             words!.remember(
                                 key, glyphs: paragraph.glyphs[glyphBase...],
                                 clusters: paragraph.clusters[clusterBase...], glyphBase: glyphBase,
@@ -284,9 +285,10 @@ struct ParagraphShaper {
                         let glyphs = Self.shape(
                             utf8, length: bytes.count, from: Int(offsets[runStart]), to: Int(offsets[runEnd]),
                             withContext: true, face: face, script: script, rightToLeft: rightToLeft, buffer: buffer)
-                        append(
-                            glyphs, clusterBase: 0, face: faceIndex, scale: scale, rightToLeft: rightToLeft,
-                            runEnd: offsets[runEnd], text: text, to: &paragraph, firstScalars: &firstScalars)
+                        Self.append(
+                            glyphs, clusterBase: 0, face: faceIndex, scale: scale, tracking: tracking,
+                            rightToLeft: rightToLeft, runEnd: offsets[runEnd], text: text, to: &paragraph,
+                            firstScalars: &firstScalars)
                     }
                     runStart = runEnd
                 }
@@ -338,8 +340,9 @@ struct ParagraphShaper {
 
     /// One run's glyphs (clusters `clusterBase` before their byte offsets in the paragraph) as clusters in
     /// logical order, glyphs in visual order within each.
-    private func append(
-        _ glyphs: [RunGlyph], clusterBase: UInt32, face: Int, scale: Double, rightToLeft: Bool, runEnd: Int32,
+    private static func append(
+        _ glyphs: [RunGlyph], clusterBase: UInt32, face: Int, scale: Double, tracking: Double, rightToLeft: Bool,
+        runEnd: Int32,
         text: (scalars: [Unicode.Scalar], classes: [CharacterClass], scalarAt: [Int32]),
         to paragraph: inout ShapedParagraph, firstScalars: inout [UInt32]
     ) {
@@ -347,6 +350,7 @@ struct ParagraphShaper {
         guard count > 0 else { return }
         // Visual-order groups of glyphs with one cluster value.
         var groups: [(cluster: Int32, start: Int, end: Int)] = []
+        groups.reserveCapacity(count)
         var start = 0
         for index in 1...count where index == count || glyphs[index].cluster != glyphs[start].cluster {
             groups.append((Int32(glyphs[start].cluster + clusterBase), start, index))
@@ -368,7 +372,11 @@ struct ParagraphShaper {
             }
             let first = Int(text.scalarAt[Int(group.cluster)])
             let end = max(Int(text.scalarAt[Int(max(textEnd, group.cluster))]), first + 1)
-            let isWhitespace = text.classes[first..<end].allSatisfy(\.isWhitespace)
+            var isWhitespace = true
+            for index in first..<end where !text.classes[index].isWhitespace {
+                isWhitespace = false
+                break
+            }
             let last = text.scalars[end - 1].value
             firstScalars.append(text.scalars[first].value)
             paragraph.clusters.append(

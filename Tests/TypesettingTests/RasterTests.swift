@@ -275,23 +275,32 @@ final class RasterTests: XCTestCase {
     }
 
     func testCoverageCombinesAsSourceOver() {
-        // 37 columns: two whole vectors and a tail, at offsets that leave the mask's edge a vector or not.
-        let width = 37
+        // 37 columns: two whole vectors and a tail, at offsets that leave the mask's edge a vector or not; three
+        // rows: a pair of rows a step, then one alone (or, with the top row cut off, only the pair).
+        let (width, height) = (37, 3)
         let stride = GlyphBitmap.stride(forWidth: width)
-        var pixels = [UInt8](repeating: 0, count: stride * 2)
-        for x in 0..<width { (pixels[x], pixels[stride + x]) = (UInt8(x * 7), UInt8(255 - x * 5)) }
-        let bitmap = GlyphBitmap(left: 0, top: 2, width: width, height: 2, pixels: pixels)
+        var pixels = [UInt8](repeating: 0, count: stride * height)
+        for y in 0..<height {
+            for x in 0..<width { pixels[y * stride + x] = UInt8((x * 7 + y * 101) % 256) }
+        }
+        pixels[stride + 3] = 255
+        let bitmap = GlyphBitmap(left: 0, top: height, width: width, height: height, pixels: pixels)
         for (maskWidth, offset) in [(40, 0), (40, 3), (64, 5), (37, 0), (30, -4)] {
-            let mask = Plane(width: maskWidth, height: 2)
-            for y in 0..<2 { for x in 0..<maskWidth { mask[x, y] = UInt8((x * 31 + y * 17) % 256) } }
-            let before = TextFixtures.bytes(mask)
-            CoverageBlit.add(bitmap, atX: offset, y: 2, into: mask)
-            for y in 0..<2 {
-                for x in 0..<maskWidth {
-                    let a = Double(before[y * maskWidth + x])
-                    let column = x - offset
-                    let b = column >= 0 && column < width ? Double(pixels[y * stride + column]) : 0
-                    XCTAssertEqual(Double(mask[x, y]), a + b - (a * b / 255).rounded(), "(\(x), \(y)) in \(maskWidth)")
+            for originY in [3, 2] {
+                let mask = Plane(width: maskWidth, height: 3)
+                for y in 0..<3 { for x in 0..<maskWidth { mask[x, y] = UInt8((x * 31 + y * 17) % 256) } }
+                let before = TextFixtures.bytes(mask)
+                CoverageBlit.add(bitmap, atX: offset, y: originY, into: mask)
+                for y in 0..<3 {
+                    for x in 0..<maskWidth {
+                        let a = Double(before[y * maskWidth + x])
+                        let (column, row) = (x - offset, y + height - originY)
+                        let inside = column >= 0 && column < width && row < height
+                        let b = inside ? Double(pixels[row * stride + column]) : 0
+                        XCTAssertEqual(
+                            Double(mask[x, y]), a + b - (a * b / 255).rounded(),
+                            "(\(x), \(y)) in \(maskWidth), origin y \(originY)")
+                    }
                 }
             }
         }
