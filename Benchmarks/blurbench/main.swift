@@ -2,6 +2,7 @@
 // per second and each stage's time as a multiple of one copy of the image (measured in the same run).
 //
 //   blurbench [--input PHOTO] [--filter TEXT[,TEXT…]] [--trials N] [--warmup N] [--threads N] [--scalar] [--json]
+//             [--serve]
 //
 // --filter runs the benchmarks whose names contain any of the comma-separated texts (and the copies).
 // `copy` is one memcpy into an existing buffer (the unit of the × copy column); `copy-new` allocates the
@@ -9,6 +10,10 @@
 // with a reused workspace, as a renderer does every frame. New images come from PixelMemory, which keeps
 // released blocks for reuse, so in a loop they land in warm memory as in a long-running renderer; the
 // `*-fresh` cases turn that off, so every new image pays for fresh pages as a one-shot process does.
+// --serve times one trial at a time for a peer script that alternates its own trials with ours (this machine's speed
+// wanders within seconds, so figures taken apart can differ by more than the work does): the selected benchmarks
+// are warmed up, then each line read from standard input names one, which is prepared and run once, and its
+// milliseconds are written as one line; end of input ends the process.
 // --scalar adds each blur run with the scalar twin kernels and reports the SIMD speed-up. The kernels are the
 // process's (`Kernels.active`, the best C level the CPU has unless BLURTOOL_KERNELS names a set).
 @_spi(Benchmarks) import Compositor
@@ -26,6 +31,7 @@ struct Options {
     var trials = 7
     var warmup = 1
     var json = false
+    var serve = false
     var threads = Parallel.processorCount
     /// Also time each blur with the scalar twin kernels, for the SIMD speed-up column.
     var scalar = false
@@ -42,6 +48,7 @@ func parseOptions() -> Options {
         case "--trials": options.trials = Int(arguments.next() ?? "") ?? options.trials
         case "--warmup": options.warmup = Int(arguments.next() ?? "") ?? options.warmup
         case "--json": options.json = true
+        case "--serve": options.serve = true
         case "--scalar": options.scalar = true
         case "--threads": options.threads = Int(arguments.next() ?? "") ?? options.threads
         case "--text-file": options.text.textFile = arguments.next()
@@ -51,7 +58,7 @@ func parseOptions() -> Options {
         default:
             print(
                 "usage: blurbench [--input PHOTO] [--filter TEXT[,TEXT…]] [--trials N] [--warmup N] [--threads N]"
-                    + " [--scalar] [--json] [--text-file F] [--font-file F] [--text-size PX] [--text-width PX]"
+                    + " [--scalar] [--json] [--serve] [--text-file F] [--font-file F] [--text-size PX] [--text-width PX]"
             )
             exit(argument == "--help" || argument == "-h" ? 0 : 64)
         }
@@ -278,6 +285,22 @@ let benchmarks: [Benchmark] =
         },
     ] + TextBenchmarks.benchmarks(options.text, filters: options.filters)
 
+if options.serve {
+    let served = benchmarks.filter { benchmark in
+        options.filters.map { $0.contains(where: benchmark.name.contains) } ?? true
+    }
+    for benchmark in served { _ = try Harness.measure(benchmark, warmup: options.warmup, trials: 0) }
+    while let name = readLine() {
+        guard let benchmark = served.first(where: { $0.name == name }) else {
+            TextBenchmarks.fail("--serve: no selected benchmark is named \"\(name)\"", status: 64)
+        }
+        let milliseconds = try Harness.measure(benchmark, warmup: 0, trials: 1).milliseconds[0]
+        // Straight to the descriptor: print's buffer would hold the answer the script is waiting for.
+        let line = "\(milliseconds)\n"
+        _ = line.withCString { write(1, $0, strlen($0)) }
+    }
+    exit(0)
+}
 var results: [Measurement] = []
 for benchmark in benchmarks
 where options.filters.map({ $0.contains(where: benchmark.name.contains) || benchmark.name.hasPrefix("copy") }) ?? true {

@@ -145,13 +145,14 @@ def skia_draw(canvas, blobs, font, line_height):
 
 # --- Ours ----------------------------------------------------------------------------------------------------
 
-def ours(args, text_file, font_file):
+def ours(args, text_file, font_file, only_cold=False):
     """blurbench's text-paragraph-cold ({"median_ms", "min_ms", ...}) with its parts, text-paragraph-shape and
-    text-paragraph-draw-warm, under "parts"; or {"error": reason}."""
+    text-paragraph-draw-warm, under "parts" (unless `only_cold`); or {"error": reason}."""
     bench = os.path.join(args.build_dir, "blurbench")
     if not os.path.exists(bench):
         return {"error": f"{bench} missing (make release)"}
-    command = [bench, "--input", os.path.join(ROOT, "fixtures", "coffee.jpg"), "--filter", "text-paragraph",
+    selected = "text-paragraph-cold" if only_cold else "text-paragraph"
+    command = [bench, "--input", os.path.join(ROOT, "fixtures", "coffee.jpg"), "--filter", selected,
                "--text-file", text_file, "--font-file", font_file, "--text-size", f"{args.size:g}",
                "--text-width", f"{args.width:g}", "--trials", str(args.trials), "--threads", "1", "--json"]
     done = subprocess.run(command, capture_output=True, text=True)
@@ -215,6 +216,43 @@ def best_psnr(a, b, reach=3):
             pb = b[reach + dy:h - reach + dy, reach + dx:w - reach + dx]
             best = max(best, (psnr(pa, pb), (dx, dy)))
     return best
+
+
+def alternating_trials(args, text_file, prepare, run):
+    """The target's comparison trial by trial: skia's cold shape + draw, then one cold trial of ours from a
+    `blurbench --serve` process, `--alternating` times. This machine's speed wanders by tens of percent within
+    seconds, so medians taken seconds apart can differ by more than the work does; pairs taken a few
+    milliseconds apart share the machine's state. The medians of both and of the pairs' ratios; or
+    {"error": reason}."""
+    bench = os.path.join(args.build_dir, "blurbench")
+    if not os.path.exists(bench):
+        return {"error": f"{bench} missing (make release)"}
+    command = [bench, "--input", os.path.join(ROOT, "fixtures", "coffee.jpg"), "--filter", "text-paragraph-cold",
+               "--text-file", text_file, "--font-file", args.font, "--text-size", f"{args.size:g}",
+               "--text-width", f"{args.width:g}", "--threads", "1", "--serve"]
+    server = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    pairs = []
+    try:
+        for _ in range(args.alternating):
+            state = prepare()
+            start = time.perf_counter()
+            run(state)
+            peer = (time.perf_counter() - start) * 1000
+            server.stdin.write("text-paragraph-cold\n")
+            answer = server.stdout.readline()
+            try:
+                pairs.append((peer, float(answer)))
+            except ValueError:
+                return {"error": f"blurbench --serve answered {answer.strip()!r}"}
+    finally:
+        server.stdin.close()
+        server.wait()
+    if not pairs:
+        return {"error": "no trials"}
+    return {"trials": len(pairs), "skia_median_ms": statistics.median(p for p, _ in pairs),
+            "ours_median_ms": statistics.median(o for _, o in pairs),
+            "median_pair_ratio": statistics.median(p / o for p, o in pairs),
+            "pairs_ms": pairs}
 
 
 def benchmark(args, work):
@@ -297,6 +335,8 @@ def benchmark(args, work):
     report["pillow"], report["skia"] = pillow, {"shape_and_draw": skia_cold, "draw_only": skia_draw_only,
                                                 "shape_and_draw_warm": skia_warm}
     report["ours"] = ours(args, text_file, args.font)
+    report["alternating"] = (alternating_trials(args, text_file, skia_prepare, skia_shape_draw)
+                             if args.alternating else {"error": "--alternating 0"})
     mine = ours_picture(args, text, args.font, height, work)
     report["agreement"] = {"skia_vs_pillow": best_psnr(pillow_picture, skia_picture)}
     if mine is not None:
@@ -323,6 +363,14 @@ def print_table(report):
     for label, value in rows:
         ratio = f"{value / mine:.2f}x" if mine else "-"
         print(f"{label:62s} {value:9.2f} {'-' if mine is None else f'{mine:.2f}':>9} {ratio:>10s}")
+    paired = report.get("alternating", {})
+    if "error" not in paired:
+        print(f"{'skia cold and ours, trial by trial in turn (' + str(paired['trials']) + ' pairs)':62s} "
+              f"{paired['skia_median_ms']:9.2f} {paired['ours_median_ms']:9.2f} "
+              f"{paired['skia_median_ms'] / paired['ours_median_ms']:9.2f}x")
+        print(f"  median of the pairs' ratios: {paired['median_pair_ratio']:.2f}x")
+    else:
+        print(f"trial by trial: not measured ({paired['error']})")
     if mine is None:
         print(f"ours: unavailable ({report['ours']['error']})")
     else:
@@ -366,13 +414,17 @@ def parse_args(argv):
     p.add_argument("--words", type=int, default=2000)
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--trials", type=int, default=7, help="median of this many cold trials (default: %(default)s)")
+    p.add_argument("--alternating", type=int, default=61,
+                   help="cold trials of skia and of ours taken in turn, pair by pair (default: %(default)s; 0 for "
+                        "none)")
     p.add_argument("--build-dir", default=os.path.join(ROOT, ".build", "release"),
                    help="where blurbench and blurtool are (default: %(default)s)")
     p.add_argument("--json", help="write every figure to this file")
     args = p.parse_args(argv)
     if not (0 < args.size <= 1000 and 16 <= args.width <= 100_000 and 1 <= args.words <= 1_000_000
-            and args.trials >= 1):
-        p.error("needs 0 < --size <= 1000, 16 <= --width <= 100000, 1 <= --words <= 1000000, --trials >= 1")
+            and args.trials >= 1 and 0 <= args.alternating <= 100_000):
+        p.error("needs 0 < --size <= 1000, 16 <= --width <= 100000, 1 <= --words <= 1000000, --trials >= 1, "
+                "0 <= --alternating <= 100000")
     args.font = args.font or inter_regular()
     if args.font is None:
         p.exit(EX_UNAVAILABLE, "peer_text: Inter is not installed (fonts-inter); pass --font FILE\n")

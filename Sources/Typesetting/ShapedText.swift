@@ -98,6 +98,7 @@ final class ShapedText: TypesetText, @unchecked Sendable {
         of layout: TextLayout, rendering: GlyphRendering, transform: AffineTransform2D, mask: Plane
     ) -> ([Stamp], [Source]) {
         var stamps: [Stamp] = []
+        stamps.reserveCapacity(layout.glyphs.count)
         var sources: [Source] = []
         // A paragraph repeats a few dozen glyph images thousands of times: each is looked up once.
         var sourceOf = GlyphMemo<Int32>()

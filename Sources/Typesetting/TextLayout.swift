@@ -3,12 +3,13 @@ import Compositor
 /// A glyph placed in the frame: its face, id, origin on the baseline and outline box, in frame points (y down).
 struct PlacedGlyph {
     var face: UInt16
+    /// Beside the face, where it packs into the id's padding: 40 bytes a glyph, not 48.
+    var hasInk: Bool
     var id: UInt32
     var x: Double
     var y: Double
     /// The outline's box relative to the origin, y down (zeros when `hasInk` is false: a space).
     var minX, minY, maxX, maxY: Float
-    var hasInk: Bool
 }
 
 /// The text laid out in one frame size: wrapped, limited, truncated, aligned and centred as `UILabel` does it.
@@ -229,8 +230,8 @@ struct LineBreaker {
             let glyph = source.glyphs[glyphIndex]
             let (originX, originY) = (x + Double(glyph.xOffset), baseline - Double(glyph.yOffset))
             var placed = PlacedGlyph(
-                face: glyph.face, id: glyph.id, x: originX, y: originY, minX: 0, minY: 0, maxX: 0, maxY: 0,
-                hasInk: false)
+                face: glyph.face, hasInk: false, id: glyph.id, x: originX, y: originY, minX: 0, minY: 0, maxX: 0,
+                maxY: 0)
             if let box = extents.box(of: glyph.id, face: glyph.face) {
                 (placed.minX, placed.minY, placed.maxX, placed.maxY) = box
                 placed.hasInk = true
