@@ -21,6 +21,7 @@ import time
 
 import numpy as np
 
+from alternating import Served, alternate, timed
 from machine import describe, summary
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -270,6 +271,37 @@ def prepare_input(args):
     return img, described, key, png, npy
 
 
+def alternate_with_opencv(args, img, png):
+    """OpenCV's GaussianBlur and ours (`blur-auto-sigmaS-fresh`, each result in fresh pages as OpenCV's is)
+    trial by trial in turn, `--alternating` pairs per thread count and σ (alternating.py): {"T/σ": figures}."""
+    import cv2
+    blurbench = os.path.join(args.build_dir, "blurbench")
+    if not os.path.exists(blurbench):
+        return {"error": f"{blurbench} missing (make release)"}
+    figures = {}
+    for threads in args.thread_list:
+        cv2.setNumThreads(threads)
+        for sigma in args.sigma_list:
+            name = f"blur-auto-sigma{sigma:g}-fresh"
+            command = [blurbench, "--filter", name, "--threads", str(threads), "--input", png]
+            try:
+                with Served(command) as ours_process:
+                    result = alternate(
+                        lambda: timed(lambda: cv2.GaussianBlur(img, (0, 0), sigmaX=sigma,
+                                                               borderType=cv2.BORDER_REFLECT)),
+                        lambda: ours_process.trial(name), args.alternating)
+            except RuntimeError as error:
+                result = {"error": str(error)}
+            figures[f"{threads}/{sigma:g}"] = result
+            if "error" in result:
+                print(f"  alternating, {threads} thr σ={sigma:g}: {result['error']}")
+            else:
+                print(f"  alternating, {threads} thr σ={sigma:<4g} opencv {result['peer_median_ms']:.1f} ms, ours "
+                      f"{result['ours_median_ms']:.1f} ms, {result['pairs']} pairs: median pair ratio "
+                      f"{result['median_pair_ratio']:.2f}x")
+    return figures
+
+
 def benchmark(args):
     """The whole run: returns the JSON-ready report (input, versions, rows)."""
     img, described, key, png, npy = prepare_input(args)
@@ -329,6 +361,9 @@ def benchmark(args):
                         if out is None:
                             scores.setdefault(("ours", sigma), {"note": "blurtool failed: not scored"})
                     add(peer, threads, sigma, {k: result[k] for k in ("median_ms", "min_ms", "trials")}, out)
+    alternating = {}
+    if args.alternating and {"opencv", "ours"} <= wanted:
+        alternating = alternate_with_opencv(args, img, png)
     for sigma in args.sigma_list:  # the best any 8-bit output can score: the reference rounded
         ref = cached_reference(img, key, sigma, "mirror", args.cache_dir)
         for threads in args.thread_list:
@@ -347,6 +382,7 @@ def benchmark(args):
     shutil.rmtree(out_dir, ignore_errors=True)
     return {"machine": machine, "input": described, "width": w, "height": h, "input_sha256_16": key, "versions": versions,
             "ours": ours_status, "trials": args.trials, "load_average": [load, os.getloadavg()[0]],
+            "alternating_with_opencv": alternating,
             "reference_edge": {k: "/".join(v) for k, v in PEER_EDGE.items()}, "rows": rows}
 
 
@@ -420,6 +456,9 @@ def parse_args(argv):
     p.add_argument("--sigmas", default="2,10,30,100")
     p.add_argument("--threads", default="1,2")
     p.add_argument("--trials", type=int, default=5)
+    p.add_argument("--alternating", type=int, default=0,
+                   help="also time OpenCV and ours trial by trial in turn, this many pairs per thread count and "
+                        "σ (alternating.py; default: %(default)s, none)")
     p.add_argument("--quick", action="store_true", help="σ 2,30, 1 thread, 3 trials")
     p.add_argument("--only", help="comma-separated subset: opencv,pyvips-int,pyvips-float,pillow,pillow-simd,ours")
     p.add_argument("--vips-float", action="store_true", help="also time pyvips precision=float (slow: 11 s at σ 30)")

@@ -30,6 +30,7 @@ sys.dont_write_bytecode = True  # importing peer_blur must not leave a __pycache
 import numpy as np  # noqa: E402
 
 from peer_blur import BUILD_DIR, prepare_input, time_it  # noqa: E402
+from alternating import Served, alternate, timed  # noqa: E402
 from machine import describe, summary  # noqa: E402
 
 DEFAULT_INPUT = "/work/shared/photos/apples_4032x3024.jpg"
@@ -129,11 +130,37 @@ def ours_times(args, png):
     return times
 
 
+def alternate_with_opencv(args, img, png, matrix):
+    """OpenCV's warpPerspective and our perspective-12mp trial by trial in turn, `--alternating` pairs at each
+    thread count (alternating.py): {threads: figures}."""
+    import cv2
+    blurbench, figures = os.path.join(args.build_dir, "blurbench"), {}
+    h, w = img.shape[:2]
+    for threads in args.thread_list:
+        if not os.path.exists(blurbench):
+            figures[threads] = {"error": f"{blurbench} missing (make release)"}
+            continue
+        cv2.setNumThreads(threads)
+        command = [blurbench, "--filter", "perspective-12mp", "--threads", str(threads), "--input", png]
+        try:
+            with Served(command) as ours_process:
+                figures[threads] = alternate(
+                    lambda: timed(lambda: cv2.warpPerspective(img, matrix, (w, h), flags=cv2.INTER_LINEAR,
+                                                              borderMode=cv2.BORDER_CONSTANT)),
+                    lambda: ours_process.trial("perspective-12mp"), args.alternating)
+        except RuntimeError as error:
+            figures[threads] = {"error": str(error)}
+    return figures
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--input", default=DEFAULT_INPUT, help="photo (default: %(default)s; generated if missing)")
     p.add_argument("--threads", default="1,2")
     p.add_argument("--trials", type=int, default=5)
+    p.add_argument("--alternating", type=int, default=0,
+                   help="also time OpenCV and ours trial by trial in turn, this many pairs per thread count "
+                        "(alternating.py; default: %(default)s, none)")
     p.add_argument("--supersample", type=int, default=4, help="reference samples per axis (default %(default)s)")
     p.add_argument("--json", help="write every number to this file")
     p.add_argument("--build-dir", default=BUILD_DIR, help="where blurbench and blurtool are (%(default)s)")
@@ -174,6 +201,9 @@ def main(argv):
     if not isinstance(times, dict):
         row["note"] = times
     rows.append(row)
+    paired = {}
+    if args.alternating:
+        paired = alternate_with_opencv(args, img, png, matrix)
     ceiling = np.clip(np.rint(ref), 0, 255)
     rows.append(dict(peer="8-bit ceiling", times={}, **score(ceiling, ref, seen)))
     print(f"{'peer':24}" + "".join(f"{str(t) + ' thr ms':>12}" for t in args.thread_list)
@@ -182,12 +212,19 @@ def main(argv):
         times = "".join(f"{row['times'][t]:12.1f}" if t in row["times"] else f"{'-':>12}" for t in args.thread_list)
         numbers = "".join(f"{row[k]:10.2f}" if k in row else f"{'-':>10}" for k in ("psnr_db", "psnr_seen_db"))
         print(f"{row['peer']:24}{times}{numbers}{row.get('max_error', float('nan')):9.1f}  {row.get('note', '')}")
+    for threads, result in paired.items():
+        if "error" in result:
+            print(f"alternating, {threads} thr: {result['error']}")
+        else:
+            print(f"alternating, {threads} thr: opencv {result['peer_median_ms']:.1f} ms, ours "
+                  f"{result['ours_median_ms']:.1f} ms, {result['pairs']} pairs: median pair ratio "
+                  f"{result['median_pair_ratio']:.2f}x")
     print("versions: opencv " + cv2.__version__ + f"; load average {load:.2f} at the start, "
           f"{os.getloadavg()[0]:.2f} at the end")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(dict(machine=machine, input=described, input_sha256_16=key, shape=img.shape, angle_deg=ANGLE, eye_px=EYE,
-                           supersample=args.supersample, rows=rows), f)
+                           supersample=args.supersample, rows=rows, alternating_with_opencv=paired), f)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from alternating import Served, alternate, timed
 from machine import describe, summary
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -219,40 +220,20 @@ def best_psnr(a, b, reach=3):
 
 
 def alternating_trials(args, text_file, prepare, run):
-    """The target's comparison trial by trial: skia's cold shape + draw, then one cold trial of ours from a
-    `blurbench --serve` process, `--alternating` times. This machine's speed wanders by tens of percent within
-    seconds, so medians taken seconds apart can differ by more than the work does; pairs taken a few
-    milliseconds apart share the machine's state. The medians of both and of the pairs' ratios; or
-    {"error": reason}."""
+    """The target's comparison trial by trial (alternating.py): skia's cold shape + draw, then one cold trial of
+    ours, `--alternating` pairs; or {"error": reason}."""
     bench = os.path.join(args.build_dir, "blurbench")
     if not os.path.exists(bench):
         return {"error": f"{bench} missing (make release)"}
     command = [bench, "--input", os.path.join(ROOT, "fixtures", "coffee.jpg"), "--filter", "text-paragraph-cold",
                "--text-file", text_file, "--font-file", args.font, "--text-size", f"{args.size:g}",
-               "--text-width", f"{args.width:g}", "--threads", "1", "--serve"]
-    server = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-    pairs = []
+               "--text-width", f"{args.width:g}", "--threads", "1"]
     try:
-        for _ in range(args.alternating):
-            state = prepare()
-            start = time.perf_counter()
-            run(state)
-            peer = (time.perf_counter() - start) * 1000
-            server.stdin.write("text-paragraph-cold\n")
-            answer = server.stdout.readline()
-            try:
-                pairs.append((peer, float(answer)))
-            except ValueError:
-                return {"error": f"blurbench --serve answered {answer.strip()!r}"}
-    finally:
-        server.stdin.close()
-        server.wait()
-    if not pairs:
-        return {"error": "no trials"}
-    return {"trials": len(pairs), "skia_median_ms": statistics.median(p for p, _ in pairs),
-            "ours_median_ms": statistics.median(o for _, o in pairs),
-            "median_pair_ratio": statistics.median(p / o for p, o in pairs),
-            "pairs_ms": pairs}
+        with Served(command) as ours_process:
+            return alternate(lambda: timed(run, prepare), lambda: ours_process.trial("text-paragraph-cold"),
+                             args.alternating)
+    except RuntimeError as error:
+        return {"error": str(error)}
 
 
 def benchmark(args, work):
@@ -365,9 +346,9 @@ def print_table(report):
         print(f"{label:62s} {value:9.2f} {'-' if mine is None else f'{mine:.2f}':>9} {ratio:>10s}")
     paired = report.get("alternating", {})
     if "error" not in paired:
-        print(f"{'skia cold and ours, trial by trial in turn (' + str(paired['trials']) + ' pairs)':62s} "
-              f"{paired['skia_median_ms']:9.2f} {paired['ours_median_ms']:9.2f} "
-              f"{paired['skia_median_ms'] / paired['ours_median_ms']:9.2f}x")
+        print(f"{'skia cold and ours, trial by trial in turn (' + str(paired['pairs']) + ' pairs)':62s} "
+              f"{paired['peer_median_ms']:9.2f} {paired['ours_median_ms']:9.2f} "
+              f"{paired['peer_median_ms'] / paired['ours_median_ms']:9.2f}x")
         print(f"  median of the pairs' ratios: {paired['median_pair_ratio']:.2f}x")
     else:
         print(f"trial by trial: not measured ({paired['error']})")
