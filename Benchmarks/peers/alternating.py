@@ -4,8 +4,12 @@ This machine's speed wanders by tens of percent within seconds (another tenant, 
 medians taken seconds apart can differ by more than the work does, and a ratio of them inherits that. Here each
 peer trial is followed at once by one of ours, run by a `blurbench --serve` process that has its benchmarks
 built and warmed up: a pair shares the machine's state, and the median of the pairs' ratios is the figure that
-holds still from run to run.
+holds still from run to run. For one thread both processes are also pinned to one CPU (`pinned`): the two vCPUs
+of this VM need not run at the same speed at the same moment, and a peer on one with ours on the other gave
+skia-against-ours ratios from 1.2x to 2.5x in runs minutes apart, where pinned runs gave 1.67x to 1.73x.
 """
+import contextlib
+import os
 import statistics
 import subprocess
 import time
@@ -35,6 +39,19 @@ class Served:
 
     def __exit__(self, *_):
         self.close()
+
+
+@contextlib.contextmanager
+def pinned(threads):
+    """With `threads` 1, this process (and every process it starts meanwhile) on one CPU, its first allowed one;
+    otherwise as it was."""
+    allowed = os.sched_getaffinity(0)
+    if threads == 1 and len(allowed) > 1:
+        os.sched_setaffinity(0, {min(allowed)})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, allowed)
 
 
 def timed(run, prepare=None):

@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from alternating import Served, alternate, timed
+from alternating import Served, alternate, pinned, timed
 from machine import describe, summary
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -285,7 +285,7 @@ def alternate_with_opencv(args, img, png):
             name = f"blur-auto-sigma{sigma:g}-fresh"
             command = [blurbench, "--filter", name, "--threads", str(threads), "--input", png]
             try:
-                with Served(command) as ours_process:
+                with pinned(threads), Served(command) as ours_process:
                     result = alternate(
                         lambda: timed(lambda: cv2.GaussianBlur(img, (0, 0), sigmaX=sigma,
                                                                borderType=cv2.BORDER_REFLECT)),

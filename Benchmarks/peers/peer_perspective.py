@@ -30,7 +30,7 @@ sys.dont_write_bytecode = True  # importing peer_blur must not leave a __pycache
 import numpy as np  # noqa: E402
 
 from peer_blur import BUILD_DIR, prepare_input, time_it  # noqa: E402
-from alternating import Served, alternate, timed  # noqa: E402
+from alternating import Served, alternate, pinned, timed  # noqa: E402
 from machine import describe, summary  # noqa: E402
 
 DEFAULT_INPUT = "/work/shared/photos/apples_4032x3024.jpg"
@@ -143,7 +143,7 @@ def alternate_with_opencv(args, img, png, matrix):
         cv2.setNumThreads(threads)
         command = [blurbench, "--filter", "perspective-12mp", "--threads", str(threads), "--input", png]
         try:
-            with Served(command) as ours_process:
+            with pinned(threads), Served(command) as ours_process:
                 figures[threads] = alternate(
                     lambda: timed(lambda: cv2.warpPerspective(img, matrix, (w, h), flags=cv2.INTER_LINEAR,
                                                               borderMode=cv2.BORDER_CONSTANT)),

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from alternating import Served, alternate, timed
+from alternating import Served, alternate, pinned, timed
 from machine import describe, summary
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -229,7 +229,7 @@ def alternating_trials(args, text_file, prepare, run):
                "--text-file", text_file, "--font-file", args.font, "--text-size", f"{args.size:g}",
                "--text-width", f"{args.width:g}", "--threads", "1"]
     try:
-        with Served(command) as ours_process:
+        with pinned(1), Served(command) as ours_process:
             return alternate(lambda: timed(run, prepare), lambda: ours_process.trial("text-paragraph-cold"),
                              args.alternating)
     except RuntimeError as error:
