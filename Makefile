@@ -72,7 +72,7 @@ test-release: deps
 # without it (CheckedAllocationTests asks for 4 TiB), not abort the run; leak checking is off because XCTest
 # keeps every test case object (and the images in its properties) alive to the end. TSan runs the tests that
 # start threads (the whole suite under it takes many minutes on two cores).
-TSAN_TESTS ?= BlurEngineTests|SeparableBlurRowsTests|PyramidBlurTests|PyramidKernelTests|FixedPointBlurTests|CompositeTests.testThreadCounts|AffineWarpTests|ResamplerTests.testBitIdentical|PixelMemoryTests|SceneRendererTests|AnimationRendererTests|TypesettingTests|TextLayerTests|PerspectiveWarpTests|PageCurlTests|ParticleEmitterTests|Animated3DFrameTests|KernelChoiceTests
+TSAN_TESTS ?= ParallelTests|BlurEngineTests|SeparableBlurRowsTests|PyramidBlurTests|PyramidKernelTests|FixedPointBlurTests|CompositeTests.testThreadCounts|AffineWarpTests|ResamplerTests.testBitIdentical|PixelMemoryTests|SceneRendererTests|AnimationRendererTests|TypesettingTests|TextLayerTests|PerspectiveWarpTests|PageCurlTests|ParticleEmitterTests|Animated3DFrameTests|KernelChoiceTests
 # The test that runs the tool under `ulimit -v` is skipped there: ASan reserves terabytes of shadow memory at
 # start-up, which no such limit allows.
 test-asan: deps

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -38,6 +39,34 @@ public enum Parallel {
                 for i in part(worker, of: workers, count: count) { box.value(i, worker) }
             }
         }
+    }
+}
+
+extension Parallel {
+    /// `forEach` with the pieces handed out in order to whichever worker is free, for pieces of uneven cost or
+    /// threads of uneven speed: with contiguous parts, a worker whose core is busy with something else holds up
+    /// the whole call while the other has finished. A worker's pieces are then no longer contiguous, so this is for
+    /// pieces that share nothing through the cache (the perspective warp's bands of canvas rows).
+    static func forEachBalanced(_ count: Int, threads: Int, _ body: (Int, Int) -> Void) {
+        let workers = workers(count, threads: threads)
+        if workers <= 1 {
+            for i in 0..<count { body(i, 0) }
+            return
+        }
+        let next = PieceCounter()
+        withoutActuallyEscaping(body) { body in
+            let box = UncheckedSendable(body)
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                while case let i = next.take(), i < count { box.value(i, worker) }
+            }
+        }
+    }
+
+    /// The next piece to hand out.
+    private final class PieceCounter: Sendable {
+        private let next = Atomic<Int>(0)
+
+        func take() -> Int { next.wrappingAdd(1, ordering: .relaxed).oldValue }
     }
 }
 

@@ -59,7 +59,7 @@ public struct PerspectiveWarp: Sendable {
         let (tileWidth, tileHeight) = PerspectiveWarp.tile
         let bands = (height + tileHeight - 1) / tileHeight
         let kernels = kernels
-        Parallel.forEach(bands, threads: threads) { band, _ in
+        Parallel.forEachBalanced(bands, threads: threads) { band, _ in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: PerspectiveSampling.Plan.words(pixels: tileWidth)) {
                 let plan = PerspectiveSampling.Plan($0.baseAddress!, pixels: tileWidth)
                 for start in stride(from: 0, to: width, by: tileWidth) {
