@@ -19,12 +19,16 @@ BLURTOOL := .build/release/blurtool
 # fallback (and the face for Hebrew and Arabic).
 APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev \
 	libfreetype-dev libharfbuzz-dev libfontconfig-dev fonts-inter fonts-dejavu-core
+# The tests' oracles: ffmpeg decodes our y4m and draws xfade's frames to compare with ours (those tests skip
+# without it, so a machine that lacks it would pass without checking them).
+TEST_APT_PACKAGES := ffmpeg
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text bench-transition bench-perspective bench-portable
+.PHONY: deps test-deps build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text bench-transition bench-perspective bench-portable
 
-deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+deps test-deps: PACKAGES = $(if $(filter test-deps,$@),$(TEST_APT_PACKAGES),$(APT_PACKAGES))
+deps test-deps:
+	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing \
@@ -61,10 +65,10 @@ docs: release
 	$(BLURTOOL) compose docs/flight-transitions-strip.json -q 85 -o docs/flight-transitions.jpg
 
 # The suites are XCTest; Swift Testing is off so the run ends on XCTest's "Executed N tests" line.
-test: deps
+test: deps test-deps
 	$(SWIFT) test --disable-swift-testing
 
-test-release: deps
+test-release: deps test-deps
 	$(SWIFT) test --disable-swift-testing -c release -Xswiftc -enable-testing $(CPU_FLAGS)
 
 # The suites under the address and thread sanitizers, each in a build directory of its own (switching flags in
