@@ -149,8 +149,10 @@ struct LineBreaker {
         _ line: Line, baseline: Double, frameWidth: Double, extents: inout ExtentsMemo, into layout: inout TextLayout
     ) {
         let paragraph = paragraphs[line.paragraph]
-        var clusters = line.clusters[...]
-        while let last = clusters.last, paragraph.clusters[last].isWhitespace { clusters.removeLast() }
+        // Trailing whitespace left out by moving the end (removing from a slice of the line's array copies it).
+        var end = line.clusters.endIndex
+        while end > 0, paragraph.clusters[line.clusters[end - 1]].isWhitespace { end -= 1 }
+        let clusters = line.clusters[..<end]
         let mark = line.ellipsis ?? ShapedParagraph()
         // Visual order: a left-to-right line of a left-to-right paragraph is its clusters, then the ellipsis.
         // Otherwise each item is a cluster of the paragraph or of the ellipsis, with its embedding level: 0 left to
