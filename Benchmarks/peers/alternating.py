@@ -44,7 +44,10 @@ class Served:
 @contextlib.contextmanager
 def pinned(threads):
     """With `threads` 1, this process (and every process it starts meanwhile) on one CPU, its first allowed one;
-    otherwise as it was."""
+    otherwise, or where the system has no CPU affinity (macOS), as it was."""
+    if not hasattr(os, "sched_setaffinity"):
+        yield
+        return
     allowed = os.sched_getaffinity(0)
     if threads == 1 and len(allowed) > 1:
         os.sched_setaffinity(0, {min(allowed)})
