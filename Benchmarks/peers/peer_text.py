@@ -7,7 +7,8 @@ pixel per point) and wrapped greedily by words to --width px. Timed in one run, 
 trials on one thread: (a) Pillow `ImageDraw.multiline_text` of the wrapped lines (libraqm layout when Pillow has
 it), the wrap itself timed apart; (b) skia-python, one `TextBlob.MakeFromShapedText` per line from the same line
 breaks, drawn with `drawTextBlob` (a fresh Typeface per trial, so its glyph cache starts empty); (c) ours,
-`blurbench --filter text-paragraph-cold`. Runs under .venv-peers (re-executes itself there). See README.md.
+`blurbench --filter text-paragraph-cold`; then (b) and (c) again trial by trial, --alternating pairs on one CPU
+(alternating.py), the target's figure. Runs under .venv-peers (re-executes itself there). See README.md.
 """
 import argparse
 import json
