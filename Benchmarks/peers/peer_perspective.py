@@ -162,9 +162,9 @@ def parse_args(argv):
     p.add_argument("--input", default=DEFAULT_INPUT, help="photo (default: %(default)s; generated if missing)")
     p.add_argument("--threads", default="1,2")
     p.add_argument("--trials", type=int, default=5)
-    p.add_argument("--alternating", type=int, default=0,
+    p.add_argument("--alternating", type=int, default=61,
                    help="also time OpenCV and ours trial by trial in turn, this many pairs per thread count "
-                        "(alternating.py; default: %(default)s, none)")
+                        "(alternating.py; default: %(default)s; 0 for none)")
     p.add_argument("--supersample", type=int, default=4, help="reference samples per axis (default %(default)s)")
     p.add_argument("--json", help="write every number to this file")
     p.add_argument("--build-dir", default=BUILD_DIR, help="where blurbench and blurtool are (%(default)s)")
