@@ -255,23 +255,40 @@ struct ParagraphShaper {
                     let script = scripts[runStart]
                     let scale = size / face.unitsPerEm
                     if isShapedByWord(runStart) {
-                        // Each word and each run of spaces shaped once for the text, then copied.
+                        // Each word and each run of spaces shaped once for the text, then copied; the single space
+                        // between words, half the pieces, by its template number without a look-up.
                         var start = Int(offsets[runStart])
                         let byteEnd = Int(offsets[runEnd])
+                        var singleSpace: Int?
+                        // The run's shape plan, found once: `hb_shape` looks it up in the face's cache on every call.
+                        var properties = hb_segment_properties_t(
+                            direction: HB_DIRECTION_LTR, script: script, language: hb_language_get_default(),
+                            reserved1: nil, reserved2: nil)
+                        let plan = hb_shape_plan_create_cached(hb_font_get_face(face.hbFont), &properties, nil, 0, nil)
+                        defer { hb_shape_plan_destroy(plan) }
                         while start < byteEnd {
                             let isSpace = utf8Bytes[start] == 0x20
                             var end = start + 1
                             while end < byteEnd, (utf8Bytes[end] == 0x20) == isSpace { end += 1 }
                             defer { start = end }
+                            let isSingleSpace = isSpace && end == start + 1
+                            if isSingleSpace, let singleSpace {
+                                words!.append(singleSpace, to: &paragraph, firstScalars: &firstScalars)
+                                continue
+                            }
                             let key = WordShapes.Key(
                                 face: faceIndex, script: script.rawValue,
                                 bytes: UnsafeBufferPointer(rebasing: utf8Bytes[start..<end]))
-                            if words!.appendKnown(key, to: &paragraph, firstScalars: &firstScalars) { continue }
+                            if let known = words!.known(key) {
+                                words!.append(known, to: &paragraph, firstScalars: &firstScalars)
+                                if isSingleSpace { singleSpace = known }
+                                continue
+                            }
                             let (glyphBase, clusterBase, scalarBase) =
                                 (paragraph.glyphs.count, paragraph.clusters.count, firstScalars.count)
                             let glyphs = Self.shape(
-                                utf8, length: bytes.count, from: start, to: end, withContext: false, face: face,
-                                script: script, rightToLeft: false, buffer: buffer)
+                                utf8 + start, count: end - start, properties: &properties, plan: plan, face: face,
+                                buffer: buffer)
                             Self.append(
                                 glyphs, clusterBase: UInt32(start), face: faceIndex, scale: scale, tracking: tracking,
                                 rightToLeft: false, runEnd: Int32(end), text: text, to: &paragraph,
@@ -280,11 +297,12 @@ struct ParagraphShaper {
                                 key, glyphs: paragraph.glyphs[glyphBase...],
                                 clusters: paragraph.clusters[clusterBase...], glyphBase: glyphBase,
                                 firstScalars: firstScalars[scalarBase...])
+                            if isSingleSpace { singleSpace = words!.count - 1 }
                         }
                     } else {
                         let glyphs = Self.shape(
                             utf8, length: bytes.count, from: Int(offsets[runStart]), to: Int(offsets[runEnd]),
-                            withContext: true, face: face, script: script, rightToLeft: rightToLeft, buffer: buffer)
+                            face: face, script: script, rightToLeft: rightToLeft, buffer: buffer)
                         Self.append(
                             glyphs, clusterBase: 0, face: faceIndex, scale: scale, tracking: tracking,
                             rightToLeft: rightToLeft, runEnd: offsets[runEnd], text: text, to: &paragraph,
@@ -306,22 +324,31 @@ struct ParagraphShaper {
         return paragraph
     }
 
-    /// HarfBuzz's glyphs for the bytes start..<end of the `length` bytes at `utf8`: with the rest as context
-    /// (clusters are offsets into all of it), or alone (clusters count from `start`).
+    /// HarfBuzz's glyphs for the bytes start..<end of the `length` bytes at `utf8`, with the rest as context
+    /// (clusters are offsets into all of it).
     private static func shape(
-        _ utf8: UnsafePointer<CChar>, length: Int, from start: Int, to end: Int, withContext: Bool, face: FontFace,
-        script: hb_script_t, rightToLeft: Bool, buffer: OpaquePointer?
+        _ utf8: UnsafePointer<CChar>, length: Int, from start: Int, to end: Int, face: FontFace, script: hb_script_t,
+        rightToLeft: Bool, buffer: OpaquePointer?
     ) -> [RunGlyph] {
         hb_buffer_clear_contents(buffer)
-        if withContext {
-            hb_buffer_add_utf8(buffer, utf8, Int32(length), UInt32(start), Int32(end - start))
-        } else {
-            hb_buffer_add_utf8(buffer, utf8 + start, Int32(end - start), 0, Int32(end - start))
-        }
+        hb_buffer_add_utf8(buffer, utf8, Int32(length), UInt32(start), Int32(end - start))
         hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_set_script(buffer, script)
         hb_buffer_guess_segment_properties(buffer)
         hb_shape(face.hbFont, buffer, nil, 0)
+        return glyphs(of: buffer)
+    }
+
+    /// HarfBuzz's glyphs for the `count` bytes at `utf8` alone (clusters count from there), through a plan made for
+    /// `properties`: what `hb_shape` would give, without its look-up of the plan.
+    private static func shape(
+        _ utf8: UnsafePointer<CChar>, count: Int, properties: inout hb_segment_properties_t, plan: OpaquePointer?,
+        face: FontFace, buffer: OpaquePointer?
+    ) -> [RunGlyph] {
+        hb_buffer_clear_contents(buffer)
+        hb_buffer_add_utf8(buffer, utf8, Int32(count), 0, Int32(count))
+        hb_buffer_set_segment_properties(buffer, &properties)
+        hb_shape_plan_execute(plan, face.hbFont, buffer, nil, 0)
         return glyphs(of: buffer)
     }
 

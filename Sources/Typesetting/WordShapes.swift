@@ -71,9 +71,11 @@ struct WordShapes {
         return (index, nil)
     }
 
-    /// Appends the word's clusters and glyphs from its first occurrence; false when it has none yet.
-    func appendKnown(_ key: Key, to paragraph: inout ShapedParagraph, firstScalars: inout [UInt32]) -> Bool {
-        guard let number = slot(of: key).template else { return false }
+    /// The template number of the word `key` names, if it has been shaped.
+    func known(_ key: Key) -> Int? { slot(of: key).template }
+
+    /// Appends template `number`'s clusters and glyphs (one from `known`, or the last `remember`ed: `count − 1`).
+    func append(_ number: Int, to paragraph: inout ShapedParagraph, firstScalars: inout [UInt32]) {
         let template = templates[number]
         let base = Int32(paragraph.glyphs.count)
         // Copied through buffer pointers: appending array slices went through a generic path per word.
@@ -89,7 +91,6 @@ struct WordShapes {
         self.firstScalars.withUnsafeBufferPointer {
             firstScalars.append(contentsOf: UnsafeBufferPointer(rebasing: $0[template.clusters]))
         }
-        return true
     }
 
     /// Keeps what the shaper appended for a word's first occurrence (the paragraph's glyphs from `glyphBase`).
