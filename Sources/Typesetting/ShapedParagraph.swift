@@ -139,7 +139,8 @@ struct ParagraphShaper {
         var offsets: [Int32] = []
         // The scalar starting at each byte offset (HarfBuzz's clusters are byte offsets), one past the end last.
         var scalarAt: [Int32]
-        if bytes.allSatisfy({ $0 < 0x80 }) {
+        let isASCII = bytes.allSatisfy { $0 < 0x80 }
+        if isASCII {
             // ASCII, most text: a scalar per byte, without decoding.
             scalars = bytes.map { Unicode.Scalar($0) }
             offsets = Array(0...Int32(bytes.count))
@@ -161,12 +162,13 @@ struct ParagraphShaper {
         let count = scalars.count
         let classes = scalars.map(Self.characterClass)
 
-        // Directions: strong per character, then neutrals between agreeing neighbours.
-        var directions = classes.map(\.direction)
+        // Directions: strong per character, then neutrals between agreeing neighbours. ASCII has no right-to-left
+        // letter and no mark, so there every character resolves left to right.
+        var directions = isASCII ? [Direction](repeating: .leftToRight, count: count) : classes.map(\.direction)
         let paragraphDirection = directions.first { $0 != .neutral } ?? .leftToRight
         paragraph.isRightToLeft = paragraphDirection == .rightToLeft
         var previousStrong = paragraphDirection
-        var position = 0
+        var position = isASCII ? count : 0
         while position < count {
             if directions[position] != .neutral {
                 previousStrong = directions[position]
@@ -208,13 +210,20 @@ struct ParagraphShaper {
             }
         }
 
-        // Scripts: common and inherited characters take the script around them.
-        var scripts = scalars.map(Self.script)
+        // Scripts: common and inherited characters take the script around them. In ASCII only letters have one
+        // (Latin), so every character takes Latin when there is a letter, and all stay Common when there is none.
         func isNeutral(_ script: hb_script_t) -> Bool {
             script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED || script == HB_SCRIPT_UNKNOWN
         }
+        var scripts: [hb_script_t]
+        if isASCII {
+            let hasLetter = bytes.contains { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+            scripts = [hb_script_t](repeating: hasLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON, count: count)
+        } else {
+            scripts = scalars.map(Self.script)
+        }
         var current = scripts.first { !isNeutral($0) } ?? HB_SCRIPT_COMMON
-        for index in 0..<count {
+        for index in (isASCII ? count : 0)..<count {
             if isNeutral(scripts[index]) {
                 scripts[index] = current
             } else {
