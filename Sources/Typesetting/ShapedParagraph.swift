@@ -167,23 +167,25 @@ struct ParagraphShaper {
         var directions = isASCII ? [Direction](repeating: .leftToRight, count: count) : classes.map(\.direction)
         let paragraphDirection = directions.first { $0 != .neutral } ?? .leftToRight
         paragraph.isRightToLeft = paragraphDirection == .rightToLeft
-        var previousStrong = paragraphDirection
-        var position = isASCII ? count : 0
-        while position < count {
-            if directions[position] != .neutral {
-                previousStrong = directions[position]
-                position += 1
-                continue
+        if !isASCII {
+            var previousStrong = paragraphDirection
+            var position = 0
+            while position < count {
+                if directions[position] != .neutral {
+                    previousStrong = directions[position]
+                    position += 1
+                    continue
+                }
+                var end = position
+                while end < count, directions[end] == .neutral { end += 1 }
+                let next = end < count ? directions[end] : paragraphDirection
+                let resolved = next == previousStrong ? next : paragraphDirection
+                for index in position..<end {
+                    // A mark keeps the direction of what it is attached to.
+                    directions[index] = classes[index].isAttached && index > 0 ? directions[index - 1] : resolved
+                }
+                position = end
             }
-            var end = position
-            while end < count, directions[end] == .neutral { end += 1 }
-            let next = end < count ? directions[end] : paragraphDirection
-            let resolved = next == previousStrong ? next : paragraphDirection
-            for index in position..<end {
-                // A mark keeps the direction of what it is attached to.
-                directions[index] = classes[index].isAttached && index > 0 ? directions[index - 1] : resolved
-            }
-            position = end
         }
 
         // Faces: the primary where it has the character, else the fallback; attached characters and neutrals
@@ -212,22 +214,22 @@ struct ParagraphShaper {
 
         // Scripts: common and inherited characters take the script around them. In ASCII only letters have one
         // (Latin), so every character takes Latin when there is a letter, and all stay Common when there is none.
-        func isNeutral(_ script: hb_script_t) -> Bool {
-            script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED || script == HB_SCRIPT_UNKNOWN
-        }
         var scripts: [hb_script_t]
         if isASCII {
             let hasLetter = bytes.contains { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
             scripts = [hb_script_t](repeating: hasLetter ? HB_SCRIPT_LATIN : HB_SCRIPT_COMMON, count: count)
         } else {
+            func isNeutral(_ script: hb_script_t) -> Bool {
+                script == HB_SCRIPT_COMMON || script == HB_SCRIPT_INHERITED || script == HB_SCRIPT_UNKNOWN
+            }
             scripts = scalars.map(Self.script)
-        }
-        var current = scripts.first { !isNeutral($0) } ?? HB_SCRIPT_COMMON
-        for index in (isASCII ? count : 0)..<count {
-            if isNeutral(scripts[index]) {
-                scripts[index] = current
-            } else {
-                current = scripts[index]
+            var current = scripts.first { !isNeutral($0) } ?? HB_SCRIPT_COMMON
+            for index in 0..<count {
+                if isNeutral(scripts[index]) {
+                    scripts[index] = current
+                } else {
+                    current = scripts[index]
+                }
             }
         }
 

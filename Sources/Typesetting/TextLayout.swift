@@ -186,15 +186,20 @@ struct LineBreaker {
                 }
             }
         }
-        var lineWidth = 0.0
-        if reorders {
-            for item in items {
-                lineWidth += Double((item.fromEllipsis ? mark : paragraph).clusters[item.cluster].advance)
+        /// Each cluster of the line in visual order, with the paragraph (or ellipsis) it belongs to.
+        func forEachInVisualOrder(_ body: (ShapedCluster, ShapedParagraph) -> Void) {
+            if reorders {
+                for item in items {
+                    let source = item.fromEllipsis ? mark : paragraph
+                    body(source.clusters[item.cluster], source)
+                }
+            } else {
+                for index in clusters { body(paragraph.clusters[index], paragraph) }
+                for cluster in mark.clusters { body(cluster, mark) }
             }
-        } else {
-            for index in clusters { lineWidth += Double(paragraph.clusters[index].advance) }
-            for cluster in mark.clusters { lineWidth += Double(cluster.advance) }
         }
+        var lineWidth = 0.0
+        forEachInVisualOrder { cluster, _ in lineWidth += Double(cluster.advance) }
         let alignment: TextAlignment =
             style.alignment == .natural ? (paragraph.isRightToLeft ? .trailing : .leading) : style.alignment
         var pen: Double
@@ -203,22 +208,8 @@ struct LineBreaker {
         case .center: pen = (frameWidth - lineWidth) / 2
         case .trailing: pen = frameWidth - lineWidth
         }
-        if reorders {
-            for item in items {
-                let source = item.fromEllipsis ? mark : paragraph
-                place(
-                    source.clusters[item.cluster], of: source, pen: &pen, baseline: baseline, extents: &extents,
-                    into: &layout)
-            }
-        } else {
-            for index in clusters {
-                place(
-                    paragraph.clusters[index], of: paragraph, pen: &pen, baseline: baseline, extents: &extents,
-                    into: &layout)
-            }
-            for cluster in mark.clusters {
-                place(cluster, of: mark, pen: &pen, baseline: baseline, extents: &extents, into: &layout)
-            }
+        forEachInVisualOrder { cluster, source in
+            place(cluster, of: source, pen: &pen, baseline: baseline, extents: &extents, into: &layout)
         }
     }
 

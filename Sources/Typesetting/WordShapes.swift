@@ -51,10 +51,15 @@ struct WordShapes {
     /// The distinct words shaped so far.
     var count: Int { templates.count }
 
+    /// Where a probe for `digest` starts in a table `mask + 1` slots long (a multiplicative hash, as `GlyphMemo`'s).
+    private static func home(_ digest: UInt64, mask: Int) -> Int {
+        Int(truncatingIfNeeded: (digest &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+    }
+
     /// The slot holding the key's template, or the free slot where it would go.
     private func slot(of key: Key) -> (index: Int, template: Int?) {
         let mask = slots.count - 1
-        var index = Int(truncatingIfNeeded: (key.digest &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+        var index = Self.home(key.digest, mask: mask)
         while slots[index] >= 0 {
             let number = Int(slots[index])
             let template = templates[number]
@@ -121,7 +126,7 @@ struct WordShapes {
         slots = [Int32](repeating: -1, count: slots.count * 2)
         let mask = slots.count - 1
         for (number, template) in templates.enumerated() {
-            var index = Int(truncatingIfNeeded: (template.digest &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+            var index = Self.home(template.digest, mask: mask)
             while slots[index] >= 0 { index = (index + 1) & mask }
             slots[index] = Int32(number)
         }
