@@ -58,7 +58,8 @@ func parseOptions() -> Options {
         default:
             print(
                 "usage: blurbench [--input PHOTO] [--filter TEXT[,TEXT…]] [--trials N] [--warmup N] [--threads N]"
-                    + " [--scalar] [--json] [--serve] [--text-file F] [--font-file F] [--text-size PX] [--text-width PX]"
+                    + " [--scalar] [--json] [--serve] [--text-file F] [--font-file F] [--text-size PX]"
+                    + " [--text-width PX]"
             )
             exit(argument == "--help" || argument == "-h" ? 0 : 64)
         }

@@ -72,3 +72,11 @@ def alternate(peer_trial, ours_trial, pairs):
     return {"pairs": len(measured), "peer_median_ms": statistics.median(p for p, _ in measured),
             "ours_median_ms": statistics.median(o for _, o in measured),
             "median_pair_ratio": statistics.median(p / o for p, o in measured), "pairs_ms": measured}
+
+
+def pair_figures(result, peer):
+    """One line for `alternate`'s figures (or its error): both medians and the median of the pairs' ratios."""
+    if "error" in result:
+        return result["error"]
+    return (f"{peer} {result['peer_median_ms']:.1f} ms, ours {result['ours_median_ms']:.1f} ms, {result['pairs']} "
+            f"pairs: median pair ratio {result['median_pair_ratio']:.2f}x")

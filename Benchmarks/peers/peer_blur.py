@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from alternating import Served, alternate, pinned, timed
+from alternating import Served, alternate, pair_figures, pinned, timed
 from machine import describe, summary
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -293,12 +293,7 @@ def alternate_with_opencv(args, img, png):
             except RuntimeError as error:
                 result = {"error": str(error)}
             figures[f"{threads}/{sigma:g}"] = result
-            if "error" in result:
-                print(f"  alternating, {threads} thr σ={sigma:g}: {result['error']}")
-            else:
-                print(f"  alternating, {threads} thr σ={sigma:<4g} opencv {result['peer_median_ms']:.1f} ms, ours "
-                      f"{result['ours_median_ms']:.1f} ms, {result['pairs']} pairs: median pair ratio "
-                      f"{result['median_pair_ratio']:.2f}x")
+            print(f"  alternating, {threads} thr σ={sigma:<4g} {pair_figures(result, 'opencv')}")
     return figures
 
 

@@ -6,10 +6,10 @@ seen from 1000 px (m34 = -1/1000), onto a canvas of its size. OpenCV: `cv2.warpP
 BORDER_CONSTANT)` with the same homography in its pixel-centre convention, timed (warm-up, then the median of
 --trials runs of the call alone) at each --threads. Ours: `blurbench --filter perspective-12mp --json` for the
 time (`perspective-12mp-fresh`, the canvas and levels in fresh pages as OpenCV's result is; the reused-memory
-figure beside it) and `blurtool compose` of a one-layer scene with that transform3D for the pixels (the layer is drawn flat at
-its own size, a copy, then warped). Both are scored on RGB against a float64 evaluation: each canvas pixel the
-mean of --supersample² bilinear samples of the photo (transparent black outside it and where the plane lies
-behind the eye, w <= 0), so a warp that aliases where the plane recedes loses to one that filters. Runs under
+figure beside it) and `blurtool compose` of a one-layer scene with that transform3D for the pixels (the layer is
+drawn flat at its own size, a copy, then warped). Both are scored on RGB against a float64 evaluation: each canvas
+pixel the mean of --supersample² bilinear samples of the photo (transparent black outside it and where the plane
+lies behind the eye, w <= 0), so a warp that aliases where the plane recedes loses to one that filters. Runs under
 .venv-peers (re-executes itself there). See README.md beside this file.
 """
 import argparse
@@ -31,7 +31,7 @@ sys.dont_write_bytecode = True  # importing peer_blur must not leave a __pycache
 import numpy as np  # noqa: E402
 
 from peer_blur import BUILD_DIR, prepare_input, time_it  # noqa: E402
-from alternating import Served, alternate, pinned, timed  # noqa: E402
+from alternating import Served, alternate, pair_figures, pinned, timed  # noqa: E402
 from machine import describe, summary  # noqa: E402
 
 DEFAULT_INPUT = "/work/shared/photos/apples_4032x3024.jpg"
@@ -220,12 +220,7 @@ def main(argv):
         numbers = "".join(f"{row[k]:10.2f}" if k in row else f"{'-':>10}" for k in ("psnr_db", "psnr_seen_db"))
         print(f"{row['peer']:24}{times}{numbers}{row.get('max_error', float('nan')):9.1f}  {row.get('note', '')}")
     for threads, result in paired.items():
-        if "error" in result:
-            print(f"alternating, {threads} thr: {result['error']}")
-        else:
-            print(f"alternating, {threads} thr: opencv {result['peer_median_ms']:.1f} ms, ours "
-                  f"{result['ours_median_ms']:.1f} ms, {result['pairs']} pairs: median pair ratio "
-                  f"{result['median_pair_ratio']:.2f}x")
+        print(f"alternating, {threads} thr: {pair_figures(result, 'opencv')}")
     print("versions: opencv " + cv2.__version__ + f"; load average {load:.2f} at the start, "
           f"{os.getloadavg()[0]:.2f} at the end")
     if args.json:
