@@ -82,12 +82,11 @@ func readFile(_ path: String) -> [UInt8] {
     }
 }
 
-// glibc raises its mmap threshold after large blocks are freed, after which its own allocations reuse warm
-// pages: results would depend on the order of benchmarks. Pinning the threshold keeps malloc out of it;
-// PixelMemory's reuse is what the plain and `-fresh` cases compare.
-@_silgen_name("mallopt") func mallopt(_ parameter: Int32, _ value: Int32) -> Int32  // <malloc.h>, not in Glibc
-let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
-_ = mallopt(mmapThreshold, 128 * 1024)
+// glibc's allocator is left as every process has it (blurtool, a renderer, the peers' Python): its mmap threshold
+// rises after a large block is freed, so later blocks of that size come from its heap, in warm pages. Pinning the
+// threshold to keep `-fresh` cases fresh would make every array above 128 KiB new pages on every trial, a cost no
+// such process pays (a cold paragraph's text trial spent a fifth of its time in page faults so). The `-fresh` cases
+// hand freed memory back to the system before each trial instead (`freshBenchmark`).
 
 let options = parseOptions()
 // Timing other kernels than the ones asked for would mislead: stop, as blurtool does (EX_CONFIG).
@@ -134,8 +133,8 @@ func blurBenchmarks(kernels: any ConvolutionKernelSet.Type, suffix: String) -> [
         }
     }
     let fresh = [2.0, 10, 30, 100].map { sigma in
-        Benchmark(name: "blur-auto-sigma\(Int(sigma))-fresh" + suffix, megapixels: megapixels) {
-            withFreshPages { checksum(blur(sigma, .auto).apply(to: image)) }
+        freshBenchmark(name: "blur-auto-sigma\(Int(sigma))-fresh" + suffix, megapixels: megapixels) {
+            checksum(blur(sigma, .auto).apply(to: image))
         }
     }
     // A renderer's steady state: the same destination and workspace every call.
@@ -166,12 +165,18 @@ func compositeLayer(from image: Image) -> Image {
     return layer
 }
 
-/// Runs `body` with PixelMemory's reuse off: each new image gets pages the kernel has just zeroed.
-func withFreshPages(_ body: () -> Int) -> Int {
-    let limit = PixelMemory.reuseLimit
-    PixelMemory.reuseLimit = 0
-    defer { PixelMemory.reuseLimit = limit }
-    return body()
+@_silgen_name("malloc_trim") func mallocTrim(_ pad: Int) -> Int32  // <malloc.h>, not in Glibc
+
+/// A benchmark whose every new image gets pages the kernel has just zeroed, as a one-shot process's do: it runs
+/// with PixelMemory's reuse off, and before each trial (untimed) glibc gives what was freed back to the system
+/// (`malloc_trim` advises its free chunks' pages away), so no block comes back warm from glibc's heap either.
+func freshBenchmark(name: String, megapixels: Double, run: @escaping () -> Int) -> Benchmark {
+    Benchmark(name: name, megapixels: megapixels, prepare: { _ = mallocTrim(0) }) {
+        let limit = PixelMemory.reuseLimit
+        PixelMemory.reuseLimit = 0
+        defer { PixelMemory.reuseLimit = limit }
+        return run()
+    }
 }
 
 func checksum(_ image: Image) -> Int {
@@ -227,9 +232,7 @@ let benchmarks: [Benchmark] =
         Benchmark(name: "copy-new", megapixels: megapixels) {
             checksum(image.copy())
         },
-        Benchmark(name: "copy-new-fresh", megapixels: megapixels) {
-            withFreshPages { checksum(image.copy()) }
-        },
+        freshBenchmark(name: "copy-new-fresh", megapixels: megapixels) { checksum(image.copy()) },
     ] + blurBenchmarks(kernels: Kernels.active, suffix: "")
     + (options.scalar ? blurBenchmarks(kernels: ScalarKernels.self, suffix: "-scalar") : []) + [
         Benchmark(name: "material-thin", megapixels: megapixels) {
@@ -242,27 +245,21 @@ let benchmarks: [Benchmark] =
             checksum(Resampler(filter: .bilinear, threads: threads).fit(image, width: 1170, height: 2532, mode: .fill))
         },
         // The peers' way: every result in pages the kernel has just zeroed (a one-shot caller's).
-        Benchmark(name: "resize-fill-1170x2532-lanczos3-fresh", megapixels: megapixels) {
-            withFreshPages {
-                checksum(
-                    Resampler(filter: .lanczos3, threads: threads).fit(image, width: 1170, height: 2532, mode: .fill))
-            }
+        freshBenchmark(name: "resize-fill-1170x2532-lanczos3-fresh", megapixels: megapixels) {
+            checksum(Resampler(filter: .lanczos3, threads: threads).fit(image, width: 1170, height: 2532, mode: .fill))
         },
-        Benchmark(name: "resize-fill-1170x2532-bilinear-fresh", megapixels: megapixels) {
-            withFreshPages {
-                checksum(
-                    Resampler(filter: .bilinear, threads: threads).fit(image, width: 1170, height: 2532, mode: .fill))
-            }
+        freshBenchmark(name: "resize-fill-1170x2532-bilinear-fresh", megapixels: megapixels) {
+            checksum(Resampler(filter: .bilinear, threads: threads).fit(image, width: 1170, height: 2532, mode: .fill))
         },
         // 30° counter-clockwise about the centre onto a canvas of the same size, as OpenCV's
         // warpAffine(getRotationMatrix2D(centre, 30, 1)) in the peer script.
         Benchmark(name: "rotate30-bilinear", megapixels: megapixels) { rotate30() },
-        Benchmark(name: "rotate30-bilinear-fresh", megapixels: megapixels) { withFreshPages(rotate30) },
+        freshBenchmark(name: "rotate30-bilinear-fresh", megapixels: megapixels, run: rotate30),
         // 30° about the vertical axis through the centre seen from 1000 px (m34 = −1/1000), onto a canvas of the
         // same size, as OpenCV's warpPerspective in peer_perspective.py.
         Benchmark(name: "perspective-12mp", megapixels: megapixels) { perspective12MP() },
         // The same with the canvas and the levels in fresh pages, as OpenCV's result is.
-        Benchmark(name: "perspective-12mp-fresh", megapixels: megapixels) { withFreshPages(perspective12MP) },
+        freshBenchmark(name: "perspective-12mp-fresh", megapixels: megapixels, run: perspective12MP),
         // A renderer's steady state: drawing onto the frame it keeps, in place.
         Benchmark(name: "composite-over-opacity", megapixels: megapixels) {
             compositeTarget.draw(layer, opacity: 0.8, threads: threads)
@@ -279,9 +276,7 @@ let benchmarks: [Benchmark] =
         },
         // As the peers do: the result in a new image.
         Benchmark(name: "composite-over-opacity-new", megapixels: megapixels) { compositeIntoNewImage() },
-        Benchmark(name: "composite-over-opacity-new-fresh", megapixels: megapixels) {
-            withFreshPages(compositeIntoNewImage)
-        },
+        freshBenchmark(name: "composite-over-opacity-new-fresh", megapixels: megapixels, run: compositeIntoNewImage),
         Benchmark(name: "encode-jpeg-q90", megapixels: megapixels) {
             try ImageEncoder.encode(image, as: .jpeg).count
         },
