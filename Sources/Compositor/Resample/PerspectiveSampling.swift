@@ -218,9 +218,11 @@ struct PerspectiveSampling {
     ///
     /// Along a row w is linear in x and u, v are ratios of linear functions, monotone where w keeps its sign: when
     /// w > 0 at both ends of the chunk, its points lie between those of the ends (to within rounding, far inside
-    /// the margins below), so two points bound all eight. A point at least 2^(L+1) source pixels inside every
-    /// edge has both levels' neighbourhoods inside their levels (level k's position uc·2⁻ᵏ − ½ lies in
-    /// [½, ⌈side/2ᵏ⌉ − 1½] for k = L, L + 1); one 2^(L+3) pixels outside an edge reads nothing in either.
+    /// the margins below), so two points bound all eight. A point at least 2^K source pixels inside every edge has
+    /// its neighbourhoods inside levels L to K (level k's position uc·2⁻ᵏ − ½ lies in [½, ⌈side/2ᵏ⌉ − 1½] for
+    /// k ≤ K), where K is L + 1 for a chunk that mixes in the upper level and L for one that reads level L alone
+    /// (the magnified side of a view, where a source pixel spans many canvas pixels: half the margin there halves
+    /// the band of chunks drawn pixel by pixel along its edges); one 2^(K+2) pixels outside an edge reads nothing.
     @inline(__always)
     func plan(chunk start: Int, _ row: Row, into plan: Plan) -> ChunkKind {
         let detail = plan.detail[0]
@@ -229,7 +231,7 @@ struct PerspectiveSampling {
         let (first, last) = (w[0], w[7])
         guard first > 0, last > 0 else { return first <= 0 && last <= 0 ? .clear : .mixed }
         let level = detail >> 8
-        let margin = Float(bitPattern: UInt32(128 + level) << 23)  // 2^(L+1)
+        let margin = Float(bitPattern: UInt32(127 + level + (detail & 255 != 0 ? 1 : 0)) << 23)  // 2^K
         let (width, height) = (Float(sourceWidth), Float(sourceHeight))
         let (u0, u7, v0, v7) = (uc[0], uc[7], vc[0], vc[7])
         // Each end tested itself (not through min and max, which would pass a NaN end over for the other): NaN and
