@@ -92,10 +92,12 @@ typedef struct bt_kernel_table {
     /// `PerspectiveSampling.plan(chunk:)` of the `chunks` chunks from canvas x `start`, each chunk's level of detail
     /// in `detail`: `kinds[c]` is 0 (clear), 1 (inside: its plan entries written) or 2 (mixed). `terms` holds, in
     /// Float, the inverse's m11, m12 and m13, the source's width and height, and the row's x, y and w terms
-    /// (`PerspectiveSampling.planTerms`).
+    /// (`PerspectiveSampling.planTerms`); `row_bytes` and `origins` are `MipLevels.Table`'s, `bounds`
+    /// `PerspectiveSampling.bounds`.
     void (*perspective_plan)(
         const float *terms, ptrdiff_t start, ptrdiff_t chunks, const int32_t *detail, const ptrdiff_t *row_bytes,
-        int32_t *lower_offset, int32_t *upper_offset, uint32_t *fractions, uint8_t *kinds);
+        const ptrdiff_t *origins, const float *bounds, int32_t *lower_offset, int32_t *upper_offset,
+        uint32_t *fractions, uint8_t *kinds);
 } bt_kernel_table;
 
 /// `level`'s kernels, or NULL when this build has no code for it (the x86-64 levels elsewhere than x86-64).

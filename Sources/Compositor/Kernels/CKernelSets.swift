@@ -116,9 +116,12 @@ extension CKernels: BilinearKernelSet {
         into plan: PerspectiveSampling.Plan, kinds: UnsafeMutablePointer<UInt8>
     ) {
         withUnsafeBytes(of: sampling.planTerms(row)) { terms in
-            Level.table.perspective_plan(
-                terms.baseAddress!.assumingMemoryBound(to: Float.self), start, count, plan.detail,
-                sampling.levels.table.rowBytes, plan.lowerOffset, plan.upperOffset, plan.fractions, kinds)
+            sampling.bounds.withUnsafeBufferPointer { bounds in
+                Level.table.perspective_plan(
+                    terms.baseAddress!.assumingMemoryBound(to: Float.self), start, count, plan.detail,
+                    sampling.levels.table.rowBytes, sampling.levels.table.origins, bounds.baseAddress!,
+                    plan.lowerOffset, plan.upperOffset, plan.fractions, kinds)
+            }
         }
     }
 }

@@ -22,6 +22,10 @@ struct PerspectiveSampling {
     /// The largest level of detail: the last level, no mixing.
     var topDetail: Int32
     private let sourceWidth, sourceHeight: Int32
+    /// Where a chunk's ends must lie (source pixels from the corner) for its neighbourhoods to lie inside the
+    /// stored levels it reads: for level L reading alone, then L mixing in L + 1, the least and greatest u, then v
+    /// (`plan(chunk:)`).
+    let bounds: [Float]
 
     /// Points further than this from the source (in source pixels) lie past every level's reach.
     private static let reach: Float = 1e6
@@ -31,9 +35,34 @@ struct PerspectiveSampling {
         self.levels = levels
         (m11, m12, m13) = (Float(inverse.m11), Float(inverse.m12), Float(inverse.m13))
         (m21, m22, m23) = (Float(inverse.m21), Float(inverse.m22), Float(inverse.m23))
-        topDetail = Int32(levels.images.count - 1) << 8
-        let source = levels.images[0]
+        topDetail = Int32(levels.count - 1) << 8
+        let source = levels.levels[0]
         (sourceWidth, sourceHeight) = (Int32(source.width), Int32(source.height))
+        bounds = PerspectiveSampling.bounds(levels)
+    }
+
+    /// `bounds`: a point at least 2^K source pixels inside the source's edges (K the highest level read) has its
+    /// neighbourhoods inside each level read (see `plan(chunk:)`); inside a stored region of level k, level k's
+    /// position uc·2⁻ᵏ − ½ must lie in [x + ½, x + width − 1½], so uc in [(x + 1)·2ᵏ, (x + width − 1)·2ᵏ]. Whole
+    /// levels ask nothing more than the edges do.
+    private static func bounds(_ levels: MipLevels) -> [Float] {
+        let (width, height) = (Float(levels.levels[0].width), Float(levels.levels[0].height))
+        var bounds: [Float] = []
+        for lower in 0..<levels.count {
+            for read in [lower...lower, lower...min(lower + 1, levels.count - 1)] {
+                let margin = Float(1 << (lower + (read.count - 1)))
+                var (uLow, uHigh, vLow, vHigh) = (margin, width - margin, margin, height - margin)
+                for k in read {
+                    let (region, scale) = (levels.levels[k].region, Float(1 << k))
+                    uLow = max(uLow, Float(region.x + 1) * scale)
+                    uHigh = min(uHigh, Float(region.x + region.width - 1) * scale)
+                    vLow = max(vLow, Float(region.y + 1) * scale)
+                    vHigh = min(vHigh, Float(region.y + region.height - 1) * scale)
+                }
+                bounds += [uLow, uHigh, vLow, vHigh]
+            }
+        }
+        return bounds
     }
 
     /// A canvas row's share of the homogeneous point: the y and constant terms, summed in Double, rounded once.
@@ -107,14 +136,10 @@ struct PerspectiveSampling {
 
     @inline(__always)
     private func bilinear(level: Int32, uc: Float, vc: Float) -> UInt32 {
-        let image = levels.images[Int(level)]
         let u = PerspectiveSampling.position(uc, level: level)
         let v = PerspectiveSampling.position(vc, level: level)
         let (i, j) = (Int(u >> 8), Int(v >> 8))
-        func corner(_ i: Int, _ j: Int) -> UInt32 {
-            guard i >= 0, j >= 0, i < image.width, j < image.height else { return 0 }
-            return UnsafeRawPointer(image.row(j)).loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)
-        }
+        func corner(_ i: Int, _ j: Int) -> UInt32 { levels.pixel(level: Int(level), x: i, y: j) }
         return ScalarKernels.bilinearPixel(
             (corner(i, j), corner(i + 1, j), corner(i, j + 1), corner(i + 1, j + 1)),
             fx: UInt32(u & 255), fy: UInt32(v & 255))
@@ -231,13 +256,15 @@ struct PerspectiveSampling {
         let (first, last) = (w[0], w[7])
         guard first > 0, last > 0 else { return first <= 0 && last <= 0 ? .clear : .mixed }
         let level = detail >> 8
-        let margin = Float(bitPattern: UInt32(127 + level + (detail & 255 != 0 ? 1 : 0)) << 23)  // 2^K
+        let mixes = detail & 255 != 0 ? 1 : 0
+        let margin = Float(bitPattern: UInt32(127 + level + Int32(mixes)) << 23)  // 2^K
         let (width, height) = (Float(sourceWidth), Float(sourceHeight))
         let (u0, u7, v0, v7) = (uc[0], uc[7], vc[0], vc[7])
+        let bound = 4 * (2 * Int(level) + mixes)
+        let (uLow, uHigh, vLow, vHigh) = (bounds[bound], bounds[bound + 1], bounds[bound + 2], bounds[bound + 3])
         // Each end tested itself (not through min and max, which would pass a NaN end over for the other): NaN and
         // infinite ends fail every test and are drawn pixel by pixel.
-        guard u0 >= margin, u7 >= margin, v0 >= margin, v7 >= margin, u0 <= width - margin, u7 <= width - margin,
-            v0 <= height - margin, v7 <= height - margin
+        guard u0 >= uLow, u7 >= uLow, v0 >= vLow, v7 >= vLow, u0 <= uHigh, u7 <= uHigh, v0 <= vHigh, v7 <= vHigh
         else {
             let far = 4 * margin
             let outside =
@@ -315,9 +342,12 @@ struct PerspectiveSampling {
     /// `levelsNeeded`'s grid test for the chunks of `row` from canvas x = 0 to `width`: a chunk's `detail(chunk:)`
     /// where its middle pixel's point (`point(x + chunk / 2)`) lands less than 1.5 source pixels outside the source,
     /// −1 where it does not, into `details` (which holds the chunk count rounded up to eight; the lanes past the
-    /// last chunk are −1 too). Eight chunks at a time with `point`'s operations, so each lane's point is the
+    /// last chunk are −1 too), and each chunk's middle point (uc, vc) into `points` when given. Eight chunks at a time with `point`'s operations, so each lane's point is the
     /// scalar one.
-    func gridDetails(_ row: Row, width: Int, into details: UnsafeMutablePointer<Int32>) {
+    func gridDetails(
+        _ row: Row, width: Int, into details: UnsafeMutablePointer<Int32>,
+        points: UnsafeMutablePointer<SIMD2<Float>>? = nil
+    ) {
         let chunks = (width + PerspectiveSampling.chunk - 1) / PerspectiveSampling.chunk
         self.details(from: 0, count: chunks, row, into: details)
         let spacing = Float(PerspectiveSampling.chunk)
@@ -334,6 +364,8 @@ struct PerspectiveSampling {
             let chunkDetails = UnsafeMutableRawPointer(details + first)
             let found = chunkDetails.loadUnaligned(as: Ints.self)
             chunkDetails.storeBytes(of: found.replacing(with: -1, where: .!near), as: Ints.self)
+            guard let points else { continue }
+            for lane in 0..<min(8, chunks - first) { points[first + lane] = SIMD2(uc[lane], vc[lane]) }
         }
     }
 
@@ -355,6 +387,7 @@ struct PerspectiveSampling {
         let u = PerspectiveSampling.position(uc, scale: scale)
         let v = PerspectiveSampling.position(vc, scale: scale)
         let rowBytes = Int32(levels.table.rowBytes[Int(level)])
-        return ((v &>> 8) &* rowBytes &+ (u &>> 8) &<< 2, u & 255 | (v & 255) &<< 8)
+        let origin = Int32(truncatingIfNeeded: levels.table.origins[Int(level)])
+        return ((v &>> 8) &* rowBytes &+ (u &>> 8) &<< 2 &- origin, u & 255 | (v & 255) &<< 8)
     }
 }

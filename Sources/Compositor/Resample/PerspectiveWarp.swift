@@ -51,14 +51,20 @@ public struct PerspectiveWarp: Sendable {
         if source.bytesPerRow * source.height > Int(Int32.max) {
             return apply(to: source.copy(), width: width, height: height)
         }
-        let count = PerspectiveWarp.levelsNeeded(
-            inverse, width: width, height: height, source: source, threads: threads)
-        let levels = MipLevels(source, count: count, threads: threads)
-        let sampling = PerspectiveSampling(inverse: inverse, levels: levels)
+        let plan = PerspectiveWarp.levelPlan(inverse, width: width, height: height, source: source, threads: threads)
+        let levels = MipLevels(source, regions: plan.regions, threads: threads)
+        return PerspectiveWarp.draw(
+            PerspectiveSampling(inverse: inverse, levels: levels), width: width, height: height, kernels: kernels,
+            threads: threads)
+    }
+
+    /// The canvas `sampling` defines, drawn a tile at a time by `threads`.
+    static func draw(
+        _ sampling: PerspectiveSampling, width: Int, height: Int, kernels: any BilinearKernelSet.Type, threads: Int
+    ) -> Image {
         let result = Image(uninitializedWidth: width, height: height)
         let (tileWidth, tileHeight) = PerspectiveWarp.tile
         let bands = (height + tileHeight - 1) / tileHeight
-        let kernels = kernels
         Parallel.forEachBalanced(bands, threads: threads) { band, _ in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: PerspectiveSampling.Plan.words(pixels: tileWidth)) {
                 let plan = PerspectiveSampling.Plan($0.baseAddress!, pixels: tileWidth)
@@ -127,26 +133,112 @@ public struct PerspectiveWarp: Sendable {
     /// what lies between the grid's points. Pixels asking for more take the last level. The grid's rows are shared
     /// among `threads` (a maximum does not depend on the order it is taken in).
     static func levelsNeeded(_ inverse: Homography, width: Int, height: Int, source: Image, threads: Int = 1) -> Int {
+        levelPlan(inverse, width: width, height: height, source: source, threads: threads).count
+    }
+
+    /// `levelsNeeded`, and for each level above the source the region of it the canvas is expected to read (nil:
+    /// the whole level): the box of the grid's points whose chunks read that level, widened by `regionSlack` of
+    /// its pixels for the canvas points between the grid's. A chunk that reaches past a region anyway is drawn
+    /// pixel by pixel, from pixels worked out when asked for (`MipLevels`): slower, never different. A region over
+    /// most of its level is not worth the bookkeeping and stays whole.
+    static func levelPlan(
+        _ inverse: Homography, width: Int, height: Int, source: Image, threads: Int = 1
+    ) -> (count: Int, regions: [MipLevels.Region?]) {
         var sampling = PerspectiveSampling(inverse: inverse, levels: MipLevels(source, count: 1, threads: 1))
         sampling.topDetail = .max
         let rows = Array(stride(from: 0, to: height, by: PerspectiveSampling.chunk)) + [height - 1]
         let workers = Parallel.workers(rows.count, threads: threads)
-        let detailCount = (width + 63) / 64 * 8  // the row's chunks, rounded up to whole vectors of eight
+        let chunks = (width + PerspectiveSampling.chunk - 1) / PerspectiveSampling.chunk
+        let detailCount = (chunks + 7) / 8 * 8  // whole vectors of eight
+        // Per worker: the largest level of detail, and per level the box (least u, greatest u, least v, greatest v)
+        // of the points that read it; levels past `boxedLevels` count as the last.
+        let boxedLevels = 66
+        let empty = SIMD4<Float>(.infinity, -.infinity, .infinity, -.infinity)
         var largest = [Int32](repeating: 0, count: workers)
+        var boxes = [SIMD4<Float>](repeating: empty, count: workers * boxedLevels)
         largest.withUnsafeMutableBufferPointer { largest in
-            let largest = UncheckedSendable(largest)
-            Parallel.forEach(workers, threads: workers) { part, _ in
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: detailCount) { details in
-                    var found: Int32 = 0
-                    for y in rows[Parallel.part(part, of: workers, count: rows.count)] {
-                        sampling.gridDetails(sampling.row(y), width: width, into: details.baseAddress!)
-                        found = max(found, details.max()!)
+            boxes.withUnsafeMutableBufferPointer { boxes in
+                let shared = UncheckedSendable((largest, boxes))
+                Parallel.forEach(workers, threads: workers) { part, _ in
+                    let boxes = shared.value.1.baseAddress! + part * boxedLevels
+                    withUnsafeTemporaryAllocation(of: Int32.self, capacity: detailCount) { details in
+                        withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: detailCount) { points in
+                            var found: Int32 = 0
+                            for y in rows[Parallel.part(part, of: workers, count: rows.count)] {
+                                sampling.gridDetails(
+                                    sampling.row(y), width: width, into: details.baseAddress!,
+                                    points: points.baseAddress!)
+                                // A row's chunks in runs that read the same levels, each run's box taken at once.
+                                var c = 0
+                                while c < chunks {
+                                    let detail = details[c]
+                                    guard detail >= 0 else {
+                                        c += 1
+                                        continue
+                                    }
+                                    found = max(found, detail)
+                                    var (low, high) = (points[c], points[c])
+                                    c += 1
+                                    while c < chunks, details[c] >= 0, readsTheSameLevels(details[c], detail) {
+                                        found = max(found, details[c])
+                                        (low, high) = (pointwiseMin(low, points[c]), pointwiseMax(high, points[c]))
+                                        c += 1
+                                    }
+                                    for level in Int(detail >> 8)...Int(detail >> 8) + (detail & 255 == 0 ? 0 : 1) {
+                                        let slot = min(level, boxedLevels - 1)
+                                        let box = boxes[slot]
+                                        boxes[slot] = SIMD4(
+                                            min(box[0], low.x), max(box[1], high.x), min(box[2], low.y),
+                                            max(box[3], high.y))
+                                    }
+                                }
+                            }
+                            shared.value.0[part] = found
+                        }
                     }
-                    largest.value[part] = found
                 }
             }
         }
         let whole = Int(log2(Double(max(source.width, source.height))).rounded(.up)) + 1
-        return min(max(Int(min(largest.max()!, 64 << 8) + 255) >> 8 + 2, 1), whole)
+        let count = min(max(Int(min(largest.max()!, 64 << 8) + 255) >> 8 + 2, 1), whole)
+        var regions: [MipLevels.Region?] = []
+        var (levelWidth, levelHeight) = (source.width, source.height)
+        for k in 1..<max(count, 1) {
+            (levelWidth, levelHeight) = ((levelWidth + 1) / 2, (levelHeight + 1) / 2)
+            // The last level is read by every point asking for it or more.
+            var box = empty
+            for part in 0..<workers {
+                for level in (k == count - 1 ? k..<boxedLevels : k..<k + 1) {
+                    let other = boxes[part * boxedLevels + level]
+                    box = SIMD4(min(box[0], other[0]), max(box[1], other[1]), min(box[2], other[2]), max(box[3], other[3]))
+                }
+            }
+            guard box[0] <= box[1], box[2] <= box[3] else {
+                regions.append(MipLevels.Region(x: 0, y: 0, width: 0, height: 0))
+                continue
+            }
+            // Level k's pixel-centre coordinates of the box's corners, widened by the slack and the neighbourhood.
+            let scale = Float(1 << k)
+            let left = max(Int((box[0] / scale - 0.5).rounded(.down)) - regionSlack, 0)
+            let right = min(Int((box[1] / scale - 0.5).rounded(.up)) + 2 + regionSlack, levelWidth)
+            let top = max(Int((box[2] / scale - 0.5).rounded(.down)) - regionSlack, 0)
+            let bottom = min(Int((box[3] / scale - 0.5).rounded(.up)) + 2 + regionSlack, levelHeight)
+            let region = MipLevels.Region(
+                x: left, y: top, width: max(right - left, 0), height: max(bottom - top, 0))
+            let mostOfIt = region.width * region.height * 10 > levelWidth * levelHeight * 6
+            regions.append(mostOfIt ? nil : region)
+        }
+        return (count, regions)
     }
+
+    /// Whether chunks of these levels of detail read the same levels: the same lower one, both mixing in the next or
+    /// neither.
+    private static func readsTheSameLevels(_ a: Int32, _ b: Int32) -> Bool {
+        a >> 8 == b >> 8 && (a & 255 == 0) == (b & 255 == 0)
+    }
+
+    /// Level pixels a region reaches past the grid's points: a canvas point is at most four pixels across and
+    /// four rows from one of the grid's, about 16 pixels of the level it reads, and as much again where the level
+    /// of detail crosses from one level to the next between grid points.
+    static let regionSlack = 32
 }

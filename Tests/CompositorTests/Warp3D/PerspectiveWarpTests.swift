@@ -73,7 +73,7 @@ final class PerspectiveWarpTests: XCTestCase {
         let inverse = h.inverted()!
         let levels = MipLevels(
             image, count: PerspectiveWarp.levelsNeeded(inverse, width: 240, height: 160, source: image), threads: 1)
-        XCTAssertGreaterThan(levels.images.count, 2)
+        XCTAssertGreaterThan(levels.count, 2)
         let sampling = PerspectiveSampling(inverse: inverse, levels: levels)
         for y in 0..<160 {
             for x in 0..<240 {
@@ -84,6 +84,69 @@ final class PerspectiveWarpTests: XCTestCase {
                 XCTAssertEqual(word, expected, "\((x, y))")
             }
         }
+    }
+
+    /// Levels stored in part (regions of a few pixels, one past the level's edge, one empty, so that most reads
+    /// fall outside them) hold the pixels whole levels hold, and draw the same canvas through every kernel set:
+    /// pixels outside a region are worked out from the level below, and the planner keeps chunks that reach past
+    /// a region off the kernels.
+    func testLevelsStoredInPartSampleAsWholeOnes() {
+        let image = TestImages.photoLike(width: 240, height: 160, seed: 5)
+        let h = turned(width: 240, height: 160, degrees: 55, eye: 250)
+        let inverse = h.inverted()!
+        let count = PerspectiveWarp.levelsNeeded(inverse, width: 240, height: 160, source: image)
+        XCTAssertGreaterThan(count, 3)
+        let whole = MipLevels(image, count: count, threads: 1)
+        let regions: [MipLevels.Region?] = (1..<count).map { k in
+            switch k {
+            case 1: MipLevels.Region(x: 70, y: 10, width: 30, height: 50)
+            case 2: MipLevels.Region(x: 50, y: 30, width: 40, height: 20)
+            case 3: MipLevels.Region(x: 12, y: 3, width: 0, height: 0)
+            default: nil
+            }
+        }
+        let partial = MipLevels(image, regions: regions, threads: 2)
+        // Level 1 holds its region and the blocks of level 2's; level 3 (an empty region) stores nothing.
+        XCTAssertEqual(partial.levels[1].region, MipLevels.Region(x: 70, y: 10, width: 50, height: 70))
+        XCTAssertEqual(partial.levels[3].region.width, 0)
+        var (width, height) = (image.width, image.height)
+        for k in 0..<count {
+            for y in -1...height {
+                for x in -1...width {
+                    XCTAssertEqual(
+                        partial.pixel(level: k, x: x, y: y), whole.pixel(level: k, x: x, y: y), "level \(k) \((x, y))")
+                }
+            }
+            (width, height) = ((width + 1) / 2, (height + 1) / 2)
+        }
+        let expected = PerspectiveSampling(inverse: inverse, levels: whole)
+        let sampling = PerspectiveSampling(inverse: inverse, levels: partial)
+        for choice in KernelChoice.available {
+            let drawn = PerspectiveWarp.draw(
+                sampling, width: 240, height: 160, kernels: choice.kernels as! any BilinearKernelSet.Type, threads: 2)
+            var mismatches = 0
+            for y in 0..<160 {
+                for x in 0..<240 where drawn[x, y].packed != expected.pixel(x, expected.row(y)) { mismatches += 1 }
+            }
+            XCTAssertEqual(mismatches, 0, choice.rawValue)
+        }
+    }
+
+    /// The warp's own regions on a view that minifies on one side only: part of the first level is stored, and the
+    /// canvas is the one whole levels define.
+    func testRegionsOfAViewTurnedAway() {
+        let image = TestImages.photoLike(width: 800, height: 600, seed: 8)
+        let h = turned(width: 800, height: 600, degrees: 30, eye: 200)
+        let inverse = h.inverted()!
+        let plan = PerspectiveWarp.levelPlan(inverse, width: 800, height: 600, source: image)
+        XCTAssertNotNil(plan.regions.first ?? nil, "the first level is stored in part")
+        let whole = PerspectiveSampling(inverse: inverse, levels: MipLevels(image, count: plan.count, threads: 1))
+        let warped = PerspectiveWarp(homography: h, threads: 2).apply(to: image, width: 800, height: 600)!
+        var mismatches = 0
+        for y in 0..<600 {
+            for x in 0..<800 where warped[x, y].packed != whole.pixel(x, whole.row(y)) { mismatches += 1 }
+        }
+        XCTAssertEqual(mismatches, 0)
     }
 
     /// Random turns, eyes, shifts and canvas sizes (odd ones, edges on and off the canvas, the horizon in view):
@@ -236,7 +299,7 @@ final class PerspectiveWarpTests: XCTestCase {
         let image = TestImages.photoLike(width: width, height: height, seed: 9)
         let h = turned(width: width, height: height, degrees: 40, eye: 400)
         let warped = PerspectiveWarp(homography: h).apply(to: image, width: width, height: height)!
-        let reference = Float64Warp(image, levels: MipLevels(image, count: 20, threads: 1).images.count)
+        let reference = Float64Warp(image, levels: MipLevels(image, count: 20, threads: 1).count)
             .apply(h.inverted()!, width: width, height: height)
         let difference = ImageDifference(warped, reference)
         XCTAssertLessThanOrEqual(difference.maxError, 1, "\(difference)")
