@@ -116,7 +116,8 @@ struct MipLevels: @unchecked Sendable {
         let level = levels[k]
         guard x >= 0, y >= 0, x < level.width, y < level.height else { return 0 }
         guard level.region.contains(x, y) else { return unstoredPixel(level: k, x: x, y: y) }
-        return table.pixels[k].loadUnaligned(fromByteOffset: y * table.rowBytes[k] + x * 4 - table.origins[k], as: UInt32.self)
+        let offset = y * table.rowBytes[k] + x * 4 - table.origins[k]
+        return table.pixels[k].loadUnaligned(fromByteOffset: offset, as: UInt32.self)
     }
 
     /// `pixel` of a pixel of the level outside its region: the rounded mean of its block in the level below.

@@ -342,8 +342,8 @@ struct PerspectiveSampling {
     /// `levelsNeeded`'s grid test for the chunks of `row` from canvas x = 0 to `width`: a chunk's `detail(chunk:)`
     /// where its middle pixel's point (`point(x + chunk / 2)`) lands less than 1.5 source pixels outside the source,
     /// −1 where it does not, into `details` (which holds the chunk count rounded up to eight; the lanes past the
-    /// last chunk are −1 too), and each chunk's middle point (uc, vc) into `points` when given. Eight chunks at a time with `point`'s operations, so each lane's point is the
-    /// scalar one.
+    /// last chunk are −1 too), and each chunk's middle point (uc, vc) into `points` when given. Eight chunks at a
+    /// time with `point`'s operations, so each lane's point is the scalar one.
     func gridDetails(
         _ row: Row, width: Int, into details: UnsafeMutablePointer<Int32>,
         points: UnsafeMutablePointer<SIMD2<Float>>? = nil

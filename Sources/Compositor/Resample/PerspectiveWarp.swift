@@ -148,72 +148,24 @@ public struct PerspectiveWarp: Sendable {
         sampling.topDetail = .max
         let rows = Array(stride(from: 0, to: height, by: PerspectiveSampling.chunk)) + [height - 1]
         let workers = Parallel.workers(rows.count, threads: threads)
-        let chunks = (width + PerspectiveSampling.chunk - 1) / PerspectiveSampling.chunk
-        let detailCount = (chunks + 7) / 8 * 8  // whole vectors of eight
-        // Per worker: the largest level of detail, and per level the box (least u, greatest u, least v, greatest v)
-        // of the points that read it; levels past `boxedLevels` count as the last.
-        let boxedLevels = 66
-        let empty = SIMD4<Float>(.infinity, -.infinity, .infinity, -.infinity)
-        var largest = [Int32](repeating: 0, count: workers)
-        var boxes = [SIMD4<Float>](repeating: empty, count: workers * boxedLevels)
-        largest.withUnsafeMutableBufferPointer { largest in
-            boxes.withUnsafeMutableBufferPointer { boxes in
-                let shared = UncheckedSendable((largest, boxes))
-                Parallel.forEach(workers, threads: workers) { part, _ in
-                    let boxes = shared.value.1.baseAddress! + part * boxedLevels
-                    withUnsafeTemporaryAllocation(of: Int32.self, capacity: detailCount) { details in
-                        withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: detailCount) { points in
-                            var found: Int32 = 0
-                            for y in rows[Parallel.part(part, of: workers, count: rows.count)] {
-                                sampling.gridDetails(
-                                    sampling.row(y), width: width, into: details.baseAddress!,
-                                    points: points.baseAddress!)
-                                // A row's chunks in runs that read the same levels, each run's box taken at once.
-                                var c = 0
-                                while c < chunks {
-                                    let detail = details[c]
-                                    guard detail >= 0 else {
-                                        c += 1
-                                        continue
-                                    }
-                                    found = max(found, detail)
-                                    var (low, high) = (points[c], points[c])
-                                    c += 1
-                                    while c < chunks, details[c] >= 0, readsTheSameLevels(details[c], detail) {
-                                        found = max(found, details[c])
-                                        (low, high) = (pointwiseMin(low, points[c]), pointwiseMax(high, points[c]))
-                                        c += 1
-                                    }
-                                    for level in Int(detail >> 8)...Int(detail >> 8) + (detail & 255 == 0 ? 0 : 1) {
-                                        let slot = min(level, boxedLevels - 1)
-                                        let box = boxes[slot]
-                                        boxes[slot] = SIMD4(
-                                            min(box[0], low.x), max(box[1], high.x), min(box[2], low.y),
-                                            max(box[3], high.y))
-                                    }
-                                }
-                            }
-                            shared.value.0[part] = found
-                        }
-                    }
-                }
+        var parts = [GridReads](repeating: GridReads(), count: workers)
+        parts.withUnsafeMutableBufferPointer { parts in
+            let parts = UncheckedSendable(parts)
+            Parallel.forEach(workers, threads: workers) { part, _ in
+                parts.value[part].scan(
+                    rows: rows[Parallel.part(part, of: workers, count: rows.count)], width: width, sampling: sampling)
             }
         }
+        var reads = GridReads()
+        for part in parts { reads.merge(part) }
         let whole = Int(log2(Double(max(source.width, source.height))).rounded(.up)) + 1
-        let count = min(max(Int(min(largest.max()!, 64 << 8) + 255) >> 8 + 2, 1), whole)
+        let count = min(max(Int(min(reads.largest, 64 << 8) + 255) >> 8 + 2, 1), whole)
         var regions: [MipLevels.Region?] = []
         var (levelWidth, levelHeight) = (source.width, source.height)
         for k in 1..<max(count, 1) {
             (levelWidth, levelHeight) = ((levelWidth + 1) / 2, (levelHeight + 1) / 2)
             // The last level is read by every point asking for it or more.
-            var box = empty
-            for part in 0..<workers {
-                for level in (k == count - 1 ? k..<boxedLevels : k..<k + 1) {
-                    let other = boxes[part * boxedLevels + level]
-                    box = SIMD4(min(box[0], other[0]), max(box[1], other[1]), min(box[2], other[2]), max(box[3], other[3]))
-                }
-            }
-            guard box[0] <= box[1], box[2] <= box[3] else {
+            guard let box = reads.box(levels: k..<(k == count - 1 ? GridReads.boxedLevels : k + 1)) else {
                 regions.append(MipLevels.Region(x: 0, y: 0, width: 0, height: 0))
                 continue
             }
@@ -223,18 +175,79 @@ public struct PerspectiveWarp: Sendable {
             let right = min(Int((box[1] / scale - 0.5).rounded(.up)) + 2 + regionSlack, levelWidth)
             let top = max(Int((box[2] / scale - 0.5).rounded(.down)) - regionSlack, 0)
             let bottom = min(Int((box[3] / scale - 0.5).rounded(.up)) + 2 + regionSlack, levelHeight)
-            let region = MipLevels.Region(
-                x: left, y: top, width: max(right - left, 0), height: max(bottom - top, 0))
+            let region = MipLevels.Region(x: left, y: top, width: max(right - left, 0), height: max(bottom - top, 0))
             let mostOfIt = region.width * region.height * 10 > levelWidth * levelHeight * 6
             regions.append(mostOfIt ? nil : region)
         }
         return (count, regions)
     }
 
-    /// Whether chunks of these levels of detail read the same levels: the same lower one, both mixing in the next or
-    /// neither.
-    private static func readsTheSameLevels(_ a: Int32, _ b: Int32) -> Bool {
-        a >> 8 == b >> 8 && (a & 255 == 0) == (b & 255 == 0)
+    /// What a share of the grid's rows asks of the levels: the largest level of detail, and per level the box of
+    /// the points that read it (least u, greatest u, least v, greatest v; levels from `boxedLevels − 1` on share
+    /// the last box).
+    private struct GridReads {
+        static let boxedLevels = 66
+        static let empty = SIMD4<Float>(.infinity, -.infinity, .infinity, -.infinity)
+        var largest: Int32 = 0
+        var boxes = [SIMD4<Float>](repeating: empty, count: boxedLevels)
+
+        /// The grid's chunks on `rows`, each row's in runs that read the same levels (a run's box taken at once).
+        mutating func scan(rows: ArraySlice<Int>, width: Int, sampling: PerspectiveSampling) {
+            let chunks = (width + PerspectiveSampling.chunk - 1) / PerspectiveSampling.chunk
+            let capacity = (chunks + 7) / 8 * 8  // whole vectors of eight
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: capacity) { details in
+                withUnsafeTemporaryAllocation(of: SIMD2<Float>.self, capacity: capacity) { points in
+                    for y in rows {
+                        sampling.gridDetails(
+                            sampling.row(y), width: width, into: details.baseAddress!, points: points.baseAddress!)
+                        var c = 0
+                        while c < chunks {
+                            let detail = details[c]
+                            var (low, high) = (points[c], points[c])
+                            c += 1
+                            guard detail >= 0 else { continue }
+                            largest = max(largest, detail)
+                            while c < chunks, details[c] >= 0, GridReads.readTheSameLevels(details[c], detail) {
+                                largest = max(largest, details[c])
+                                (low, high) = (pointwiseMin(low, points[c]), pointwiseMax(high, points[c]))
+                                c += 1
+                            }
+                            include(low: low, high: high, levels: detail)
+                        }
+                    }
+                }
+            }
+        }
+
+        /// Whether chunks of these levels of detail read the same levels: the same lower one, both mixing in the
+        /// next or neither.
+        private static func readTheSameLevels(_ a: Int32, _ b: Int32) -> Bool {
+            a >> 8 == b >> 8 && (a & 255 == 0) == (b & 255 == 0)
+        }
+
+        /// Points between `low` and `high` in the levels a chunk of level of detail `detail` reads.
+        private mutating func include(low: SIMD2<Float>, high: SIMD2<Float>, levels detail: Int32) {
+            let lower = Int(detail >> 8)
+            for level in lower...lower + (detail & 255 == 0 ? 0 : 1) {
+                let slot = min(level, GridReads.boxedLevels - 1)
+                boxes[slot] = GridReads.union(boxes[slot], SIMD4(low.x, high.x, low.y, high.y))
+            }
+        }
+
+        mutating func merge(_ other: GridReads) {
+            largest = max(largest, other.largest)
+            for slot in boxes.indices { boxes[slot] = GridReads.union(boxes[slot], other.boxes[slot]) }
+        }
+
+        /// The box of the points reading any of `levels`, nil when none does.
+        func box(levels: Range<Int>) -> SIMD4<Float>? {
+            let box = boxes[levels].reduce(GridReads.empty, GridReads.union)
+            return box[0] <= box[1] && box[2] <= box[3] ? box : nil
+        }
+
+        private static func union(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+            SIMD4(min(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), max(a[3], b[3]))
+        }
     }
 
     /// Level pixels a region reaches past the grid's points: a canvas point is at most four pixels across and
