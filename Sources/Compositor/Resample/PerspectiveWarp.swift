@@ -162,7 +162,7 @@ public struct PerspectiveWarp: Sendable {
         let count = min(max(Int(min(reads.largest, 64 << 8) + 255) >> 8 + 2, 1), whole)
         var regions: [MipLevels.Region?] = []
         var (levelWidth, levelHeight) = (source.width, source.height)
-        for k in 1..<max(count, 1) {
+        for k in 1..<count {
             (levelWidth, levelHeight) = ((levelWidth + 1) / 2, (levelHeight + 1) / 2)
             // The last level is read by every point asking for it or more.
             guard let box = reads.box(levels: k..<(k == count - 1 ? GridReads.boxedLevels : k + 1)) else {
