@@ -26,6 +26,13 @@ struct GlyphRendering {
         let scale = abs(determinant).squareRoot()
         let pixelSize = size * scale
         guard pixelSize.isFinite, pixelSize > 0, pixelSize <= Self.maximumPixelSize else { return nil }
+        // A shear or an unequal scale stretches the glyph along one axis by the matrix's largest singular value,
+        // which the area-preserving size above does not see (skewX(89.999deg) has determinant 1): bound the
+        // stretched extent too, so outline coordinates stay inside the rasteriser's cells.
+        let squares = t.a * t.a + t.b * t.b + t.c * t.c + t.d * t.d
+        let largestStretch = ((squares + max(0, squares * squares - 4 * determinant * determinant).squareRoot()) / 2)
+            .squareRoot()
+        guard (size * largestStretch).isFinite, size * largestStretch <= Self.maximumPixelSize else { return nil }
         let tolerance = 1e-9 * scale
         let uniform = abs(t.a - t.d) <= tolerance && abs(t.b) <= tolerance && abs(t.c) <= tolerance && t.a > 0
         let charPixels = min(pixelSize, Self.maximumCharSize)
@@ -33,10 +40,12 @@ struct GlyphRendering {
         // Frame points are y down, FreeType's outline y up: with m the normalised linear part, a glyph point
         // (u, v) lands at m·(u, −v) in the mask, so FreeType's matrix is diag(1, −1)·m·diag(1, −1).
         let m = uniform ? (1.0, 0.0, 0.0, 1.0) : (t.a / scale, -t.c / scale, -t.b / scale, t.d / scale)
-        func fixed(_ value: Double) -> Int32 { Int32((value * extra * 65536).rounded()) }
+        // 16.16 entries: a glyph squashed to a near-line (scale(1, 1e-9)) has entries past Int32; it is not drawn.
+        func fixed(_ value: Double) -> Int32? { Int32(exactly: (value * extra * 65536).rounded()) }
+        guard let xx = fixed(m.0), let xy = fixed(m.1), let yx = fixed(m.2), let yy = fixed(m.3) else { return nil }
         charSize = Int32((charPixels * 64).rounded())
         isUpright = uniform
-        (xx, xy, yx, yy) = (fixed(m.0), fixed(m.1), fixed(m.2), fixed(m.3))
+        (self.xx, self.xy, self.yx, self.yy) = (xx, xy, yx, yy)
     }
 
     func key(face: FontFace, glyph: UInt32, phaseX: Int, phaseY: Int) -> GlyphKey {

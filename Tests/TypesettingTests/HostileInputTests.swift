@@ -127,6 +127,32 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(cache.byteCount, 0)
     }
 
+    /// Shears and squashes whose determinant is harmless but whose outline matrix is not: the glyph is stretched
+    /// past any canvas along one axis (skewX(89.999deg) has determinant 1), or squashed until FreeType's 16.16
+    /// entries overflow. Each draws nothing instead of trapping in the integer conversion.
+    func testNearSingularTransformsDrawNothingInsteadOfTrapping() throws {
+        let typeset = try TextFixtures.typeset("Hello", TextStyle(size: 17))
+        let skew = AffineTransform2D(a: 1, b: 0, c: tan(89.999 * Double.pi / 180), d: 1, tx: 10, ty: 50)
+        let transforms: [AffineTransform2D] = [
+            skew, AffineTransform2D(scaleX: 100_000, y: 0.00001), AffineTransform2D(scaleX: 0.00001, y: 100_000),
+            AffineTransform2D(scaleX: 1, y: -0.000001), AffineTransform2D(scaleX: 1e-9, y: 1),
+            AffineTransform2D(a: 1e6, b: 1e6, c: 1e6, d: 1e6 + 1e-6, tx: 0, ty: 0),
+        ]
+        for (index, transform) in transforms.enumerated() {
+            // Squashed to a sliver of a pixel (scale(1, -0.000001)), a glyph may be rendered: it covers nothing.
+            if ![3, 4].contains(index) { XCTAssertNil(GlyphRendering(size: 17, transform: transform), "\(transform)") }
+            let mask = Plane(width: 100, height: 100)
+            typeset.addCoverage(frameWidth: 200, height: 40, through: transform, into: mask)
+            XCTAssertFalse(TextFixtures.bytes(mask).contains { $0 != 0 }, "\(transform)")
+        }
+        // A strong but drawable shear still draws.
+        let drawable = AffineTransform2D(a: 1, b: 0, c: tan(60 * Double.pi / 180), d: 1, tx: 10, ty: 50)
+        XCTAssertNotNil(GlyphRendering(size: 17, transform: drawable))
+        let mask = Plane(width: 100, height: 100)
+        typeset.addCoverage(frameWidth: 200, height: 40, through: drawable, into: mask)
+        XCTAssertTrue(TextFixtures.bytes(mask).contains { $0 != 0 })
+    }
+
     func testAMegabyteOfTextIsBoundedWork() throws {
         let words = ["lorem", "ipsum", "dolor", "sit", "amet,", "שלום", "consectetur", "adipiscing", "elit."]
         var text = ""
