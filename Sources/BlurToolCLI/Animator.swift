@@ -37,6 +37,13 @@ struct Animator {
                 .dataError, subject, "nothing in the scene is animated; give --duration to render it still")
         }
         let count = renderer.frameCount(duration: request.duration ?? scene.animationDuration)
+        // Before the output is opened: a count past the limit (or past what an APNG's header can hold) is refused
+        // with nothing written.
+        guard count <= AnimationRenderer.maximumFrames else {
+            throw ToolFailure(
+                .dataError, subject,
+                SceneRenderError.tooManyFrames(count: count, limit: AnimationRenderer.maximumFrames).description)
+        }
         // At once: the frames being drawn, those waiting for their successor or their turn (the pipeline's
         // window), the base and the frame cache.
         let workers = min(request.render.threads, count)

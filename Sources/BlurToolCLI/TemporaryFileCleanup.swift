@@ -4,7 +4,8 @@
     import Darwin
 #endif
 
-/// Removes the output's temporary file when SIGINT, SIGTERM or SIGHUP ends the process mid-write.
+/// Removes the output's temporary file when SIGINT, SIGTERM or SIGHUP ends the process mid-write, and when a
+/// fault (a trap's SIGILL or SIGTRAP, SIGSEGV, SIGBUS, an abort's SIGABRT) does.
 ///
 /// A signal handler may call only async-signal-safe functions: no allocation, no lock. So the path lives in a C
 /// buffer allocated once, before any handler is installed (reaching the `static let` then takes no lock, only a
@@ -22,6 +23,17 @@ enum TemporaryFileCleanup {
     }()
 
     private static let signals = [SIGINT, SIGTERM, SIGHUP]
+    /// Faults: the action found before ours (the Swift runtime's backtracer, say) is put back and the signal
+    /// raised again, so the crash report and the exit status are what they would have been.
+    private static let faults = [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGABRT]
+
+    /// The actions found for `faults`, indexed by signal number, kept where a handler reads them without
+    /// allocating or touching a Swift array.
+    nonisolated(unsafe) fileprivate static let previousActions: UnsafeMutablePointer<sigaction> = {
+        let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: Int(NSIG))
+        actions.initialize(repeating: sigaction(), count: Int(NSIG))
+        return actions
+    }()
 
     /// Installs the handlers once (a signal the parent set to be ignored stays ignored, as `nohup` expects).
     private static let installed: Bool = {
@@ -34,6 +46,14 @@ enum TemporaryFileCleanup {
                     != unsafeBitCast(SIG_IGN, to: Int.self)
             else { continue }
             signal(number, removeAndReraise)
+        }
+        for number in faults {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = removeAndRaiseAgainWithPreviousAction
+            sigemptyset(&action.sa_mask)
+            // On the alternate stack where the runtime set one up: a stack overflow's SIGSEGV still cleans up.
+            action.sa_flags = Int32(SA_ONSTACK)
+            sigaction(number, &action, previousActions + Int(number))
         }
         return true
     }()
@@ -83,5 +103,15 @@ private func removeAndReraise(_ number: Int32) {
     let path = TemporaryFileCleanup.pathBuffer
     if path[0] != 0 { unlink(path) }
     signal(number, SIG_DFL)
+    raise(number)
+}
+
+/// The faults' handler: removes the file, puts the earlier action back and raises the signal again (it stays
+/// pending while this handler runs, then reaches that action; a fault returned from re-runs its instruction, which
+/// faults again into the same action). Only async-signal-safe calls (`unlink`, `sigaction`, `raise`).
+private func removeAndRaiseAgainWithPreviousAction(_ number: Int32) {
+    let path = TemporaryFileCleanup.pathBuffer
+    if path[0] != 0 { unlink(path) }
+    sigaction(number, TemporaryFileCleanup.previousActions + Int(number), nil)
     raise(number)
 }

@@ -127,8 +127,14 @@ final class AnimateCommandTests: XCTestCase {
         try write(
             #"{"canvas": {"width": 4, "height": 4}, "layers": [{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 0, "duration": 1, "curve": "bounce"}]}]}"#,
             to: bad)
+        // More frames than an animated PNG's header can count: refused before the output is opened.
+        let endless = directory + "endless.json"
+        try write(
+            #"{"canvas": {"width": 4, "height": 4}, "layers": [{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 0, "duration": 72, "repeatCount": 1000000}]}]}"#,
+            to: endless)
         let cases: [([String], Int32, String)] = [
             (["animate", still, "-o", directory + "x.png"], 65, "nothing in the scene is animated"),
+            (["animate", endless, "-o", directory + "x.png"], 65, "the animation has 4320000001 frames; the limit is"),
             (["animate", bad, "-o", directory + "x.png"], 65, "layers[0].animations[0].curve: "),
             (["animate", scene, "--lossy", "-o", directory + "x.png", "--format", "apng"], 64, "--lossy applies to"),
             (["animate", scene, "--at", "0.1", "--duration", "1"], 64, "--at renders one frame"),
@@ -156,21 +162,37 @@ final class AnimateCommandTests: XCTestCase {
 
     /// Ctrl-C while the frames are drawn: the output's temporary file goes, nothing else is left.
     func testAnInterruptLeavesNoOutput() throws {
+        try assertASignalMidWriteLeavesNoOutput(SIGINT)
+    }
+
+    /// A fault (a trap's SIGILL or SIGTRAP, SIGSEGV, SIGBUS, an abort) mid-write removes the temporary file too,
+    /// and the process still ends by that signal, through the action that was there before (the backtracer's).
+    func testAFaultLeavesNoOutputAndStillEndsTheProcessByItsSignal() throws {
+        for number in [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGABRT] {
+            try assertASignalMidWriteLeavesNoOutput(number, environment: ["SWIFT_BACKTRACE": "enable=no"])
+        }
+    }
+
+    private func assertASignalMidWriteLeavesNoOutput(
+        _ number: Int32, environment: [String: String] = [:], line: UInt = #line
+    ) throws {
         let long = directory + "long.json"
         try write(
             ##"{"canvas": {"width": 400, "height": 300, "background": "#000"}, "layers": [{"type": "image", "path": "photo.png"}, {"type": "backdrop", "material": "thick", "frame": {"x": 20, "y": 20, "width": 200, "height": 100}, "animations": [{"property": "frame", "to": {"x": 150, "y": 150, "width": 200, "height": 100}, "duration": 60}]}]}"##,
             to: long)
         let output = directory + "long.png"
-        let (process, out, err) = try ToolProcess.start(["animate", long, "--fps", "30", "-o", output])
+        let (process, out, err) = try ToolProcess.start(
+            ["animate", long, "--fps", "30", "-o", output], environment: environment)
         let temporary = ".long.png.blurtool-\(process.processIdentifier).tmp"
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning, !(try files()).contains(temporary), Date() < deadline { usleep(2000) }
-        XCTAssertTrue(try files().contains(temporary), "the temporary file was seen")
+        XCTAssertTrue(try files().contains(temporary), "the temporary file was seen", line: line)
         usleep(200_000)
-        XCTAssertTrue(process.isRunning, "still drawing")
-        kill(process.processIdentifier, SIGINT)
+        XCTAssertTrue(process.isRunning, "still drawing", line: line)
+        kill(process.processIdentifier, number)
         let result = ToolProcess.finish(process, out, err)
-        XCTAssertTrue(result.wasSignalled, "status \(result.status): \(result.err)")
-        XCTAssertEqual(try files(), ["long.json", "photo.png", "scene.json"])
+        XCTAssertTrue(result.wasSignalled, "signal \(number): status \(result.status): \(result.err)", line: line)
+        XCTAssertEqual(result.status, number, line: line)
+        XCTAssertEqual(try files(), ["long.json", "photo.png", "scene.json"], "signal \(number)", line: line)
     }
 }

@@ -58,7 +58,7 @@ final class AnimatedPNGTests: XCTestCase {
         for (index, frame) in frames.enumerated() {
             encoded.append(try encoder.encodeFrame(frame, previous: index == 0 ? nil : frames[index - 1]))
         }
-        var streamed = encoder.header(frameCount: 4)
+        var streamed = try encoder.header(frameCount: 4)
         var sequence: UInt32 = 0
         for (index, frame) in encoded.enumerated() {
             streamed += encoder.chunks(of: frame, index: index, sequence: &sequence)
@@ -66,6 +66,20 @@ final class AnimatedPNGTests: XCTestCase {
         streamed += encoder.trailer
         XCTAssertEqual(streamed, encoder.assemble(encoded))
         XCTAssertEqual(try AnimatedPNGDecoder.decode(streamed, maxPixels: 1 << 20).frames.count, 4)
+    }
+
+    /// acTL holds the frame count in 32 bits: a count it cannot hold is an error, not a trap.
+    func testAFrameCountACTLCannotHoldIsRefused() throws {
+        let encoder = AnimatedPNGEncoder(width: 4, height: 4, frameDelay: (1, 30), opaque: true)
+        for count in [0, -1, Int(UInt32.max) + 1, 4_320_000_001, Int.max] {
+            XCTAssertThrowsError(try encoder.header(frameCount: count)) {
+                guard case .limitExceeded(let message) = $0 as? CodecError else { return XCTFail("\($0)") }
+                XCTAssertTrue(message.contains("\(count)"), message)
+            }
+        }
+        let largest = try encoder.header(frameCount: Int(UInt32.max))
+        // acTL's payload follows the signature (8), IHDR (25) and sRGB (13) and its own length and type (8).
+        XCTAssertEqual(Array(largest[54..<58]), [0xFF, 0xFF, 0xFF, 0xFF])
     }
 
     func testLaterFramesAreTheChangedBoxAndIdenticalFramesStayFrames() throws {

@@ -108,7 +108,8 @@ public struct AnimatedPNGEncoder: Sendable {
     ///   with no previous frame), every frame inside the canvas.
     public func assemble(_ frames: [AnimatedPNGFrame]) -> [UInt8] {
         precondition(!frames.isEmpty, "an APNG has at least one frame")
-        var file = header(frameCount: frames.count)
+        // An array in memory cannot hold 2^32 frames, so the count always fits acTL's 32 bits.
+        var file = header(frameCount: UInt32(frames.count))
         var sequence: UInt32 = 0
         for (index, frame) in frames.enumerated() { file += chunks(of: frame, index: index, sequence: &sequence) }
         return file + trailer
@@ -116,8 +117,15 @@ public struct AnimatedPNGEncoder: Sendable {
 
     /// The file's start, for one written frame by frame (then `chunks` for each frame in order, then
     /// `trailer`), so a long animation is never held whole: the signature, IHDR, sRGB and acTL.
-    public func header(frameCount: Int) -> [UInt8] {
-        precondition((1...Int(UInt32.max)).contains(frameCount), "an APNG has 1...2^32 - 1 frames")
+    /// - Throws: `CodecError.limitExceeded` for a count outside 1...2^32 − 1, which acTL cannot hold.
+    public func header(frameCount: Int) throws(CodecError) -> [UInt8] {
+        guard frameCount >= 1, let count = UInt32(exactly: frameCount) else {
+            throw .limitExceeded("an animated PNG holds 1 to \(UInt32.max) frames, not \(frameCount)")
+        }
+        return header(frameCount: count)
+    }
+
+    private func header(frameCount: UInt32) -> [UInt8] {
         var file = PNGChunkWriter(reservingCapacity: 128)
         var header: [UInt8] = []
         header.appendBigEndian(UInt32(width))
@@ -126,7 +134,7 @@ public struct AnimatedPNGEncoder: Sendable {
         file.append("IHDR", header)
         file.append("sRGB", [0])  // the pixels are sRGB (perceptual intent), as the still encoder says
         var control: [UInt8] = []
-        control.appendBigEndian(UInt32(frameCount))
+        control.appendBigEndian(frameCount)
         control.appendBigEndian(UInt32(loopCount))
         file.append("acTL", control)
         return file.bytes
