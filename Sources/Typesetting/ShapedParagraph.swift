@@ -122,6 +122,9 @@ struct ParagraphShaper {
     }
 
     /// Spaces that join the words on either side (no-break, figure and narrow no-break spaces).
+    /// The most default-ignorable characters in a row shaped in one HarfBuzz call (see `shape`).
+    static let ignorableRunLimit = 64
+
     static func isNoBreakSpace(_ value: UInt32) -> Bool {
         value == 0xA0 || value == 0x2007 || value == 0x202F
     }
@@ -240,12 +243,24 @@ struct ParagraphShaper {
         firstScalars.reserveCapacity(count)
         paragraph.clusters.reserveCapacity(count)
         paragraph.glyphs.reserveCapacity(count)
+        // Invisible characters (soft hyphens, zero-width spaces, joiners, variation selectors) one after another:
+        // HarfBuzz 6 skips each one by one in every contextual match of the ones before, so a run of n costs n²
+        // (100,000 soft hyphens: 45 s). A run is cut after `ignorableRunLimit` of them in a row; no font's context
+        // reaches across that many invisible characters, so the glyphs are the same.
+        let isIgnorable = isASCII ? nil : scalars.map(\.properties.isDefaultIgnorableCodePoint)
         /// Where the run from `start` ends: its direction, face and script hold up to there.
         func runEnd(from start: Int) -> Int {
             var end = start + 1
+            var ignorablesInARow = isIgnorable?[start] == true ? 1 : 0
             while end < count, directions[end] == directions[start], faceOf[end] == faceOf[start],
                 scripts[end] == scripts[start]
             {
+                if isIgnorable?[end] == true {
+                    guard ignorablesInARow < Self.ignorableRunLimit else { break }
+                    ignorablesInARow += 1
+                } else {
+                    ignorablesInARow = 0
+                }
                 end += 1
             }
             return end
