@@ -44,14 +44,6 @@ struct Animator {
                 .dataError, subject,
                 SceneRenderError.tooManyFrames(count: count, limit: AnimationRenderer.maximumFrames).description)
         }
-        // At once: the frames being drawn, those waiting for their successor or their turn (the pipeline's
-        // window), the base and the frame cache.
-        let workers = min(request.render.threads, count)
-        let canvases = workers + AnimationRenderer.window(workers: workers) + 2
-        let cacheRows = renderer.cacheBytes(for: scene) / max(scene.pixelWidth * Image.bytesPerPixel, 1)
-        try MemoryBudget.check(
-            width: scene.pixelWidth, height: scene.pixelHeight * canvases + cacheRows,
-            what: "the frames in flight", subject: ToolFailure.display(subject))
         let loaded = clock.now
         let progress = ProgressBar(total: count, clock: clock)
         let sink = try FrameSink.make(
@@ -110,10 +102,15 @@ struct Animator {
         return scene
     }
 
+    /// The renderer, its pixel memory bounded by half of what this process may use (the rest: decoded images,
+    /// encoders, the runtime): it draws as many frames at once as fit in that, so a scene is drawn or refused the
+    /// same whatever `--threads` says.
     private func renderer() -> AnimationRenderer {
-        AnimationRenderer(
+        var limits = SceneRenderer.Limits()
+        limits.peakBytes = min(limits.peakBytes, MemoryBudget.limit / 2)
+        return AnimationRenderer(
             framesPerSecond: request.framesPerSecond,
-            renderer: SceneRenderer(threads: request.render.threads, precision: request.render.precision))
+            renderer: SceneRenderer(threads: request.render.threads, precision: request.render.precision, limits: limits))
     }
 
     /// `--at`: one frame, the snapshot at `time`, to a PNG or JPEG.

@@ -149,4 +149,76 @@ final class AnimationRendererTests: XCTestCase {
                 .tooMuchAnimationWork(frames: 600, limit: oneFrame * 2 * AnimationRenderer.workFactor))
         }
     }
+
+    /// Whether an animation fits does not depend on the thread count: frames in flight are limited by memory.
+    /// A 4000×4000 scene with a backdrop fits at one thread and at 32 (fewer frames drawn at once there), and a
+    /// memory limit that holds one frame in flight refuses neither.
+    func testTheThreadCountDoesNotDecideWhetherAnAnimationFits() throws {
+        var panel = Layer.backdrop(.thin, .dark, frame: Rect(x: 0, y: 0, width: 4_000, height: 2_000))
+        panel.animations = [
+            LayerAnimation(.frame(to: Rect(x: 0, y: 2_000, width: 4_000, height: 2_000)), timing: AnimationTiming())
+        ]
+        let scene = Scene(width: 4_000, height: 4_000, scale: 1, background: .black, layers: [panel])
+        func requirements(threads: Int, peakBytes: Int = 4 << 30) throws -> AnimationRenderer.Requirements {
+            let limits = SceneRenderer.Limits(peakBytes: peakBytes)
+            return try AnimationRenderer(framesPerSecond: 10, renderer: SceneRenderer(threads: threads, limits: limits))
+                .check(scene, frames: 3)
+        }
+        let one = try requirements(threads: 1)
+        let many = try requirements(threads: 32)
+        XCTAssertEqual(one.framesInFlight, 1)
+        XCTAssertGreaterThan(many.framesInFlight, 1)
+        XCTAssertLessThanOrEqual(many.framesInFlight, 3, "never more than the frames")
+        XCTAssertLessThanOrEqual(many.peakBytes, 4 << 30)
+        XCTAssertEqual(one.work, many.work)
+        // A limit that holds what one frame in flight needs (the cache, a quarter of the limit at most, shrinks
+        // with it): one frame at a time at either thread count.
+        let tight = try requirements(threads: 32, peakBytes: one.peakBytes)
+        XCTAssertEqual(tight.framesInFlight, 1)
+        XCTAssertLessThanOrEqual(tight.peakBytes, one.peakBytes)
+        // Eight canvases hold less than the frames waiting their turn: refused alike, naming the memory.
+        let small = 8 * 4_000 * 4_000 * 4
+        let refusals = try [1, 32].map { threads -> SceneRenderError? in
+            var refusal: SceneRenderError?
+            XCTAssertThrowsError(try requirements(threads: threads, peakBytes: small)) { refusal = $0 as? SceneRenderError }
+            return refusal
+        }
+        guard case .tooMuchAnimationMemory(let needed, let limit) = refusals[0] else { return XCTFail("\(refusals)") }
+        XCTAssertEqual(refusals[1], refusals[0])
+        XCTAssertEqual(limit, small)
+        XCTAssertGreaterThan(needed, small)
+    }
+
+    /// Work that is not pixels bounds an animation too, refused at once: 9,999 one-pixel layers for an hour at
+    /// 10 fps (15 minutes to draw before), 10,000 animations of one layer for an hour (2,000 took 46 s; 10,000
+    /// pass the bound, 20 scenes' work), and an emitter at the particle cap for half an hour.
+    func testLayersAnimationsAndParticlesBoundTheWholeAnimationAtOnce() {
+        let renderer = AnimationRenderer(framesPerSecond: 10, renderer: SceneRenderer(threads: 1))
+        let hour = AnimationTiming(curve: .linear, duration: 3_599)
+        var pixels = (0..<9_998).map {
+            Layer.color(.white, frame: Rect(x: Double($0 % 10), y: Double($0 / 10 % 10), width: 1, height: 1))
+        }
+        var fading = Layer.color(.black)
+        fading.animations = [LayerAnimation(.opacity(from: 0, to: 1), timing: hour)]
+        pixels.append(fading)
+        var busy = Layer.color(.black)
+        busy.animations = (0..<10_000).map { _ in LayerAnimation(.opacity(from: 0, to: 1), timing: hour) }
+        var cell = EmitterCell(contents: .circle(diameter: 2, color: .white))
+        (cell.birthRate, cell.lifetime) = (1_000, 10)
+        let frames = renderer.frameCount(duration: 3_599)
+        let limit = 1e10 * AnimationRenderer.workFactor
+        let cases: [(String, Scene, Int)] = [
+            ("pixels", Scene(width: 10, height: 10, layers: pixels), frames),
+            ("animations", Scene(width: 98, height: 211, layers: [busy]), frames),
+            ("particles", Scene(width: 98, height: 211, layers: [.emitter(ParticleEmitter(cells: [cell]))]), 18_001),
+        ]
+        for (name, scene, frames) in cases {
+            let clock = ContinuousClock()
+            let start = clock.now
+            XCTAssertThrowsError(try renderer.check(scene, frames: frames), name) { error in
+                XCTAssertEqual(error as? SceneRenderError, .tooMuchAnimationWork(frames: frames, limit: limit), name)
+            }
+            XCTAssertLessThan(clock.now - start, .seconds(2), "\(name): refused from the numbers, not frame by frame")
+        }
+    }
 }

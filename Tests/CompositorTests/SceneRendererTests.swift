@@ -178,23 +178,24 @@ final class SceneCostTests: XCTestCase {
         let fill = Layer(.shape(.rectangle(cornerRadius: 0), color: .white))
         XCTAssertEqual(
             renderer.cost(of: Scene(width: 100, height: 50, layers: [fill])),
-            SceneRenderer.Cost(peakBytes: 100 * 50 * 4, work: 2 * 5000))
-        // A half-opaque group isolates a picture just the size of its child (a 20×10 shape at scale 2).
+            SceneRenderer.Cost(peakBytes: 100 * 50 * 4, work: 2 * 5000 + 1_000))
+        // A half-opaque group isolates a picture just the size of its child (a 20×10 shape at scale 2). Each
+        // layer adds 1,000 besides its pixels.
         let small = Layer(
             .shape(.rectangle(cornerRadius: 0), color: .white), frame: Rect(x: 5, y: 5, width: 20, height: 10))
         let group = Layer(.group([small]), opacity: 0.5)
         XCTAssertEqual(
             renderer.cost(of: Scene(width: 100, height: 50, scale: 2, layers: [group])),
-            SceneRenderer.Cost(peakBytes: (200 * 100 + 40 * 20) * 4, work: 20_000 + 1_600 + 800))
+            SceneRenderer.Cost(peakBytes: (200 * 100 + 40 * 20) * 4, work: 20_000 + 1_600 + 800 + 2 * 1_000))
         // Nested isolated groups hold one picture each at once; siblings do not add up.
         let cost = renderer.cost(of: Scene(width: 100, height: 50, layers: [nestedGroups(3), nestedGroups(2)]))
         XCTAssertEqual(cost.peakBytes, 5000 * 4 * 4)
-        let expectedWork: Double = 5000 + (5000 * 2 * 3 + 5000) + (5000 * 2 * 2 + 5000)
+        let expectedWork: Double = 5000 + (5000 * 2 * 3 + 5000) + (5000 * 2 * 2 + 5000) + 7 * 1_000
         XCTAssertEqual(cost.work, expectedWork)
-        // Invisible and empty layers cost nothing.
+        // Invisible and empty layers cost only their own charge.
         let hidden = Layer(
             .backdrop(BackdropMaterial(recipe: Material.thin.recipe(for: .dark))), opacity: 0)
-        XCTAssertEqual(renderer.cost(of: Scene(width: 100, height: 50, layers: [hidden])).work, 5000)
+        XCTAssertEqual(renderer.cost(of: Scene(width: 100, height: 50, layers: [hidden])).work, 5000 + 1_000)
     }
 
     /// Past the limits the renderer's own allocations throw instead of trapping: a 10⁷ × 10⁷ canvas is 400 TB,
@@ -243,8 +244,8 @@ final class SceneCostTests: XCTestCase {
         XCTAssertThrowsError(try renderer.render(dims)) { error in
             XCTAssertEqual(
                 "\(error)",
-                "the scene would take 29624 million pixel operations to draw (its layers' areas, weighted by what "
-                    + "each costs); the limit is 10000 million")
+                "the scene would take 29634 million pixel operations to draw (its layers' areas weighted by what "
+                    + "each costs, its layers and particles); the limit is 10000 million")
         }
         XCTAssertLessThan(clock.now - start, .seconds(2), "refused from the geometry, not drawn")
         // Within raised limits the same deep scene (at scale 1) draws.
@@ -252,5 +253,34 @@ final class SceneCostTests: XCTestCase {
         generous.threads = 1
         let small = Scene(width: 39, height: 84, layers: [nestedGroups(29)])
         XCTAssertEqual(try generous.render(small)[5, 5].alpha, UInt8((255 * pow(0.5, 29.0)).rounded()))
+    }
+
+    /// Work that is not pixels is charged too: 1,000 fill pixels a layer, drawn or not, and 2,000 a particle
+    /// evaluated, on the canvas or off it. 9,999 one-pixel layers cost what 10 million pixels do, and 2,000
+    /// emitters whose 10,001 particles each fall past a 10×10 canvas (minutes to evaluate) are refused at once,
+    /// from their numbers.
+    func testLayersAndParticlesAreChargedAndRefusedAtOnce() {
+        let pixels = (0..<9_999).map {
+            Layer.color(.white, frame: Rect(x: Double($0 % 10), y: Double($0 / 10 % 10), width: 1, height: 1))
+        }
+        let tiny = Scene(width: 10, height: 10, layers: pixels)
+        // The canvas, each layer's one pixel and each layer's own charge, added up by hand.
+        XCTAssertEqual(SceneRenderer(threads: 1).cost(of: tiny).work, 100 + 9_999 + 9_999 * 1_000)
+
+        var cell = EmitterCell(contents: .circle(diameter: 4, color: .white))
+        (cell.birthRate, cell.lifetime, cell.velocity, cell.emissionLongitude) = (1_000, 10, -50, .pi / 2)
+        var falling = ParticleEmitter(cells: [cell])
+        (falling.emitterPosition, falling.timeOffset) = ((5, -1_000), 20)
+        // Births 10,000 to 20,000 are within a lifetime of t = 20 s.
+        XCTAssertEqual(falling.particlesEvaluated, 10_001)
+        XCTAssertEqual(falling.particles().count, 10_000, "birth 10,000 is exactly its lifetime old: gone")
+        let emitters = Scene(width: 10, height: 10, layers: Array(repeating: .emitter(falling), count: 2_000))
+        let clock = ContinuousClock()
+        let start = clock.now
+        XCTAssertThrowsError(try SceneRenderer(threads: 1).render(emitters)) { error in
+            XCTAssertEqual(
+                error as? SceneRenderError, .tooMuchWork(needed: 2_000 * 1_000 + 2_000 * 10_001 * 2_000, limit: 1e10))
+        }
+        XCTAssertLessThan(clock.now - start, .seconds(2), "refused from the numbers, no particle evaluated")
     }
 }

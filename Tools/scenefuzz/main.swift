@@ -405,7 +405,7 @@ for number in 0..<options.count {
         switch error {
         case .tooMuchMemory: outcome = "refused: memory limit"
         case .tooMuchWork: outcome = "refused: work limit"
-        case .tooManyFrames, .tooMuchAnimationWork: outcome = "refused: animation limit"
+        case .tooManyFrames, .tooMuchAnimationWork, .tooMuchAnimationMemory: outcome = "refused: animation limit"
         case .outOfMemory:
             // Within the limits the system should not refuse memory: a finding, kept to look at.
             outcome = "OUT OF MEMORY"

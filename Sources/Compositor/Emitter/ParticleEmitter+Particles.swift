@@ -30,13 +30,8 @@ extension ParticleEmitter {
         var result: [Particle] = []
         for (cellIndex, cell) in emitterCells.enumerated() {
             let rate = rates[cellIndex]
-            let longest = maximumLifetime(of: cell)
-            guard rate > 0, longest > 0, now >= 0 else { continue }
-            // Births i / rate inside [now − longest, now]; rate·longest ≤ maximumParticles keeps the range short.
-            let first = max(0, ((now - longest) * rate).rounded(.up))
-            let last = (now * rate).rounded(.down)
-            guard first <= last, last < 0x1p62 else { continue }
-            for index in Int(first)...Int(last) {
+            guard let births = births(of: cell, rate: rate, now: now) else { continue }
+            for index in births {
                 if let particle = particle(index, of: cell, cellIndex: cellIndex, rate: rate, now: now) {
                     result.append(particle)
                 }
@@ -44,6 +39,25 @@ extension ParticleEmitter {
         }
         result.sort { ($0.birthTime, $0.cell) < ($1.birthTime, $1.cell) }
         return result
+    }
+
+    /// How many births `particles()` evaluates at the emitter's time (those whose lifetime has run out included),
+    /// worked out without evaluating them: what the renderer's cost model charges.
+    public var particlesEvaluated: Int {
+        let now = Self.bounded(time + timeOffset)
+        let rates = birthRates()
+        return zip(emitterCells, rates).reduce(0) { $0 + (births(of: $1.0, rate: $1.1, now: now)?.count ?? 0) }
+    }
+
+    /// The birth numbers of `cell` that may be alive at emitter time `now`: births i / rate inside
+    /// [now − longest lifetime, now] (rate·longest ≤ maximumParticles keeps the range short); nil when none.
+    private func births(of cell: EmitterCell, rate: Double, now: Double) -> ClosedRange<Int>? {
+        let longest = maximumLifetime(of: cell)
+        guard rate > 0, longest > 0, now >= 0 else { return nil }
+        let first = max(0, ((now - longest) * rate).rounded(.up))
+        let last = (now * rate).rounded(.down)
+        guard first <= last, last < 0x1p62 else { return nil }
+        return Int(first)...Int(last)
     }
 
     /// Each cell's particles per second, scaled down together when they would keep more than `maximumParticles`

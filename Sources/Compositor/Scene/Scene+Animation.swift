@@ -51,6 +51,21 @@ extension Layer {
         return true
     }
 
+    /// This layer and every one inside it, and the animations they carry: what each frame evaluates (an
+    /// emitter's particles are counted by the cost model).
+    var layerAndAnimationCounts: (layers: Int, animations: Int) {
+        (content.sublayers ?? []).reduce((layers: 1, animations: animations.count)) {
+            let inner = $1.layerAndAnimationCounts
+            return ($0.layers + inner.layers, $0.animations + inner.animations)
+        }
+    }
+
+    /// The emitters in this layer and inside it.
+    var emitters: [ParticleEmitter] {
+        if case .emitter(let emitter) = content { return [emitter] }
+        return (content.sublayers ?? []).flatMap(\.emitters)
+    }
+
     var animationDuration: Double {
         var end = animations.map { animation -> Double in
             let timing = animation.timing

@@ -31,6 +31,8 @@ public struct SceneRenderer: Sendable {
     /// Draws a still scene (an animation's snapshot); with a cache, from its copy of the static bottom layers,
     /// with the backdrops and static groups it keeps. The result is the same with or without one.
     func render(_ scene: Scene, workspace: Workspace, cache: FrameCache?) throws(SceneRenderError) -> Image {
+        let evaluation = SceneRenderer.evaluationWork(of: scene)
+        guard evaluation <= limits.work else { throw .tooMuchWork(needed: evaluation, limit: limits.work) }
         try limits.check(cost(of: scene))
         let canvas: Image
         do {
