@@ -74,7 +74,8 @@ let package = Package(
         .testTarget(
             name: "ExamplesTests", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport"]),
         .testTarget(
-            name: "BlurToolCLITests", dependencies: ["BlurToolCLI", "ImageCodecs", "Compositor", "TestSupport"]),
+            name: "BlurToolCLITests",
+            dependencies: ["BlurToolCLI", "ImageCodecs", "Compositor", "SceneFormat", "TestSupport"]),
     ]
 )
 

@@ -62,7 +62,7 @@ struct Composer {
             directory: scenePath == "-"
                 ? "" : slash.map { $0 == scenePath.startIndex ? "/" : String(scenePath[..<$0]) } ?? "",
             maxPixels: request.maxPixels, typesetter: FontTypesetter(),
-            loadImage: ImageCache(request: request, console: console).load)
+            loadImage: SceneImages(loading: ImageLoading(request: request, console: console)).load)
         let scene: Scene
         do {
             scene = try file.scene(fromJSON: bytes)
@@ -91,41 +91,6 @@ struct Composer {
     private func resolvedOutputPath() throws(UsageError) -> String {
         try OutputPath.resolve(request.output, input: request.input) {
             $0 + "." + (request.format ?? .png).fileExtension
-        }
-    }
-}
-
-/// Decodes each image file of a scene once, however many layers use it.
-private final class ImageCache {
-    let request: RenderRequest
-    let console: BlurTool.Console
-    private var images: [String: Image] = [:]
-
-    init(request: RenderRequest, console: BlurTool.Console) {
-        self.request = request
-        self.console = console
-    }
-
-    func load(_ path: String) throws -> Image {
-        if let image = images[path] { return image }
-        let bytes = try FileIO.readImage(path)
-        do {
-            let header = try ImageDecoder.inspect(bytes, maxPixels: request.maxPixels)
-            try MemoryBudget.check(
-                width: header.storedWidth, height: header.storedHeight, what: "the image",
-                subject: ToolFailure.display(path))
-            let decoded = try ImageDecoder.decode(
-                bytes,
-                options: DecodeOptions(
-                    maxPixels: request.maxPixels, appliesOrientation: request.appliesOrientation,
-                    isLenient: request.isLenient))
-            for warning in decoded.warnings {
-                console.err("blurtool: warning: \(ToolFailure.display(path)): \(warning)".escapedForMessageLine())
-            }
-            images[path] = decoded.image
-            return decoded.image
-        } catch let error as CodecError {
-            throw ToolFailure(.dataError, path, error.description)
         }
     }
 }

@@ -35,9 +35,6 @@ struct Renderer {
         } catch let error as CodecError {
             throw ToolFailure(.dataError, subject, error.description)
         }
-        for warning in decoded.warnings {
-            console.err("blurtool: warning: \(ToolFailure.display(subject)): \(warning)".escapedForMessageLine())
-        }
         let encoded = try times.time("encode") {
             try ImageWriting.encode(
                 result, as: namedFormat ?? decoded.info.format, request: request, iccProfile: decoded.info.iccProfile,
@@ -66,19 +63,15 @@ struct Renderer {
     /// Decodes (as small as the frame and the material allow), lays out, transforms, blurs and tints.
     private func render(_ bytes: [UInt8], times: StageTimes) throws -> (DecodedImage, MaterialEffect, Image) {
         // The full, upright size decides the layout and the material's σ, whatever size is decoded.
-        let header = try ImageDecoder.inspect(bytes, maxPixels: request.maxPixels)
-        let swaps = request.appliesOrientation && header.orientation.swapsDimensions
-        let width = swaps ? header.storedHeight : header.storedWidth
-        let height = swaps ? header.storedWidth : header.storedHeight
+        let header = try loading.inspect(bytes, path: request.input)
+        let (width, height) = loading.upright(header)
         let isJPEG = header.format == .jpeg
         guard let size = request.size else {
-            try MemoryBudget.check(
-                width: width, height: height, what: "the image", subject: ToolFailure.display(subject))
             let effect = materialEffect(forWidth: width, height: height)
             // A transform needs the picture at full size; otherwise decode as small as the blur allows.
             let scale =
                 isJPEG && request.transform == nil ? effect.decodeScale(fullWidth: width, fullHeight: height) : 1
-            let decoded = try decode(bytes, scale: scale, times: times)
+            let decoded = try decode(bytes, header: header, scale: scale, times: times)
             let placed = try transformed(decoded.image, times: times)
             guard hasEffect else { return (decoded, effect, placed) }
             let result = times.time("blur+tint") {
@@ -95,9 +88,7 @@ struct Renderer {
             layout.sourceRect.height / Double(layout.frameRect.height))
         let scale = isJPEG ? effect.decodeScale(fullWidth: width, fullHeight: height, shrink: shrink) : 1
         try MemoryBudget.check(width: size.width, height: size.height, what: "--size", subject: nil)
-        try MemoryBudget.check(
-            width: width / scale, height: height / scale, what: "the image", subject: ToolFailure.display(subject))
-        let decoded = try decode(bytes, scale: scale, times: times)
+        let decoded = try decode(bytes, header: header, scale: scale, times: times)
         let image = decoded.image
         // Under a pyramid blur whose cells span 4 or more frame pixels, the reconstruction filter cannot
         // show; bilinear is then as good and much cheaper (the reduced decode is usually magnified here).
@@ -149,13 +140,11 @@ struct Renderer {
         }
     }
 
-    private func decode(_ bytes: [UInt8], scale: Int, times: StageTimes) throws -> DecodedImage {
+    private var loading: ImageLoading { ImageLoading(request: request, console: console) }
+
+    private func decode(_ bytes: [UInt8], header: ImageInfo, scale: Int, times: StageTimes) throws -> DecodedImage {
         try times.time(scale > 1 ? "decode at 1/\(scale)" : "decode") {
-            try ImageDecoder.decode(
-                bytes,
-                options: DecodeOptions(
-                    maxPixels: request.maxPixels, appliesOrientation: request.appliesOrientation,
-                    scaleDenominator: scale, isLenient: request.isLenient))
+            try loading.decode(bytes, header: header, path: request.input, scale: scale)
         }
     }
 

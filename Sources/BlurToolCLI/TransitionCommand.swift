@@ -26,9 +26,9 @@ struct TransitionCommand {
         }
         let fromBytes = try FileIO.readImage(request.from)
         let toBytes = try FileIO.readImage(request.to)
-        let fromHeader = try inspect(fromBytes, request.from)
-        let toHeader = try inspect(toBytes, request.to)
-        let (width, height) = animation.render.size.map { ($0.width, $0.height) } ?? upright(fromHeader)
+        let fromHeader = try loading.inspect(fromBytes, path: request.from)
+        let toHeader = try loading.inspect(toBytes, path: request.to)
+        let (width, height) = animation.render.size.map { ($0.width, $0.height) } ?? loading.upright(fromHeader)
         // Held at once: both photos filled, the frame being drawn and the one before it (an APNG frame's diff).
         try MemoryBudget.check(width: width, height: height * 4, what: "the frames", subject: nil)
         let from = try filled(fromBytes, fromHeader, request.from, width: width, height: height)
@@ -79,42 +79,12 @@ struct TransitionCommand {
         }
     }
 
-    private func subject(_ path: String) -> String { path == "-" ? "<stdin>" : path }
-
-    /// The header, with `--max-pixels` checked before anything is decoded.
-    private func inspect(_ bytes: [UInt8], _ path: String) throws -> ImageInfo {
-        do {
-            return try ImageDecoder.inspect(bytes, maxPixels: animation.render.maxPixels)
-        } catch let error as CodecError {
-            throw ToolFailure(.dataError, subject(path), error.description)
-        }
-    }
-
-    /// The picture's size as it shows (after EXIF orientation unless `--no-auto-orient`).
-    private func upright(_ info: ImageInfo) -> (Int, Int) {
-        let swaps = animation.render.appliesOrientation && info.orientation.swapsDimensions
-        return swaps ? (info.storedHeight, info.storedWidth) : (info.storedWidth, info.storedHeight)
-    }
+    private var loading: ImageLoading { ImageLoading(request: animation.render, console: console) }
 
     /// The photo decoded upright and aspect-filled (cover and crop, Lanczos-3) to `width` × `height`, as
     /// `blurtool PHOTO --size WxH` places it.
-    private func filled(_ bytes: [UInt8], _ info: ImageInfo, _ path: String, width: Int, height: Int) throws -> Image {
-        let (fullWidth, fullHeight) = upright(info)
-        try MemoryBudget.check(
-            width: fullWidth, height: fullHeight, what: "the image", subject: ToolFailure.display(subject(path)))
-        let decoded: DecodedImage
-        do {
-            decoded = try ImageDecoder.decode(
-                bytes,
-                options: DecodeOptions(
-                    maxPixels: animation.render.maxPixels, appliesOrientation: animation.render.appliesOrientation,
-                    isLenient: animation.render.isLenient))
-        } catch let error as CodecError {
-            throw ToolFailure(.dataError, subject(path), error.description)
-        }
-        for warning in decoded.warnings {
-            console.err("blurtool: warning: \(ToolFailure.display(subject(path))): \(warning)".escapedForMessageLine())
-        }
+    private func filled(_ bytes: [UInt8], _ header: ImageInfo, _ path: String, width: Int, height: Int) throws -> Image {
+        let decoded = try loading.decode(bytes, header: header, path: path)
         return Resampler(filter: .lanczos3, threads: threads)
             .fit(decoded.image, width: width, height: height, mode: .fill)
     }

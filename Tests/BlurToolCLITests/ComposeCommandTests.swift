@@ -1,6 +1,7 @@
 import Compositor
 import Foundation
 import ImageCodecs
+import SceneFormat
 import TestSupport
 import XCTest
 
@@ -96,5 +97,34 @@ final class ComposeCommandTests: XCTestCase {
         let result = ToolRun.run(["compose", "/dev/zero", "-o", directory + "zero.png"])
         XCTAssertEqual(result.status, 65)
         XCTAssertEqual(result.err, "blurtool: error: \"/dev/zero\": larger than 16 MiB; not a scene file")
+    }
+
+    /// A scene's images are decoded once per file, however the path is written (`./photo.png`, a link to it),
+    /// and the decoded pictures together stay within a budget; the one over it is refused, under its JSON path.
+    func testImagesAreKeyedByTheFileAndBoundedTogether() throws {
+        try FileManager.default.createSymbolicLink(atPath: directory + "link.png", withDestinationPath: "photo.png")
+        let other = try ImageEncoder.encode(TestImages.photoLike(width: 60, height: 40), as: .png)
+        try Data(other).write(to: URL(fileURLWithPath: directory + "other.png"))
+        let console = BlurTool.Console(out: { _ in }, err: { _ in })
+        // Room for two 60×40 pictures (9,600 bytes each), not three.
+        let images = SceneImages(
+            loading: ImageLoading(request: RenderRequest(input: "scene.json"), console: console), byteLimit: 20_000)
+        let first = try images.load(directory + "photo.png")
+        for name in ["./photo.png", "././photo.png", "link.png", "../" + URL(fileURLWithPath: directory).lastPathComponent + "/photo.png"] {
+            XCTAssertTrue(try images.load(directory + name) === first, name)
+        }
+        XCTAssertFalse(try images.load(directory + "other.png") === first)
+        let third = try ImageEncoder.encode(TestImages.photoLike(width: 60, height: 40), as: .png)
+        try Data(third).write(to: URL(fileURLWithPath: directory + "third.png"))
+        var file = SceneFile(directory: directory, maxPixels: 1 << 20, loadImage: images.load)
+        let scene = #"{"canvas": {"width": 30, "height": 20}, "layers": [{"type": "image", "path": "link.png"}, {"type": "image", "path": "./other.png"}, {"type": "image", "path": "third.png"}]}"#
+        XCTAssertThrowsError(try file.scene(fromJSON: Array(scene.utf8))) { error in
+            guard case .image(let path, _, let underlying) = error as? SceneFileError,
+                let failure = underlying as? ToolFailure
+            else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, "layers[2].path")
+            XCTAssertEqual(failure.code, .cannotCreate)
+            XCTAssertTrue(failure.reason.hasPrefix("decoding it would bring the scene's images to 28 KiB; the limit is 19 KiB"), failure.reason)
+        }
     }
 }
