@@ -46,6 +46,7 @@ struct Animator {
         }
         let loaded = clock.now
         let progress = ProgressBar(total: count, clock: clock)
+        defer { progress.finish() }
         let sink = try FrameSink.make(
             output, path: outputPath, width: scene.pixelWidth, height: scene.pixelHeight, opaque: scene.staysOpaque,
             request: request, frames: count)

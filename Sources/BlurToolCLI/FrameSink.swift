@@ -173,10 +173,14 @@ final class ProgressBar {
     private var shown: ContinuousClock.Instant?
     private let enabled = isatty(STDERR_FILENO) == 1
 
+    private var isFinished = false
+
+    /// Shows "frame 0/total" at once, so a long first frame (or the loading before it) is not silence.
     init(total: Int, clock: ContinuousClock) {
         self.total = total
         self.clock = clock
         start = clock.now
+        if enabled { writeToStandardError("\rblurtool: frame 0/\(total)\u{1B}[K") }
     }
 
     func advance() {
@@ -192,7 +196,10 @@ final class ProgressBar {
             "\rblurtool: frame \(done)/\(total), \(String(format2: rate)) frames/s, \(String(format2: left)) s left\u{1B}[K")
     }
 
+    /// Clears the line (once: a run's error path and its end may both call it), so what follows starts clean.
     func finish() {
+        guard !isFinished else { return }
+        isFinished = true
         if enabled { writeToStandardError("\r\u{1B}[K") }
     }
 }

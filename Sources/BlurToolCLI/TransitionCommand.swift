@@ -29,21 +29,26 @@ struct TransitionCommand {
         let fromHeader = try loading.inspect(fromBytes, path: request.from)
         let toHeader = try loading.inspect(toBytes, path: request.to)
         let (width, height) = animation.render.size.map { ($0.width, $0.height) } ?? loading.upright(fromHeader)
+        let fps = animation.framesPerSecond
+        let count = AnimationRenderer(framesPerSecond: fps).frameCount(duration: request.duration)
+        try TransitionWork.check(
+            frames: count, width: width, height: height, style: request.style,
+            output: outputPath == nil ? nil : output, lossy: animation.isLossy)
         // Held at once: both photos filled, the frame being drawn and the one before it (an APNG frame's diff).
         try MemoryBudget.check(width: width, height: height * 4, what: "the frames", subject: nil)
+        // Shown from the start: filling two large photos takes a while before the first frame.
+        let progress = ProgressBar(total: count, clock: clock)
+        defer { progress.finish() }
         let from = try filled(fromBytes, fromHeader, request.from, width: width, height: height)
         let to = try filled(toBytes, toHeader, request.to, width: width, height: height)
         let loaded = clock.now
 
-        let fps = animation.framesPerSecond
-        let count = AnimationRenderer(framesPerSecond: fps).frameCount(duration: request.duration)
         let sink = try FrameSink.make(
             output, path: outputPath, width: width, height: height, opaque: from.isOpaque && to.isOpaque,
             request: animation, frames: count)
         defer { sink.discard() }
         let transition = PhotoTransition(style: request.style, curve: request.curve, threads: threads)
         let workspace = Workspace()  // material's blur scratch, reused by every frame
-        let progress = ProgressBar(total: count, clock: clock)
         var frame = Image(width: width, height: height)
         var previous: Image?
         do {

@@ -188,7 +188,7 @@ final class TransitionCommandTests: XCTestCase {
     func testAnInterruptLeavesNoOutput() throws {
         let output = directory + "long.png"
         let (process, out, err) = try ToolProcess.start(
-            ["transition", from, to, "--style", "fade", "--size", "800x600", "--duration", "300", "-o", output])
+            ["transition", from, to, "--style", "fade", "--size", "800x600", "--duration", "30", "-o", output])
         let temporary = ".long.png.blurtool-\(process.processIdentifier).tmp"
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning, !(try files()).contains(temporary), Date() < deadline { usleep(2000) }
@@ -294,5 +294,31 @@ final class TransitionCommandTests: XCTestCase {
         }
         let mean = squares / Double(a.width * a.height * 3)
         return (largest, mean == 0 ? .infinity : 10 * log10(255 * 255 / mean))
+    }
+
+    /// A transition's frames × pixels × what each pixel costs to draw and encode is bounded as an animation's work
+    /// is: 61 frames of 10000×10000 to an animated PNG (some 20 minutes) are refused at once, before the photos
+    /// are decoded, naming the figures; the same frames drawn only (`--benchmark`) or far fewer are not.
+    func testATransitionsWholeWorkIsBoundedAtOnce() throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let output = directory + "big.png"
+        let refused = ToolRun.run(["transition", from, to, "--style", "fade", "--size", "10000x10000", "-o", output])
+        XCTAssertEqual(refused.status, 65, refused.err)
+        // 61 × 10⁸ pixels × (3 to draw a mix + 150 to encode an APNG).
+        XCTAssertEqual(
+            refused.err,
+            "blurtool: error: the transition's 61 frames of 10000x10000 would take 933300 million pixel operations "
+                + "to draw and encode; the limit is 200000 million (give a smaller --size, a shorter --duration or "
+                + "fewer --fps)")
+        XCTAssertLessThan(clock.now - start, .seconds(2))
+        XCTAssertEqual(try files(), ["from.png", "to.png"], "nothing written")
+        // Lossless WebP costs seven times what lossy does to encode: 15 frames of 4000×4000 are over the bound
+        // lossless (refused, as quickly), within it lossy.
+        let webp = ["transition", from, to, "--style", "fade", "--size", "4000x4000", "--fps", "14", "-o", directory + "a.webp"]
+        XCTAssertEqual(ToolRun.run(webp).status, 65)
+        XCTAssertLessThan(15 * 16e6 * TransitionWork.operationsPerPixel(style: .fade, output: .webp, lossy: true), 2e11)
+        XCTAssertEqual(
+            TransitionWork.operationsPerPixel(style: .curlup, output: nil, lossy: false), 18, "drawing alone")
     }
 }
