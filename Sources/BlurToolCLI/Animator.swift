@@ -49,7 +49,7 @@ struct Animator {
         defer { progress.finish() }
         let sink = try FrameSink.make(
             output, path: outputPath, width: scene.pixelWidth, height: scene.pixelHeight, opaque: scene.staysOpaque,
-            request: request, frames: count)
+            request: request, frames: count, encoderThreads: 1)
         defer { sink.discard() }
         do {
             try renderer.renderFrames(

@@ -42,10 +42,13 @@ final class FrameSink: @unchecked Sendable {
     }
 
     /// Opens the output (before any frame is drawn, so one that cannot be created fails first); `opaque`: every
-    /// frame is opaque (the animated PNG then stores no alpha).
+    /// frame is opaque (the animated PNG then stores no alpha). `encoderThreads`: threads one frame's encoding
+    /// may use: 1 where frames are encoded several at once on the drawing threads (each frame's encoder starting
+    /// threads of its own put some 240 threads up at once with 16 workers), all of them where frames come one
+    /// by one.
     static func make(
         _ kind: AnimationRequest.Output, path: String?, width: Int, height: Int, opaque: Bool,
-        request: AnimationRequest, frames: Int
+        request: AnimationRequest, frames: Int, encoderThreads: Int
     ) throws -> FrameSink {
         guard let path else { return FrameSink(kind: .benchmark, output: nil, framesPerSecond: 0) }
         let fps = request.framesPerSecond
@@ -54,7 +57,7 @@ final class FrameSink: @unchecked Sendable {
             let encoder = AnimatedPNGEncoder(
                 width: width, height: height, frameDelay: FrameSink.delay(framesPerSecond: fps),
                 loopCount: request.loopCount, opaque: opaque, compressionLevel: request.animatedPNGLevel,
-                threads: request.render.threads)
+                threads: encoderThreads)
             let output = try OutputFile(path)
             // Written frame by frame into the temporary file, so a long animation is never held whole.
             try output.append(encoder.header(frameCount: frames))

@@ -45,7 +45,7 @@ struct TransitionCommand {
 
         let sink = try FrameSink.make(
             output, path: outputPath, width: width, height: height, opaque: from.isOpaque && to.isOpaque,
-            request: animation, frames: count)
+            request: animation, frames: count, encoderThreads: threads)
         defer { sink.discard() }
         let transition = PhotoTransition(style: request.style, curve: request.curve, threads: threads)
         let workspace = Workspace()  // material's blur scratch, reused by every frame
