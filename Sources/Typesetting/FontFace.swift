@@ -20,7 +20,12 @@ final class FontFace: @unchecked Sendable {
     private let hbFace: OpaquePointer
     private let freeType: Locked<FT_Face>
 
-    /// Opens the face; `library` is FreeType's, locked by the caller (opening faces is not thread-safe).
+    /// FreeType asks that faces of one library be opened and closed one at a time when the library is shared
+    /// between threads: every `FT_New_Memory_Face` and `FT_Done_Face` runs under this lock (never while taking
+    /// another, so it cannot deadlock).
+    static let openingAndClosing = Locked(())
+
+    /// Opens the face; `library` is FreeType's.
     init(path: String, index: Int, id: Int32, library: FT_Library) throws(TypesettingError) {
         try FontFile.check(path)
         guard let blob = hb_blob_create_from_file_or_fail(path) else { throw .unreadableFile(path: path) }
@@ -29,8 +34,10 @@ final class FontFace: @unchecked Sendable {
         let length = hb_blob_get_length(blob)
         // FreeType reads the bytes HarfBuzz mapped, so both see one copy of the file for the face's lifetime.
         let status = data.map { bytes in
-            bytes.withMemoryRebound(to: FT_Byte.self, capacity: Int(length)) {
-                FT_New_Memory_Face(library, $0, FT_Long(length), FT_Long(index), &face)
+            bytes.withMemoryRebound(to: FT_Byte.self, capacity: Int(length)) { bytes in
+                FontFace.openingAndClosing.withLock { _ in
+                    FT_New_Memory_Face(library, bytes, FT_Long(length), FT_Long(index), &face)
+                }
             }
         }
         let hbFace = hb_face_create(blob, UInt32(index))
@@ -38,7 +45,7 @@ final class FontFace: @unchecked Sendable {
         guard status == 0, let face, face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0,
             face.pointee.units_per_EM > 0, let hbFace, hb_face_get_glyph_count(hbFace) > 0
         else {
-            if let face { FT_Done_Face(face) }
+            if let face { FontFace.openingAndClosing.withLock { _ in _ = FT_Done_Face(face) } }
             hb_face_destroy(hbFace)
             hb_blob_destroy(blob)
             throw .notAFont(path: path)
@@ -62,7 +69,7 @@ final class FontFace: @unchecked Sendable {
     }
 
     deinit {
-        freeType.withLock { face in _ = FT_Done_Face(face) }
+        freeType.withLock { face in FontFace.openingAndClosing.withLock { _ in _ = FT_Done_Face(face) } }
         hb_font_destroy(hbFont)
         hb_face_destroy(hbFace)
         hb_blob_destroy(blob)

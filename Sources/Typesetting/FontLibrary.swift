@@ -24,17 +24,24 @@ final class FontLibrary: @unchecked Sendable {
     }
 
     private struct State {
-        var faces: [FaceKey: FontFace] = [:]
+        /// The faces opened by path, with when each was last asked for.
+        var faces: [FaceKey: (face: FontFace, lastUse: UInt64)] = [:]
         var families: [Request: FontFace] = [:]
         var nextID: Int32 = 1
+        var clock: UInt64 = 0
     }
+
+    /// Faces kept open by path, least recently asked for closed first: a long-running renderer fed user fonts
+    /// keeps this many files mapped (plus those its typeset texts still hold), not every file it was ever given.
+    static let maximumOpenFaces = 32
 
     private let state = Locked(State())
     private let fontconfig = Locked<OpaquePointer?>(nil)
     private let fallbacks = Locked<[Request: FallbackList]>([:])
 
-    /// FreeType's library: faces are opened and closed under `state`'s lock, as FreeType asks; rasterising
-    /// with different faces on different threads is safe (the rasteriser's work area is on the stack).
+    /// FreeType's library: faces are opened and closed under one lock (`FontFace.openingAndClosing`), as
+    /// FreeType asks of a library shared between threads; rasterising with different faces on different threads
+    /// is safe (the rasteriser's work area is on the stack).
     let freeType: FT_Library
 
     private init() {
@@ -45,22 +52,39 @@ final class FontLibrary: @unchecked Sendable {
         freeType = library!
     }
 
-    /// The face of a font file, opened once.
+    /// The face of a font file, opened once while it stays among the `maximumOpenFaces` last asked for.
     func face(path: String, index: Int = 0) throws(TypesettingError) -> FontFace {
         let key = FaceKey(path: path, index: index)
+        // The face closed to make room is released after the lock: its deinit closes the FreeType face.
+        var closed: FontFace?
         let result: Result<FontFace, TypesettingError> = state.withLock { state in
-            if let face = state.faces[key] { return .success(face) }
+            state.clock += 1
+            if let entry = state.faces[key] {
+                state.faces[key]!.lastUse = state.clock
+                return .success(entry.face)
+            }
             do {
                 let face = try FontFace(path: path, index: index, id: state.nextID, library: freeType)
                 state.nextID += 1
-                state.faces[key] = face
+                if state.faces.count >= Self.maximumOpenFaces,
+                    let oldest = state.faces.min(by: { $0.value.lastUse < $1.value.lastUse })
+                {
+                    closed = oldest.value.face
+                    state.faces[oldest.key] = nil
+                    state.families = state.families.filter { $0.value !== closed }
+                }
+                state.faces[key] = (face, state.clock)
                 return .success(face)
             } catch {
                 return .failure(error as! TypesettingError)
             }
         }
+        closed = nil
         return try result.get()
     }
+
+    /// How many faces are open by path now (at most `maximumOpenFaces`).
+    var openFaceCount: Int { state.withLock { $0.faces.count } }
 
     /// The installed face fontconfig matches for a family, weight and slant, if one of the match's family names
     /// is the one asked for (fontconfig substitutes some font for any name) or the name is a generic alias.

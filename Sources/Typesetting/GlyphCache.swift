@@ -2,15 +2,18 @@ import Compositor
 
 /// Rasterised glyphs shared by every label, frame and thread, so that drawing the same text again is a blit.
 ///
-/// Bounded: an insertion that would pass `byteLimit` first evicts the least recently used glyphs (down to three
-/// quarters of the limit, so that eviction's sort is paid once per many insertions); the count never exceeds the
-/// limit. Each entry costs its pixels plus a fixed overhead for its key and bookkeeping.
+/// Bounded: an insertion that would pass its shard's share of `byteLimit` first evicts that shard's least
+/// recently used glyphs (down to three quarters of the share, so that eviction's sort is paid once per many
+/// insertions); the count never exceeds the limit. Each entry costs its pixels plus a fixed overhead for its key
+/// and bookkeeping. The glyphs are spread over `shardCount` shards by key, each with its own lock, so frames
+/// drawn in parallel look glyphs up without all waiting on one lock.
 public final class GlyphCache: @unchecked Sendable {
     /// The cache `FontTypesetter` uses unless given another: 64 MiB.
     public static let shared = GlyphCache(byteLimit: 64 << 20)
 
     /// Bytes charged per entry beyond its pixels (key, dictionary slot, bitmap object).
     static let entryOverhead = 96
+    static let shardCount = 16
 
     public let byteLimit: Int
 
@@ -19,52 +22,60 @@ public final class GlyphCache: @unchecked Sendable {
         var lastUse: UInt64
     }
 
-    private struct State {
+    private struct Shard {
         var entries: [GlyphKey: Entry] = [:]
         var byteCount = 0
         var clock: UInt64 = 0
     }
 
-    private let state = Locked(State())
+    private let shards: [Locked<Shard>]
+    /// Each shard's share of `byteLimit`.
+    private let shardLimit: Int
 
     public init(byteLimit: Int) {
         self.byteLimit = max(byteLimit, 0)
+        shardLimit = self.byteLimit / Self.shardCount
+        shards = (0..<Self.shardCount).map { _ in Locked(Shard()) }
     }
 
     /// The bytes the cached glyphs take now, overhead included.
-    public var byteCount: Int { state.withLock { $0.byteCount } }
+    public var byteCount: Int { shards.reduce(0) { total, shard in total + shard.withLock { $0.byteCount } } }
 
     public func removeAll() {
-        state.withLock { $0 = State() }
+        for shard in shards { shard.withLock { $0 = Shard() } }
+    }
+
+    private func shard(for key: GlyphKey) -> Locked<Shard> {
+        shards[Int(UInt(bitPattern: key.hashValue) % UInt(Self.shardCount))]
     }
 
     func bitmap(for key: GlyphKey) -> GlyphBitmap? {
-        state.withLock { state in
-            state.clock += 1
-            let tick = state.clock
-            guard state.entries[key] != nil else { return nil }
-            state.entries[key]!.lastUse = tick
-            return state.entries[key]!.bitmap
+        shard(for: key).withLock { shard in
+            shard.clock += 1
+            let tick = shard.clock
+            guard shard.entries[key] != nil else { return nil }
+            shard.entries[key]!.lastUse = tick
+            return shard.entries[key]!.bitmap
         }
     }
 
     func insert(_ bitmap: GlyphBitmap, for key: GlyphKey) {
         let cost = bitmap.pixels.count + Self.entryOverhead
-        guard cost <= byteLimit else { return }
-        state.withLock { state in
-            guard state.entries[key] == nil else { return }
-            if state.byteCount + cost > byteLimit {
-                let target = byteLimit / 4 * 3 - cost
-                var byAge = state.entries.map { ($0.key, $0.value.lastUse, $0.value.bitmap.pixels.count) }
+        guard cost <= shardLimit else { return }
+        shard(for: key).withLock { shard in
+            guard shard.entries[key] == nil else { return }
+            if shard.byteCount + cost > shardLimit {
+                let target = shardLimit / 4 * 3 - cost
+                var byAge = shard.entries.map { ($0.key, $0.value.lastUse, $0.value.bitmap.pixels.count) }
                 byAge.sort { $0.1 < $1.1 }
-                for (oldKey, _, bytes) in byAge where state.byteCount > max(target, 0) {
-                    state.entries[oldKey] = nil
-                    state.byteCount -= bytes + Self.entryOverhead
+                for (oldKey, _, bytes) in byAge where shard.byteCount > max(target, 0) {
+                    shard.entries[oldKey] = nil
+                    shard.byteCount -= bytes + Self.entryOverhead
                 }
             }
-            state.clock += 1
-            state.entries[key] = Entry(bitmap: bitmap, lastUse: state.clock)
-            state.byteCount += cost
+            shard.clock += 1
+            shard.entries[key] = Entry(bitmap: bitmap, lastUse: shard.clock)
+            shard.byteCount += cost
         }
     }
 }

@@ -206,6 +206,34 @@ final class HostileInputTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 15)
     }
 
+    /// A long-running renderer fed many font files keeps at most `maximumOpenFaces` of them open: the least
+    /// recently asked for is closed (its file unmapped once no typeset text holds it), and asked for again it
+    /// opens anew.
+    func testOpenFacesAreBoundedLeastRecentlyUsedFirst() throws {
+        let original = try TextFixtures.face("DejaVu Sans").path
+        let directory = NSTemporaryDirectory() + "blurtool-fonts-\(UUID().uuidString)/"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let library = FontLibrary.shared
+        // Names no other test opens, each its own face to the library.
+        let paths = try (0...FontLibrary.maximumOpenFaces).map { index -> String in
+            let path = directory + "face-\(index).ttf"
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: original)
+            return path
+        }
+        weak var first = try library.face(path: paths[0])
+        let firstID = try XCTUnwrap(first).id
+        for path in paths.dropFirst() {
+            _ = try library.face(path: path)
+            XCTAssertLessThanOrEqual(library.openFaceCount, FontLibrary.maximumOpenFaces)
+        }
+        XCTAssertNil(first, "the least recently used face was closed")
+        XCTAssertNotEqual(try library.face(path: paths[0]).id, firstID, "opened anew")
+        // The most recently used stays open: asked for again, it is the same face.
+        let last = try library.face(path: paths[FontLibrary.maximumOpenFaces])
+        XCTAssertTrue(try library.face(path: paths[FontLibrary.maximumOpenFaces]) === last)
+    }
+
     func testTextOverSixteenMebibytesIsRefused() {
         let text = String(repeating: "a", count: FontTypesetter.maximumUTF8Count + 1)
         XCTAssertThrowsError(try FontTypesetter().typeset(text, style: TextStyle())) {
