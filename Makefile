@@ -24,7 +24,7 @@ APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev
 TEST_APT_PACKAGES := ffmpeg
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test-deps build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text bench-transition bench-perspective bench-portable
+.PHONY: deps test-deps oracles build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text bench-transition bench-perspective bench-portable
 
 deps test-deps: PACKAGES = $(if $(filter test-deps,$@),$(TEST_APT_PACKAGES),$(APT_PACKAGES))
 deps test-deps:
@@ -64,9 +64,21 @@ docs: release
 	done
 	$(BLURTOOL) compose docs/flight-transitions-strip.json -q 85 -o docs/flight-transitions.jpg
 
-# The suites are XCTest; Swift Testing is off so the run ends on XCTest's "Executed N tests" line.
-test: deps test-deps
-	$(SWIFT) test --disable-swift-testing
+# The suites are XCTest; Swift Testing is off so the run ends on XCTest's "Executed N tests" line, after a line
+# naming every test that skipped for want of its oracle (ffmpeg, a font, Pillow). .ci/run sets
+# BLURTOOL_REQUIRE_ORACLES=1, under which a missing oracle fails its test instead.
+test: deps test-deps oracles
+	@mkdir -p .build
+	@{ $(SWIFT) test --disable-swift-testing; echo $$? > .build/test-status; } 2>&1 | tee .build/test-output.log
+	@python3 Tests/oracle_summary.py .build/test-output.log
+	@exit $$(cat .build/test-status)
+
+# Pillow for the text oracle test (the version the peer benchmarks pin), in a small venv of its own.
+ORACLE_PILLOW := $(shell grep '^pillow==' Benchmarks/peers/requirements.txt)
+oracles:
+	@.venv-oracles/bin/python -c 'import PIL' 2>/dev/null || { \
+		echo "making .venv-oracles ($(ORACLE_PILLOW))"; rm -rf .venv-oracles; \
+		python3 -m venv .venv-oracles && .venv-oracles/bin/pip install -q --disable-pip-version-check $(ORACLE_PILLOW); }
 
 test-release: deps test-deps
 	$(SWIFT) test --disable-swift-testing -c release -Xswiftc -enable-testing $(CPU_FLAGS)

@@ -61,13 +61,16 @@ let package = Package(
             name: "scenefuzz", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport"],
             path: "Tools/scenefuzz"),
         .target(name: "TestSupport", dependencies: ["Compositor"], path: "Tests/TestSupport"),
+        // XCTest's side of the tests' oracles (skip, or fail under BLURTOOL_REQUIRE_ORACLES=1): tests only.
+        .target(name: "OracleSupport", path: "Tests/OracleSupport"),
         // CKernels to ask the CPU's levels directly, not only through the library's answer.
-        .testTarget(name: "CompositorTests", dependencies: ["Compositor", "TestSupport", "CKernels"]),
+        .testTarget(name: "CompositorTests", dependencies: ["Compositor", "TestSupport", "OracleSupport", "CKernels"]),
         // CCodecShim and CWebP for the animation tests: zlib to read frames' filter bytes, libwebp's demuxer.
         .testTarget(
             name: "ImageCodecsTests",
-            dependencies: ["ImageCodecs", "Compositor", "TestSupport", "CCodecShim", "CWebP"]),
-        .testTarget(name: "TypesettingTests", dependencies: ["Typesetting", "Compositor", "TestSupport"]),
+            dependencies: ["ImageCodecs", "Compositor", "TestSupport", "OracleSupport", "CCodecShim", "CWebP"]),
+        .testTarget(
+            name: "TypesettingTests", dependencies: ["Typesetting", "Compositor", "TestSupport", "OracleSupport"]),
         .testTarget(
             name: "SceneFormatTests", dependencies: ["SceneFormat", "ImageCodecs", "Compositor", "Typesetting", "TestSupport"]),
         // The README's code blocks, compiled and run.
@@ -75,7 +78,7 @@ let package = Package(
             name: "ExamplesTests", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport"]),
         .testTarget(
             name: "BlurToolCLITests",
-            dependencies: ["BlurToolCLI", "ImageCodecs", "Compositor", "SceneFormat", "TestSupport"]),
+            dependencies: ["BlurToolCLI", "ImageCodecs", "Compositor", "SceneFormat", "TestSupport", "OracleSupport"]),
     ]
 )
 

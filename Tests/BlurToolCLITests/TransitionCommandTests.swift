@@ -1,6 +1,7 @@
 import Compositor
 import Foundation
 import ImageCodecs
+import OracleSupport
 import TestSupport
 import XCTest
 
@@ -240,7 +241,7 @@ final class TransitionCommandTests: XCTestCase {
     /// by one level and no more: PSNR at least 48.1 dB (one level everywhere). Measured on these frames: fade
     /// 51.1-52.6 dB, circleopen 51.1-71.8 dB, wipeleft identical.
     func testFramesMatchFFmpegXfade() throws {
-        guard let ffmpeg = Self.onPath("ffmpeg") else { throw XCTSkip("ffmpeg is not on PATH") }
+        guard let ffmpeg = Self.onPath("ffmpeg") else { throw Oracles.missing("ffmpeg is not on PATH") }
         let fromFilled = try filled(from, "64x48", name: "from-filled.png")
         let toFilled = try filled(to, "64x48", name: "to-filled.png")
         for style in ["fade", "wipeleft", "circleopen"] {

@@ -1,5 +1,6 @@
 import Compositor
 import Foundation
+import OracleSupport
 import XCTest
 
 @testable import Typesetting
@@ -13,6 +14,7 @@ final class PillowComparisonTests: XCTestCase {
     private var python: String? {
         let candidates: [String?] = [
             ProcessInfo.processInfo.environment["BLURTOOL_PEERS_PYTHON"],
+            Self.packageRoot.appendingPathComponent(".venv-oracles/bin/python").path,
             Self.packageRoot.appendingPathComponent(".venv-peers/bin/python").path,
         ]
         return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -69,7 +71,7 @@ final class PillowComparisonTests: XCTestCase {
     }
 
     func testAParagraphMatchesPillowsRendering() throws {
-        guard let python else { throw XCTSkip("no peer venv with Pillow (make peers-setup)") }
+        guard let python else { throw Oracles.missing("no Python with Pillow (make oracles makes .venv-oracles)") }
         let face = try TextFixtures.face("Inter")
         let text =
             "Shaping and rasterising a paragraph of plain words, wrapped to the frame as a label wraps them, "

@@ -1,4 +1,5 @@
 import Compositor
+import OracleSupport
 import XCTest
 
 @testable import Typesetting
@@ -10,7 +11,7 @@ enum TextFixtures {
         do {
             return try FontLibrary.shared.face(family: family, weight: .regular, italic: false)
         } catch {
-            throw XCTSkip("\(family) is not installed: \(error)")
+            throw Oracles.missing("the font \(family) is not installed: \(error)")
         }
     }
 

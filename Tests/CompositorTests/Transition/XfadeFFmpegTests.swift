@@ -1,5 +1,6 @@
 import Compositor
 import Foundation
+import OracleSupport
 import TestSupport
 import XCTest
 
@@ -15,7 +16,7 @@ final class XfadeFFmpegTests: XCTestCase {
     let ffmpeg = "/usr/bin/ffmpeg"
 
     func testFramesMatchFFmpegsXfade() throws {
-        guard FileManager.default.isExecutableFile(atPath: ffmpeg) else { throw XCTSkip("ffmpeg is not installed") }
+        guard FileManager.default.isExecutableFile(atPath: ffmpeg) else { throw Oracles.missing("ffmpeg is not installed") }
         let a = TestImages.photoLike(width: width, height: height, seed: 31)
         let b = TestImages.photoLike(width: width, height: height, seed: 32)
         let styles: [PhotoTransition.Style] = [
