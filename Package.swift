@@ -60,7 +60,8 @@ let package = Package(
         .executableTarget(
             name: "scenefuzz", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport"],
             path: "Tools/scenefuzz"),
-        .target(name: "TestSupport", dependencies: ["Compositor"], path: "Tests/TestSupport"),
+        // CWebP for libwebp's animation decoder, which reads back the animated WebPs the tests write.
+        .target(name: "TestSupport", dependencies: ["Compositor", "CWebP"], path: "Tests/TestSupport"),
         // XCTest's side of the tests' oracles (skip, or fail under BLURTOOL_REQUIRE_ORACLES=1): tests only.
         .target(name: "OracleSupport", path: "Tests/OracleSupport"),
         // CKernels to ask the CPU's levels directly, not only through the library's answer.

@@ -172,6 +172,42 @@ final class ParticleEmitterTests: XCTestCase {
         XCTAssertGreaterThan(checked, 0)
     }
 
+    /// Birth velocities as Core Animation defines them, checked from positions alone (no acceleration, so a
+    /// particle moves in a straight line at its birth velocity): every speed within `velocity ± velocityRange`,
+    /// every direction within `emissionLongitude ± emissionRange / 2` (y down: π/2 falls), spread over both.
+    func testBirthVelocitiesSpanTheCellsSpeedAndCone() {
+        var cell = EmitterCell(contents: .circle(diameter: 2, color: .white))
+        (cell.birthRate, cell.lifetime, cell.velocity, cell.velocityRange) = (400, 1, 50, 20)
+        (cell.emissionLongitude, cell.emissionRange) = (1, 2)
+        var emitter = ParticleEmitter(cells: [cell])
+        emitter.emitterPosition = (5, 5)
+        emitter.time = 0.5
+        let now = Dictionary(uniqueKeysWithValues: emitter.particles().map { ($0.index, $0) })
+        emitter.time = 0.5 + 0.125
+        var speeds: [Double] = []
+        var directions: [Double] = []
+        for later in emitter.particles() {
+            guard let earlier = now[later.index] else { continue }
+            let (vx, vy) = ((later.x - earlier.x) / 0.125, (later.y - earlier.y) / 0.125)
+            speeds.append((vx * vx + vy * vy).squareRoot())
+            directions.append(atan2(vy, vx))
+        }
+        XCTAssertGreaterThan(speeds.count, 150)
+        XCTAssertTrue(speeds.allSatisfy { (30 - 1e-9...70 + 1e-9).contains($0) }, "\(speeds.min()!)...\(speeds.max()!)")
+        XCTAssertTrue(directions.allSatisfy { (0 - 1e-9...2 + 1e-9).contains($0) })
+        XCTAssertLessThan(speeds.min()!, 33)
+        XCTAssertGreaterThan(speeds.max()!, 67)
+        XCTAssertLessThan(directions.min()!, 0.1)
+        XCTAssertGreaterThan(directions.max()!, 1.9)
+        XCTAssertEqual(speeds.reduce(0, +) / Double(speeds.count), 50, accuracy: 3)
+        // Falling snow: longitude π/2 moves down the screen.
+        var snow = ParticleEmitter.snow(width: 100, height: 100)
+        snow.time = 3
+        let before = Dictionary(uniqueKeysWithValues: snow.particles().map { ($0.index, $0.y) })
+        snow.time = 3.1
+        XCTAssertTrue(snow.particles().allSatisfy { particle in before[particle.index].map { particle.y > $0 } ?? true })
+    }
+
     func testShapesAndModesPlaceBirths() {
         var cell = EmitterCell()
         cell.birthRate = 200

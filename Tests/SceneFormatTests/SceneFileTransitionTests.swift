@@ -27,6 +27,32 @@ final class SceneFileTransitionTests: XCTestCase {
         XCTAssertEqual(pair(read).map(\.transform), layers.map(\.transform))
         XCTAssertEqual(pair(read).map(\.animations.count), layers.map(\.animations.count))
         XCTAssertEqual(read.animationDuration, 0.5, accuracy: 1e-12)
+        // Everything the layers carry (3D transforms, opacities, curves, the cube's turn), as drawn: the file's
+        // frames are the seed's frames, pixel for pixel, through the whole turn.
+        let built = Scene(width: 40, height: 30, layers: [expected])
+        let renderer = SceneRenderer(threads: 1)
+        for time in [0, 0.1, 0.2, 0.25, 0.3, 0.45, 0.5] {
+            XCTAssertTrue(
+                try renderer.render(read.snapshot(at: time)).hasSamePixels(as: renderer.render(built.snapshot(at: time))),
+                "t \(time)")
+        }
+        // And what the seed's turn shows, independently of either: the old face alone at the start, the new one
+        // alone at the end, both (squashed by the turn) in between.
+        func colours(at time: Double) throws -> Set<String> {
+            let image = try renderer.render(read.snapshot(at: time))
+            var seen = Set<String>()
+            for y in 10..<18 {
+                for x in 10..<30 {
+                    let pixel = image[x, y]
+                    if pixel.red > 200, pixel.blue < 50 { seen.insert("red") }
+                    if pixel.blue > 200, pixel.red < 50 { seen.insert("blue") }
+                }
+            }
+            return seen
+        }
+        XCTAssertEqual(try colours(at: 0), ["red"])
+        XCTAssertEqual(try colours(at: 0.25), ["red", "blue"])
+        XCTAssertEqual(try colours(at: 0.5), ["blue"])
     }
 
     func testTimingOverridesAndTheCrossDissolveIsIsolated() throws {

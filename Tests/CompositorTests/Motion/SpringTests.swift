@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 
 @testable import Compositor
@@ -11,19 +12,9 @@ import XCTest
 final class SpringTests: XCTestCase {
     /// x(t) by classical Runge–Kutta with a fine step: no closed form involved.
     private func integrated(_ spring: Spring, until end: Double, steps: Int = 200_000) -> Double {
-        let (m, k, c) = (spring.mass, spring.stiffness, spring.damping)
-        var (x, v) = (0.0, spring.initialVelocity)
-        let h = end / Double(steps)
-        func acceleration(_ x: Double, _ v: Double) -> Double { (-c * v - k * (x - 1)) / m }
-        for _ in 0..<steps {
-            let (k1x, k1v) = (v, acceleration(x, v))
-            let (k2x, k2v) = (v + h / 2 * k1v, acceleration(x + h / 2 * k1x, v + h / 2 * k1v))
-            let (k3x, k3v) = (v + h / 2 * k2v, acceleration(x + h / 2 * k2x, v + h / 2 * k2v))
-            let (k4x, k4v) = (v + h * k3v, acceleration(x + h * k3x, v + h * k3v))
-            x += h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x)
-            v += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v)
-        }
-        return x
+        SpringIntegration.position(
+            mass: spring.mass, stiffness: spring.stiffness, damping: spring.damping,
+            initialVelocity: spring.initialVelocity, at: end, steps: steps)
     }
 
     func testEachDampingRegimeMatchesTheIntegratedEquation() {
@@ -150,6 +141,27 @@ final class SpringTests: XCTestCase {
                     // The envelope is exactly the threshold there: the stiffness is the least that settles in time.
                     XCTAssertEqual(spring.envelope(at: duration), 0.001, accuracy: 1e-12, label)
                     XCTAssertEqual(spring.settlingDuration(), duration, accuracy: 1e-9 * duration, label)
+                }
+            }
+        }
+    }
+
+    /// The same promise checked without the closed form or the envelope: the equation integrated step by step
+    /// (RK4) from the solved mass, stiffness and damping is within a thousandth of the target at the duration,
+    /// and not long before it: somewhere in the last 30 % it is still further out, so the spring is not a
+    /// stiffer one that settled early (as a ratio read as a damping coefficient would be).
+    func testUIKitSpringSettlesAtItsDurationByIntegration() {
+        for ratio in [0.2, 0.5, 0.8, 1] {
+            for velocity in [-2.0, 0, 1, 5] {
+                for duration in [0.3, 0.8, 2] {
+                    let spring = Spring(dampingRatio: ratio, initialVelocity: velocity, duration: duration)
+                    let label = "ζ \(ratio) v \(velocity) d \(duration)"
+                    XCTAssertLessThanOrEqual(
+                        abs(integrated(spring, until: duration, steps: 20_000) - 1), 0.001 + 1e-9, label)
+                    let late = stride(from: 0.7 * duration, to: duration, by: duration / 200).map {
+                        abs(integrated(spring, until: $0, steps: 4_000) - 1)
+                    }
+                    XCTAssertGreaterThan(late.max() ?? 0, 0.001 * 0.5, label)
                 }
             }
         }

@@ -2,13 +2,13 @@ import CWebP
 import Compositor
 
 /// libwebp's own animation decoder (libwebpdemux), to read back what AnimatedWebPEncoder wrote.
-struct WebPAnimationReader {
-    var frames: [Image] = []
+public struct WebPAnimationReader {
+    public var frames: [Image] = []
     /// When each frame stops showing, in milliseconds from the start (what WebPAnimDecoderGetNext reports).
-    var endTimestamps: [Int] = []
-    var loopCount = 0
+    public var endTimestamps: [Int] = []
+    public var loopCount = 0
 
-    init?(_ bytes: [UInt8]) {
+    public init?(_ bytes: [UInt8]) {
         let decoded: Bool = bytes.withUnsafeBufferPointer { buffer in
             var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
             var options = WebPAnimDecoderOptions()
