@@ -30,8 +30,8 @@ final class FrameSink: @unchecked Sendable {
     private let output: OutputFile?
     private let framesPerSecond: Double
     private var deliveredFrames = 0
-    /// The APNG's next chunk sequence number.
-    private var sequence: UInt32 = 0
+    /// The animated PNG being written (its chunks numbered as they go).
+    private var apngStream: AnimatedPNGStream?
     /// The numbered frames' folder when this run made it (removed again if the run fails before a frame).
     private var madeFolder: String?
 
@@ -60,8 +60,11 @@ final class FrameSink: @unchecked Sendable {
                 threads: encoderThreads)
             let output = try OutputFile(path)
             // Written frame by frame into the temporary file, so a long animation is never held whole.
-            try output.append(encoder.header(frameCount: frames))
-            return FrameSink(kind: .apng(encoder), output: output, framesPerSecond: fps)
+            let stream = try encoder.stream(frameCount: frames)
+            try output.append(stream.header)
+            let sink = FrameSink(kind: .apng(encoder), output: output, framesPerSecond: fps)
+            sink.apngStream = stream
+            return sink
         case .webp:
             let output = try OutputFile(path)
             let encoder: AnimatedWebPEncoder
@@ -100,8 +103,8 @@ final class FrameSink: @unchecked Sendable {
     func deliver(_ index: Int, _ encoded: Encoded) throws {
         deliveredFrames += 1
         switch (kind, encoded) {
-        case (.apng(let encoder), .apngFrame(let frame)):
-            try output?.append(encoder.chunks(of: frame, index: index, sequence: &sequence))
+        case (.apng, .apngFrame(let frame)):
+            if let chunks = try apngStream?.chunks(of: frame) { try output?.append(chunks) }
         case (.webp(let encoder), .image(let frame)):
             try encoder.add(frame, timestampMilliseconds: milliseconds(ofFrame: index))
         case (.frames(let folder, _, _), .bytes(let bytes)):
@@ -116,7 +119,7 @@ final class FrameSink: @unchecked Sendable {
     /// Writes what is held (the animated PNG's or WebP's file) and completes the output.
     func finish() throws {
         switch kind {
-        case .apng(let encoder): try output?.commit(encoder.trailer)
+        case .apng: if let stream = apngStream { try output?.commit(stream.trailer()) }
         case .webp(let encoder):
             let bytes: [UInt8]
             do {

@@ -58,13 +58,21 @@ final class AnimatedPNGTests: XCTestCase {
         for (index, frame) in frames.enumerated() {
             encoded.append(try encoder.encodeFrame(frame, previous: index == 0 ? nil : frames[index - 1]))
         }
-        var streamed = try encoder.header(frameCount: 4)
-        var sequence: UInt32 = 0
-        for (index, frame) in encoded.enumerated() {
-            streamed += encoder.chunks(of: frame, index: index, sequence: &sequence)
-        }
-        streamed += encoder.trailer
+        var stream = try encoder.stream(frameCount: 4)
+        var streamed = stream.header
+        for frame in encoded { streamed += try stream.chunks(of: frame) }
+        streamed += try stream.trailer()
         XCTAssertEqual(streamed, encoder.assemble(encoded))
+        // The stream keeps the format's order: no frame past the count, no trailer before the last, a first
+        // frame that covers the canvas.
+        XCTAssertThrowsError(try stream.chunks(of: encoded[1]))
+        var early = try encoder.stream(frameCount: 4)
+        _ = try early.chunks(of: encoded[0])
+        XCTAssertThrowsError(try early.trailer())
+        var partial = try encoder.stream(frameCount: 4)
+        XCTAssertThrowsError(try partial.chunks(of: encoded[1])) {
+            XCTAssertTrue("\($0)".contains("does not cover the 40x30 canvas"), "\($0)")
+        }
         XCTAssertEqual(try AnimatedPNGDecoder.decode(streamed, maxPixels: 1 << 20).frames.count, 4)
     }
 
@@ -72,12 +80,12 @@ final class AnimatedPNGTests: XCTestCase {
     func testAFrameCountACTLCannotHoldIsRefused() throws {
         let encoder = AnimatedPNGEncoder(width: 4, height: 4, frameDelay: (1, 30), opaque: true)
         for count in [0, -1, Int(UInt32.max) + 1, 4_320_000_001, Int.max] {
-            XCTAssertThrowsError(try encoder.header(frameCount: count)) {
+            XCTAssertThrowsError(try encoder.stream(frameCount: count)) {
                 guard case .limitExceeded(let message) = $0 as? CodecError else { return XCTFail("\($0)") }
                 XCTAssertTrue(message.contains("\(count)"), message)
             }
         }
-        let largest = try encoder.header(frameCount: Int(UInt32.max))
+        let largest = try encoder.stream(frameCount: Int(UInt32.max)).header
         // acTL's payload follows the signature (8), IHDR (25) and sRGB (13) and its own length and type (8).
         XCTAssertEqual(Array(largest[54..<58]), [0xFF, 0xFF, 0xFF, 0xFF])
     }

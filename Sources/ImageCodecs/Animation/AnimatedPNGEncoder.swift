@@ -115,17 +115,14 @@ public struct AnimatedPNGEncoder: Sendable {
         return file + trailer
     }
 
-    /// The file's start, for one written frame by frame (then `chunks` for each frame in order, then
-    /// `trailer`), so a long animation is never held whole: the signature, IHDR, sRGB and acTL.
+    /// An animated PNG of `frameCount` frames written frame by frame (see `AnimatedPNGStream`).
     /// - Throws: `CodecError.limitExceeded` for a count outside 1...2^32 − 1, which acTL cannot hold.
-    public func header(frameCount: Int) throws(CodecError) -> [UInt8] {
-        guard frameCount >= 1, let count = UInt32(exactly: frameCount) else {
-            throw .limitExceeded("an animated PNG holds 1 to \(UInt32.max) frames, not \(frameCount)")
-        }
-        return header(frameCount: count)
+    public func stream(frameCount: Int) throws(CodecError) -> AnimatedPNGStream {
+        try AnimatedPNGStream(self, frameCount: frameCount)
     }
 
-    private func header(frameCount: UInt32) -> [UInt8] {
+    /// The file's start: the signature, IHDR, sRGB and acTL.
+    func header(frameCount: UInt32) -> [UInt8] {
         var file = PNGChunkWriter(reservingCapacity: 128)
         var header: [UInt8] = []
         header.appendBigEndian(UInt32(width))
@@ -141,12 +138,9 @@ public struct AnimatedPNGEncoder: Sendable {
     }
 
     /// Frame `index`'s chunks: its fcTL, then IDAT (frame 0) or fdAT chunks, numbered from `sequence` on.
-    /// - Precondition: frame 0 covers the whole canvas; every frame lies inside it.
-    public func chunks(of frame: AnimatedPNGFrame, index: Int, sequence: inout UInt32) -> [UInt8] {
-        precondition(index > 0 || (frame.x == 0 && frame.y == 0 && frame.width == width && frame.height == height),
-            "the first APNG frame covers the whole canvas")
-        precondition(frame.x >= 0 && frame.y >= 0 && frame.width >= 1 && frame.height >= 1
-            && frame.x + frame.width <= width && frame.y + frame.height <= height, "APNG frame outside the canvas")
+    /// - Precondition: frame 0 covers the whole canvas; every frame lies inside it (`isPlaceable`).
+    func chunks(of frame: AnimatedPNGFrame, index: Int, sequence: inout UInt32) -> [UInt8] {
+        precondition(isPlaceable(frame, index: index), "the first APNG frame covers the canvas; every one lies in it")
         var file = PNGChunkWriter(reservingCapacity: frame.data.count + 128, signature: false)
         var fcTL: [UInt8] = []
         fcTL.appendBigEndian(sequence)
@@ -173,8 +167,15 @@ public struct AnimatedPNGEncoder: Sendable {
         return file.bytes
     }
 
+    /// Whether `frame` may be frame `index`: the first covers the whole canvas, every one lies inside it.
+    func isPlaceable(_ frame: AnimatedPNGFrame, index: Int) -> Bool {
+        let inside = frame.x >= 0 && frame.y >= 0 && frame.width >= 1 && frame.height >= 1
+            && frame.x <= width - frame.width && frame.y <= height - frame.height
+        return inside && (index > 0 || (frame.x == 0 && frame.y == 0 && frame.width == width && frame.height == height))
+    }
+
     /// The file's end: IEND.
-    public var trailer: [UInt8] {
+    var trailer: [UInt8] {
         var file = PNGChunkWriter(reservingCapacity: 12, signature: false)
         file.append("IEND", [])
         return file.bytes
