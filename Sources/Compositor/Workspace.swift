@@ -4,7 +4,7 @@
 ///
 /// Thread safety: a workspace serves one operation at a time (which may use several threads). Give each
 /// thread that works concurrently its own workspace.
-public final class Workspace: @unchecked Sendable {
+public final class Workspace {
     /// What a buffer is for; each (use, worker) pair has its own buffer.
     enum Use: Int, CaseIterable {
         case ring, line, rowOutput, rowPointers, weights, columnMap, smallAverage, smallWeights, columnTaps,

@@ -1,6 +1,6 @@
 /// The faces one text uses: the primary (index 0) and the fallbacks found for characters it lacks, so that a
 /// shaped glyph names its face by a small index.
-final class FaceSet: @unchecked Sendable {
+final class FaceSet {
     private(set) var faces: [FontFace]
     private let fallbacks: FallbackList
     private var chosen: [UInt32: Int?] = [:]
