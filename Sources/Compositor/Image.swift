@@ -32,15 +32,21 @@ public struct Pixel: Equatable, Hashable, Sendable, CustomStringConvertible {
 /// Pixel memory is either owned (allocated here, or handed over by a decoder) or borrowed from a caller
 /// through `init(borrowing:width:height:bytesPerRow:)`, in which case the caller keeps it alive.
 ///
+/// The pixels are reached through `withUnsafeBytes` and `withUnsafeMutableBytes`, whose pointers are valid
+/// inside the closure only (the image, and the memory of the image a region came from, is kept alive for it),
+/// or pixel by pixel through the subscript; the package's own kernels use `baseAddress` and `row(_:)`.
+///
 /// Thread safety: an `Image` may be read from any number of threads at once; writes to the same pixels
-/// from several threads need the caller's synchronisation, as with any shared buffer.
+/// from several threads need the caller's synchronisation, as with any shared buffer (a region and the image
+/// it came from are the same pixels).
 public final class Image: @unchecked Sendable {
     public let width: Int
     public let height: Int
     /// Bytes from the start of one row to the start of the next; at least `width * 4`.
     public let bytesPerRow: Int
-    /// The first byte of the top-left pixel.
-    public let baseAddress: UnsafeMutablePointer<UInt8>
+    /// The first byte of the top-left pixel: for the package's kernels, which keep the image alive around its
+    /// use; callers outside use the scoped accessors.
+    package let baseAddress: UnsafeMutablePointer<UInt8>
     private let storage: PixelStorage?
 
     public static let bytesPerPixel = 4
@@ -142,11 +148,29 @@ public final class Image: @unchecked Sendable {
             bytesPerRow: bytesPerRow, storage: storage)
     }
 
-    /// The first byte of row `y`.
+    /// The first byte of row `y` (for the package's kernels, as `baseAddress`).
     @inline(__always)
-    public func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
+    package func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
         baseAddress + y * bytesPerRow
     }
+
+    /// The bytes from the top-left pixel to the end of the bottom row's pixels (rows `bytesPerRow` apart; the
+    /// bytes between one row's end and the next row's start are not the image's), valid inside `body` only.
+    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try withExtendedLifetime(self) { try body(UnsafeRawBufferPointer(start: baseAddress, count: byteSpan)) }
+    }
+
+    /// As `withUnsafeBytes`, to write the pixels (premultiplied: no channel above its alpha).
+    public func withUnsafeMutableBytes<Result>(_ body: (UnsafeMutableRawBufferPointer) throws -> Result) rethrows
+        -> Result
+    {
+        try withExtendedLifetime(self) {
+            try body(UnsafeMutableRawBufferPointer(start: baseAddress, count: byteSpan))
+        }
+    }
+
+    /// Bytes from the first pixel to the end of the last row's pixels.
+    private var byteSpan: Int { height == 0 ? 0 : (height - 1) * bytesPerRow + width * Image.bytesPerPixel }
 
     public subscript(x: Int, y: Int) -> Pixel {
         get {

@@ -1,10 +1,11 @@
 /// One 8-bit channel per pixel (a mask, an alpha channel, a grey image), with an explicit row stride.
-/// Reference semantics, as `Image`.
+/// Reference semantics, scoped access and thread safety as `Image`.
 public final class Plane: @unchecked Sendable {
     public let width: Int
     public let height: Int
     public let bytesPerRow: Int
-    public let baseAddress: UnsafeMutablePointer<UInt8>
+    /// The first byte: for the package's kernels (see `Image.baseAddress`).
+    package let baseAddress: UnsafeMutablePointer<UInt8>
     private let storage: PixelStorage?
 
     /// A plane of `fill` (zeros by default). Traps on a negative size or when memory is exhausted
@@ -43,9 +44,25 @@ public final class Plane: @unchecked Sendable {
     }
 
     @inline(__always)
-    public func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
+    package func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
         baseAddress + y * bytesPerRow
     }
+
+    /// The bytes from the first sample to the end of the last row's samples, valid inside `body` only.
+    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try withExtendedLifetime(self) { try body(UnsafeRawBufferPointer(start: baseAddress, count: byteSpan)) }
+    }
+
+    /// As `withUnsafeBytes`, to write the samples.
+    public func withUnsafeMutableBytes<Result>(_ body: (UnsafeMutableRawBufferPointer) throws -> Result) rethrows
+        -> Result
+    {
+        try withExtendedLifetime(self) {
+            try body(UnsafeMutableRawBufferPointer(start: baseAddress, count: byteSpan))
+        }
+    }
+
+    private var byteSpan: Int { height == 0 ? 0 : (height - 1) * bytesPerRow + width }
 
     public subscript(x: Int, y: Int) -> UInt8 {
         get {

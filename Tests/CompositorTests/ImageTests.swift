@@ -85,4 +85,29 @@ final class ImageTests: XCTestCase {
                     alpha: UInt8(alpha)))
         }
     }
+
+    /// Pixels outside the package are reached through scoped buffers: a region's span runs from its first
+    /// pixel to its last row's end at its parent's stride, reads what the subscript reads, and writes through to
+    /// the parent; an empty image's span is empty.
+    func testScopedBytesCoverTheRowsAtTheirStride() {
+        let parent = Image(width: 10, height: 6, fill: Pixel(red: 1, green: 2, blue: 3, alpha: 4))
+        parent[3, 2] = Pixel(red: 9, green: 8, blue: 7, alpha: 200)
+        let region = parent.region(x: 3, y: 2, width: 4, height: 3)
+        region.withUnsafeBytes { bytes in
+            XCTAssertEqual(bytes.count, 2 * 40 + 4 * 4)
+            XCTAssertEqual(Array(bytes[0..<4]), [9, 8, 7, 200])
+            XCTAssertEqual(Array(bytes[40..<44]), [1, 2, 3, 4], "the next row, one stride on")
+        }
+        region.withUnsafeMutableBytes { bytes in
+            bytes[2 * 40 + 3 * 4] = 77  // the region's bottom-right pixel's red
+        }
+        XCTAssertEqual(parent[6, 4].red, 77)
+        Image(width: 5, height: 0).withUnsafeBytes { XCTAssertEqual($0.count, 0) }
+        let plane = Plane(width: 7, height: 3, fill: 5)
+        plane.withUnsafeMutableBytes { bytes in
+            XCTAssertEqual(bytes.count, 21)
+            bytes[20] = 6
+        }
+        XCTAssertEqual(plane[6, 2], 6)
+    }
 }
