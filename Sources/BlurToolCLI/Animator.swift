@@ -39,10 +39,10 @@ struct Animator {
         let count = renderer.frameCount(duration: request.duration ?? scene.animationDuration)
         // Before the output is opened: a count past the limit (or past what an APNG's header can hold) is refused
         // with nothing written.
-        guard count <= AnimationRenderer.maximumFrames else {
+        guard count <= renderer.limits.maximumFrames else {
             throw ToolFailure(
                 .dataError, subject,
-                SceneRenderError.tooManyFrames(count: count, limit: AnimationRenderer.maximumFrames).description)
+                SceneRenderError.tooManyFrames(count: count, limit: renderer.limits.maximumFrames).description)
         }
         let loaded = clock.now
         let progress = ProgressBar(total: count, clock: clock)

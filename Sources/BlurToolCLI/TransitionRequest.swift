@@ -55,9 +55,9 @@ extension ArgumentParser {
         if request.animation.duration == 0 { throw UsageError("--duration of a transition must be above 0") }
         let count = AnimationRenderer(framesPerSecond: request.animation.framesPerSecond)
             .frameCount(duration: request.duration)
-        guard count <= AnimationRenderer.maximumFrames else {
+        guard count <= AnimationRenderer.Limits().maximumFrames else {
             throw UsageError(
-                "the transition has \(count) frames; the limit is \(AnimationRenderer.maximumFrames) "
+                "the transition has \(count) frames; the limit is \(AnimationRenderer.Limits().maximumFrames) "
                     + "(lower --duration or --fps)")
         }
         return request

@@ -1,7 +1,7 @@
 import Compositor
 
 /// What a photo transition costs before any frame is drawn, so that one past the bound an animation has
-/// (`AnimationRenderer.workFactor` times a scene's work limit, about four minutes on one core) is refused at
+/// (`AnimationRenderer.Limits.workFactor` times a scene's work limit, about four minutes on one core) is refused at
 /// once: 35,995 frames of 100 megapixels would have run for some 80 hours.
 ///
 /// Each frame is the whole canvas drawn and encoded, so the work is frames × pixels × the cost of a pixel,
@@ -40,7 +40,7 @@ enum TransitionWork {
         let work =
             Double(frames) * Double(width) * Double(height)
             * operationsPerPixel(style: style, output: output, lossy: lossy)
-        let limit = SceneRenderer.Limits().work * AnimationRenderer.workFactor
+        let limit = SceneRenderer.Limits().work * AnimationRenderer.Limits().workFactor
         guard work > limit else { return }
         throw ToolFailure(
             .dataError, shownAs: nil,

@@ -106,13 +106,13 @@ final class AnimationRendererTests: XCTestCase {
         XCTAssertEqual(renderer.frameCount(duration: 1), 61)
         XCTAssertEqual(renderer.frameCount(duration: 0), 1)
         XCTAssertEqual(renderer.frameCount(duration: 0.1), 7)
-        XCTAssertEqual(renderer.frameTimes(duration: 0.05), [0, 1.0 / 60, 2.0 / 60, 3.0 / 60])
+        XCTAssertEqual(try renderer.frameTimes(duration: 0.05), [0, 1.0 / 60, 2.0 / 60, 3.0 / 60])
         XCTAssertEqual(AnimationRenderer(framesPerSecond: 30).frameCount(duration: 1e9), 30_000_000_001)
         XCTAssertEqual(renderer.frameCount(duration: .nan), 1)
         XCTAssertEqual(renderer.frameCount(duration: -1), 1)
         XCTAssertEqual(renderer.frameCount(duration: .infinity), 1)
         XCTAssertEqual(AnimationRenderer(framesPerSecond: 1e300).frameCount(duration: 1e300), 1_000_000_000_000_000)
-        XCTAssertThrowsError(try renderer.check(scene(), frames: AnimationRenderer.maximumFrames + 1)) { error in
+        XCTAssertThrowsError(try renderer.check(scene(), frames: AnimationRenderer.Limits().maximumFrames + 1)) { error in
             XCTAssertEqual(error as? SceneRenderError, .tooManyFrames(count: 36_001, limit: 36_000))
         }
     }
@@ -146,7 +146,7 @@ final class AnimationRendererTests: XCTestCase {
         XCTAssertThrowsError(try renderer.check(scene, frames: 600)) { error in
             XCTAssertEqual(
                 error as? SceneRenderError,
-                .tooMuchAnimationWork(frames: 600, limit: oneFrame * 2 * AnimationRenderer.workFactor))
+                .tooMuchAnimationWork(frames: 600, limit: oneFrame * 2 * AnimationRenderer.Limits().workFactor))
         }
     }
 
@@ -206,7 +206,7 @@ final class AnimationRendererTests: XCTestCase {
         var cell = EmitterCell(contents: .circle(diameter: 2, color: .white))
         (cell.birthRate, cell.lifetime) = (1_000, 10)
         let frames = renderer.frameCount(duration: 3_599)
-        let limit = 1e10 * AnimationRenderer.workFactor
+        let limit = 1e10 * AnimationRenderer.Limits().workFactor
         let cases: [(String, Scene, Int)] = [
             ("pixels", Scene(width: 10, height: 10, layers: pixels), frames),
             ("animations", Scene(width: 98, height: 211, layers: [busy]), frames),
@@ -220,5 +220,29 @@ final class AnimationRendererTests: XCTestCase {
             }
             XCTAssertLessThan(clock.now - start, .seconds(2), "\(name): refused from the numbers, not frame by frame")
         }
+    }
+
+    /// The whole animation's bounds are the renderer's to set, as a scene's are: fewer frames, a smaller share
+    /// of work, or none beyond each frame's.
+    func testAnimationLimitsAreConfigurable() throws {
+        let scene = scene()
+        var renderer = AnimationRenderer(framesPerSecond: 20, renderer: SceneRenderer(threads: 1))
+        renderer.limits.maximumFrames = 10
+        XCTAssertNoThrow(try renderer.check(scene, frames: 10))
+        XCTAssertThrowsError(try renderer.check(scene, frames: 11)) {
+            XCTAssertEqual($0 as? SceneRenderError, .tooManyFrames(count: 11, limit: 10))
+        }
+        XCTAssertThrowsError(try renderer.frameTimes(duration: 1)) {
+            XCTAssertEqual($0 as? SceneRenderError, .tooManyFrames(count: 21, limit: 10))
+        }
+        let oneFrame = SceneRenderer(threads: 1).cost(of: scene.snapshot(at: 0)).work
+        renderer.limits = AnimationRenderer.Limits(maximumFrames: 100, workFactor: 3 * oneFrame / 1e10)
+        XCTAssertThrowsError(try renderer.check(scene, frames: 5)) {
+            guard case .tooMuchAnimationWork(5, _) = $0 as? SceneRenderError else { return XCTFail("\($0)") }
+        }
+        renderer.limits = .unlimited
+        var dot = Layer.color(.white, frame: Rect(x: 0, y: 0, width: 1, height: 1))
+        dot.animations = [LayerAnimation(.opacity(from: 0, to: 1), timing: AnimationTiming(duration: 1))]
+        XCTAssertEqual(try renderer.check(Scene(width: 1, height: 1, layers: [dot]), frames: 36_001).framesInFlight, 1)
     }
 }

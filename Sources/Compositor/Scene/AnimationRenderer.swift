@@ -9,30 +9,45 @@ import Dispatch
 public struct AnimationRenderer: Sendable {
     public var renderer: SceneRenderer
     public let framesPerSecond: Double
-    /// Frames one animation may have (a little under 10 minutes at 60 fps).
-    public static let maximumFrames = 36_000
-    /// The whole animation's work may be this many times one scene's limit (`SceneRenderer.Limits.work`),
-    /// counted as if nothing were cached.
-    public static let workFactor = 20.0
+    /// What a whole animation may cost, beside each frame's `renderer.limits`.
+    public var limits: Limits
+
+    /// Bounds on a whole animation, checked before any frame is drawn (`check`).
+    public struct Limits: Equatable, Sendable {
+        /// Frames one animation may have (default 36,000: a little under 10 minutes at 60 fps).
+        public var maximumFrames: Int
+        /// The whole animation's work may be this many times one scene's limit (`SceneRenderer.Limits.work`),
+        /// counted as if nothing were cached (default 20: about four minutes on one core).
+        public var workFactor: Double
+
+        public init(maximumFrames: Int = 36_000, workFactor: Double = 20) {
+            self.maximumFrames = maximumFrames
+            self.workFactor = workFactor
+        }
+
+        /// No bounds beyond each frame's: for callers that bound their animations themselves.
+        public static let unlimited = Limits(maximumFrames: .max, workFactor: .infinity)
+    }
 
     /// - Precondition: `framesPerSecond` is finite and positive.
-    public init(framesPerSecond: Double = 60, renderer: SceneRenderer = SceneRenderer()) {
+    public init(framesPerSecond: Double = 60, renderer: SceneRenderer = SceneRenderer(), limits: Limits = Limits()) {
         precondition(framesPerSecond.isFinite && framesPerSecond > 0, "frames per second must be positive")
         self.framesPerSecond = framesPerSecond
         self.renderer = renderer
+        self.limits = limits
     }
 
     /// Frame times 0, 1/fps, 2/fps, … up to the first at or after `duration`, so the last frame shows where the
     /// animation ends (61 frames for 1 s at 60 fps).
-    /// - Precondition: `frameCount(duration:)` is at most `maximumFrames`.
-    public func frameTimes(duration: Double) -> [Double] {
+    /// - Throws: `SceneRenderError.tooManyFrames` past `limits.maximumFrames`.
+    public func frameTimes(duration: Double) throws(SceneRenderError) -> [Double] {
         let count = frameCount(duration: duration)
-        precondition(count <= AnimationRenderer.maximumFrames, "more frames than maximumFrames")
+        guard count <= limits.maximumFrames else { throw .tooManyFrames(count: count, limit: limits.maximumFrames) }
         return (0..<count).map { time(ofFrame: $0) }
     }
 
     /// The number of frames `frameTimes(duration:)` gives; 1 for a duration that is not a positive number. It
-    /// may be above `maximumFrames` (saturating far beyond), which `renderFrames` refuses.
+    /// may be above `limits.maximumFrames` (saturating far beyond), which `renderFrames` refuses.
     public func frameCount(duration: Double) -> Int {
         guard duration.isFinite, duration > 0 else { return 1 }
         let intervals = (duration * framesPerSecond * (1 - 1e-12)).rounded(.up)
@@ -67,17 +82,15 @@ public struct AnimationRenderer: Sendable {
     /// (0.78 µs an animation, about 640 fill pixels).
     public static let operationsPerAnimation = 700.0
 
-    /// Checks, before any pixel is drawn, that there are at most `maximumFrames`, that every frame is within the
-    /// renderer's limits, that one frame in flight fits its memory limit with what the run keeps beside it, and
-    /// that all the frames together are within `workFactor` times its work limit. An animation whose layers and
-    /// animations alone (what every frame evaluates) would pass that is refused at once, before any frame is
-    /// costed. What is allowed does not depend on the renderer's thread count.
+    /// Checks, before any pixel is drawn, that there are at most `limits.maximumFrames`, that every frame is
+    /// within the renderer's limits, that one frame in flight fits its memory limit with what the run keeps
+    /// beside it, and that all the frames together are within `limits.workFactor` times its work limit. An
+    /// animation whose layers and animations alone (what every frame evaluates) would pass that is refused at
+    /// once, before any frame is costed. What is allowed does not depend on the renderer's thread count.
     @discardableResult
     public func check(_ scene: Scene, frames: Int) throws(SceneRenderError) -> Requirements {
-        guard frames <= AnimationRenderer.maximumFrames else {
-            throw .tooManyFrames(count: frames, limit: AnimationRenderer.maximumFrames)
-        }
-        let limit = renderer.limits.work * AnimationRenderer.workFactor
+        guard frames <= limits.maximumFrames else { throw .tooManyFrames(count: frames, limit: limits.maximumFrames) }
+        let limit = renderer.limits.work * limits.workFactor
         let evaluated = scene.layers.reduce((layers: 0, animations: 0)) {
             let counts = $1.layerAndAnimationCounts
             return ($0.layers + counts.layers, $0.animations + counts.animations)

@@ -7,9 +7,9 @@ public enum SceneRenderError: Error, Equatable, CustomStringConvertible {
     case tooMuchWork(needed: Double, limit: Double)
     /// The system refused memory for the canvas or an isolated group's picture.
     case outOfMemory(PixelMemory.Failure)
-    /// An animation with more frames than `AnimationRenderer.maximumFrames`.
+    /// An animation with more frames than `AnimationRenderer.Limits.maximumFrames`.
     case tooManyFrames(count: Int, limit: Int)
-    /// An animation whose frames' work together exceed the limit (`AnimationRenderer.workFactor` times one
+    /// An animation whose frames' work together exceed the limit (`AnimationRenderer.Limits.workFactor` times one
     /// scene's), counted before any is drawn.
     case tooMuchAnimationWork(frames: Int, limit: Double)
     /// An animation whose one frame in flight, with the frames waiting their turn and the cache of what does not
