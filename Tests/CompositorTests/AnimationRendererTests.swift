@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import XCTest
 
@@ -244,5 +245,70 @@ final class AnimationRendererTests: XCTestCase {
         var dot = Layer.color(.white, frame: Rect(x: 0, y: 0, width: 1, height: 1))
         dot.animations = [LayerAnimation(.opacity(from: 0, to: 1), timing: AnimationTiming(duration: 1))]
         XCTAssertEqual(try renderer.check(Scene(width: 1, height: 1, layers: [dot]), frames: 36_001).framesInFlight, 1)
+    }
+
+    /// The asynchronous sequence hands over the frames `renderFrames` draws, in order, the same pixels.
+    func testFramesAsAnAsyncSequenceAreTheFramesInOrder() async throws {
+        let renderer = AnimationRenderer(framesPerSecond: 20, renderer: SceneRenderer(threads: 2))
+        var expected: [Image] = []
+        try renderer.renderFrames(of: scene(), count: 9, process: { _, frame, _ in frame }, deliver: { _, frame in
+            expected.append(frame)
+        })
+        var indices: [Int] = []
+        for try await frame in renderer.frames(of: scene(), count: 9, buffered: 1) {
+            indices.append(frame.index)
+            XCTAssertTrue(frame.image.hasSamePixels(as: expected[frame.index]), "frame \(frame.index)")
+        }
+        XCTAssertEqual(indices, Array(0..<9))
+        // A refused animation throws from the loop.
+        var limited = renderer
+        limited.limits.maximumFrames = 3
+        do {
+            for try await _ in limited.frames(of: scene(), count: 9) { XCTFail("no frame of a refused animation") }
+            XCTFail("refused")
+        } catch {
+            XCTAssertEqual(error as? SceneRenderError, .tooManyFrames(count: 9, limit: 3))
+        }
+    }
+
+    /// Leaving the loop, or cancelling its task, stops the drawing: the drawing thread's next hand-over throws
+    /// (which ends `renderFrames`), and a consumer waiting for a frame gets the end instead.
+    func testTheConsumerLeavingStopsTheDrawing() async throws {
+        let channel = FrameChannel(capacity: 1)
+        let frame = AnimationRenderer.Frame(index: 0, image: Image(width: 1, height: 1))
+        try channel.put(frame)
+        let blocked = Locked<String>("waiting")
+        let producer = Thread {
+            do {
+                try channel.put(frame)  // no room: waits for the consumer
+                blocked.withLock { $0 = "handed over" }
+            } catch {
+                blocked.withLock { $0 = "\(type(of: error))" }
+            }
+        }
+        producer.start()
+        usleep(50_000)
+        XCTAssertEqual(blocked.withLock { $0 }, "waiting")
+        channel.cancel()
+        for _ in 0..<200 where blocked.withLock({ $0 }) == "waiting" { usleep(5_000) }
+        XCTAssertEqual(blocked.withLock { $0 }, "CancellationError")
+        let next = try await channel.take()
+        XCTAssertEqual(next?.index, 0, "what was already waiting is still handed over")
+        let ended = try await channel.take()
+        XCTAssertNil(ended)
+        // Through the sequence: a long animation whose task is cancelled after two frames ends its loop.
+        var slow = scene()
+        slow.scale = 4
+        let renderer = AnimationRenderer(framesPerSecond: 60, renderer: SceneRenderer(threads: 1))
+        let consumer = Task {
+            var seen = 0
+            for try await _ in renderer.frames(of: slow, count: 2_000) {
+                seen += 1
+                if seen == 2 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+            return seen
+        }
+        let seen = try await consumer.value
+        XCTAssertLessThanOrEqual(seen, 4, "a frame or two already waiting, then the end")
     }
 }
