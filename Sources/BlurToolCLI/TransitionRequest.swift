@@ -1,4 +1,5 @@
 import Compositor
+import Scenes
 
 /// `blurtool transition FROM TO --style NAME …`: one photo turning into another, as ffmpeg's `xfade` draws it,
 /// to the outputs `animate` writes (an animated PNG or WebP, numbered PNGs, YUV4MPEG2).

@@ -1,11 +1,11 @@
 /// A rectangle of whole pixels.
-struct PixelBox: Hashable {
-    var x, y, width, height: Int
+package struct PixelBox: Hashable {
+    package var x, y, width, height: Int
 
-    var isEmpty: Bool { width <= 0 || height <= 0 }
+    package var isEmpty: Bool { width <= 0 || height <= 0 }
 
     /// The smallest box holding both.
-    func union(_ other: PixelBox) -> PixelBox {
+    package func union(_ other: PixelBox) -> PixelBox {
         let left = min(x, other.x)
         let top = min(y, other.y)
         return PixelBox(
@@ -14,7 +14,7 @@ struct PixelBox: Hashable {
     }
 
     /// The overlap (empty when they do not meet).
-    func intersection(_ other: PixelBox) -> PixelBox {
+    package func intersection(_ other: PixelBox) -> PixelBox {
         let left = max(x, other.x)
         let top = max(y, other.y)
         return PixelBox(
@@ -23,12 +23,12 @@ struct PixelBox: Hashable {
     }
 
     /// This box grown by `margin` pixels on every side (not clipped).
-    func expanded(by margin: Int) -> PixelBox {
+    package func expanded(by margin: Int) -> PixelBox {
         PixelBox(x: x - margin, y: y - margin, width: width + 2 * margin, height: height + 2 * margin)
     }
 
     /// The pixels the transformed rectangle touches, within `width` × `height`.
-    init(covering rect: Rect, through transform: AffineTransform2D, within width: Int, _ height: Int) {
+    package init(covering rect: Rect, through transform: AffineTransform2D, within width: Int, _ height: Int) {
         let box = transform.apply(toRect: rect.tuple)
         // Limited to the canvas before converting (a frame may say 1e300), with a hair of slack so that
         // 10.0000000001 (rounding in the transform) does not take in a whole column.
@@ -42,7 +42,7 @@ struct PixelBox: Hashable {
         self.init(x: left, y: top, width: right - left, height: bottom - top)
     }
 
-    init(x: Int, y: Int, width: Int, height: Int) {
+    package init(x: Int, y: Int, width: Int, height: Int) {
         (self.x, self.y, self.width, self.height) = (x, y, width, height)
     }
 }
@@ -50,11 +50,11 @@ struct PixelBox: Hashable {
 /// Anti-aliased coverage of rounded rectangles seen through an affine transform, from the signed distance to
 /// the outline: coverage = clamp(½ − distance in pixels, 0, 1) at each pixel centre, which is exact for a
 /// straight edge crossing a pixel and smooth along curves.
-enum Coverage {
+package enum Coverage {
     /// The coverage of `rect` (local coordinates, corners rounded by `radius`, clamped to half the shorter
     /// side) drawn through `transform` (local to pixels), over the pixels of `box`; nil when every pixel of the
     /// box is fully covered (the caller then needs no mask). The transform must be invertible.
-    static func roundedRectangle(
+    package static func roundedRectangle(
         _ rect: Rect, radius: Double, through transform: AffineTransform2D, over box: PixelBox
     ) -> Plane? {
         guard let inverse = transform.inverted() else { preconditionFailure("singular transform") }

@@ -11,7 +11,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     var tuple: (x: Double, y: Double, width: Double, height: Double) { (x, y, width, height) }
 
     /// The overlap of two rectangles (zero-sized when they do not meet).
-    func intersection(_ other: Rect) -> Rect {
+    package func intersection(_ other: Rect) -> Rect {
         let left = max(x, other.x)
         let top = max(y, other.y)
         let right = min(x + width, other.x + other.width)

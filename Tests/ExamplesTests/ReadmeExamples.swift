@@ -3,6 +3,7 @@ import Compositor
 import Foundation
 import ImageCodecs
 import SceneFormat
+import Scenes
 import Typesetting
 
 // The README's Swift blocks, verbatim, each the body of a function whose parameters are the names the README

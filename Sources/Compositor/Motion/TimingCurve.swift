@@ -24,14 +24,14 @@ public struct TimingCurve: Sendable, Equatable, CustomStringConvertible {
 
     /// A spring as it was given, kept for its text form and for `withInitialVelocity(_:)`, which re-solves
     /// UIKit's stiffness; the physical spring itself is in `Shape.spring`.
-    enum SpringForm: Sendable, Equatable {
+    package enum SpringForm: Sendable, Equatable {
         case uiKit(dampingRatio: Double, duration: Double)
         case physical
         case response(response: Double, dampingFraction: Double)
         case durationBounce(duration: Double, bounce: Double)
     }
 
-    enum Shape: Sendable, Equatable {
+    package enum Shape: Sendable, Equatable {
         case linear
         case cubicBezier(UnitBezier)
         case steps(count: Int, position: StepPosition)
@@ -41,7 +41,7 @@ public struct TimingCurve: Sendable, Equatable, CustomStringConvertible {
 
     let shape: Shape
 
-    init(shape: Shape) {
+    package init(shape: Shape) {
         self.shape = shape
     }
 
@@ -86,7 +86,7 @@ public struct TimingCurve: Sendable, Equatable, CustomStringConvertible {
 
     /// The curve at `fraction` of its duration; beziers continue linearly outside [0, 1], steps hold their
     /// ends, a spring is taken over its intrinsic duration.
-    func value(atFraction x: Double) -> Double {
+    package func value(atFraction x: Double) -> Double {
         switch shape {
         case .linear:
             return x

@@ -6,7 +6,7 @@
 /// interpolated from a table of 11 samples of x(t), a few Newton steps, then bisection within the sampled
 /// bracket when Newton stalls. Outside [0, 1] the curve continues as a straight line with the end slopes
 /// (Chromium's `start_gradient_` / `end_gradient_` rules), so a caller that overshoots gets a value, not a trap.
-struct UnitBezier: Sendable, Equatable {
+package struct UnitBezier: Sendable, Equatable {
     let x1, y1, x2, y2: Double
 
     /// x(t) = ((ax·t + bx)·t + cx)·t, and the same for y: the Bernstein form with its end points fixed.
@@ -58,7 +58,7 @@ struct UnitBezier: Sendable, Equatable {
         }
     }
 
-    static func == (lhs: UnitBezier, rhs: UnitBezier) -> Bool {
+    package static func == (lhs: UnitBezier, rhs: UnitBezier) -> Bool {
         (lhs.x1, lhs.y1, lhs.x2, lhs.y2) == (rhs.x1, rhs.y1, rhs.x2, rhs.y2)
     }
 
