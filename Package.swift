@@ -7,6 +7,7 @@ let package = Package(
     name: "blurtool",
     products: [
         .library(name: "Compositor", targets: ["Compositor"]),
+        .library(name: "Motion", targets: ["Motion"]),
         .library(name: "Scenes", targets: ["Scenes"]),
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
         .library(name: "SceneFormat", targets: ["SceneFormat"]),
@@ -47,18 +48,22 @@ let package = Package(
                 "pyramid.inc", "quantize.inc", "resample.inc", "upsample.inc",
             ]),
         .target(name: "Compositor", dependencies: ["CKernels"]),
+        // Motion maths, no pixels: timing curves, springs, animation timing, transforms interpolated by
+        // decomposition (the Compositor's transforms, hence the dependency).
+        .target(name: "Motion", dependencies: ["Compositor"]),
         // The scene engine over the Compositor's pixels: scenes and their renderer, animations of layers, layer
         // and photo transitions, particle emitters, and the Typesetter contract through which text arrives.
-        .target(name: "Scenes", dependencies: ["Compositor"]),
+        .target(name: "Scenes", dependencies: ["Compositor", "Motion"]),
         .target(name: "ImageCodecs", dependencies: ["Compositor", "CCodecShim", "CWebP"]),
         // Scene files (JSON) read into the Scenes model; image loading is passed in, so it needs no codec.
-        .target(name: "SceneFormat", dependencies: ["Compositor", "Scenes"]),
+        .target(name: "SceneFormat", dependencies: ["Compositor", "Motion", "Scenes"]),
         // The Scenes module's Typesetter made with fontconfig, HarfBuzz and FreeType, so that neither Scenes nor
         // the Compositor links a font library.
         .target(
             name: "Typesetting", dependencies: ["Compositor", "Scenes", "CFreeType", "CHarfBuzz", "CFontconfig"]),
         .target(
-            name: "BlurToolCLI", dependencies: ["Compositor", "Scenes", "ImageCodecs", "SceneFormat", "Typesetting"]),
+            name: "BlurToolCLI",
+            dependencies: ["Compositor", "Motion", "Scenes", "ImageCodecs", "SceneFormat", "Typesetting"]),
         .executableTarget(name: "blurtool", dependencies: ["BlurToolCLI"]),
         .executableTarget(
             name: "blurbench",
@@ -70,9 +75,11 @@ let package = Package(
             dependencies: ["Compositor", "Scenes", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport"],
             path: "Tools/scenefuzz"),
         .target(name: "TestSupport", dependencies: ["Compositor"], path: "Tests/TestSupport"),
-        // CKernels to ask the CPU's levels directly, not only through the library's answer.
-        .testTarget(name: "CompositorTests", dependencies: ["Compositor", "TestSupport", "CKernels"]),
-        .testTarget(name: "ScenesTests", dependencies: ["Scenes", "Compositor", "TestSupport"]),
+        // CKernels to ask the CPU's levels directly, not only through the library's answer; Motion for
+        // Transform3DTests, whose decomposition and interpolation tests sit with its matrix tests.
+        .testTarget(name: "CompositorTests", dependencies: ["Compositor", "TestSupport", "CKernels", "Motion"]),
+        .testTarget(name: "MotionTests", dependencies: ["Motion", "Compositor", "TestSupport"]),
+        .testTarget(name: "ScenesTests", dependencies: ["Scenes", "Motion", "Compositor", "TestSupport"]),
         // CCodecShim and CWebP for the animation tests: zlib to read frames' filter bytes, libwebp's demuxer.
         .testTarget(
             name: "ImageCodecsTests",
@@ -81,14 +88,18 @@ let package = Package(
             name: "TypesettingTests", dependencies: ["Typesetting", "Scenes", "Compositor", "TestSupport"]),
         .testTarget(
             name: "SceneFormatTests",
-            dependencies: ["SceneFormat", "ImageCodecs", "Compositor", "Scenes", "Typesetting", "TestSupport"]),
+            dependencies: [
+                "SceneFormat", "ImageCodecs", "Compositor", "Motion", "Scenes", "Typesetting", "TestSupport",
+            ]),
         // The README's code blocks, compiled and run.
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["Compositor", "Scenes", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport"]),
+            dependencies: [
+                "Compositor", "Motion", "Scenes", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport",
+            ]),
         .testTarget(
             name: "BlurToolCLITests",
-            dependencies: ["BlurToolCLI", "ImageCodecs", "Compositor", "Scenes", "TestSupport"]),
+            dependencies: ["BlurToolCLI", "ImageCodecs", "Compositor", "Motion", "Scenes", "TestSupport"]),
     ]
 )
 

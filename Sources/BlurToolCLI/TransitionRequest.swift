@@ -1,4 +1,5 @@
 import Compositor
+import Motion
 import Scenes
 
 /// `blurtool transition FROM TO --style NAME …`: one photo turning into another, as ffmpeg's `xfade` draws it,

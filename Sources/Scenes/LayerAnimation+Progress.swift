@@ -1,4 +1,5 @@
 import Compositor
+import Motion
 
 /// An animation at one moment: the fraction of its pass (after delay, repeats and autoreversing) and, through
 /// the keyframe segment holding it, the value of its track.

@@ -1,4 +1,5 @@
 import Compositor
+import Motion
 
 /// One property of a layer changing over time, as one line inside `UIView.animate { … }` changes one:
 /// `view.alpha = 1` becomes `LayerAnimation(.opacity(to: 1), timing: AnimationTiming(duration: 0.4, delay: 0.1))`.

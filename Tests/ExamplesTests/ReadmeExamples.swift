@@ -2,6 +2,7 @@
 import Compositor
 import Foundation
 import ImageCodecs
+import Motion
 import SceneFormat
 import Scenes
 import Typesetting

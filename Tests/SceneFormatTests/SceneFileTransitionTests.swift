@@ -1,4 +1,5 @@
 import Compositor
+import Motion
 import Scenes
 import XCTest
 

@@ -1,4 +1,5 @@
 import Compositor
+import Motion
 
 /// The page curls: the curling layer wrapped in a `.curled` layer of its frame whose progress animates.
 extension LayerTransition {

@@ -1,4 +1,5 @@
 import Compositor
+import Motion
 
 /// A change from one layer to another animated as the seeds' screens do it: the pair becomes one group whose
 /// layers carry the animations (no new drawing code: frames are snapshots of the group, as for any animation).

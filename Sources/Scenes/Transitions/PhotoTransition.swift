@@ -1,4 +1,5 @@
 import Compositor
+import Motion
 
 /// A transition from one photo to another, frame by frame: the transitions of ffmpeg's `xfade` filter
 /// (libavfilter/vf_xfade.c) on premultiplied RGBA8, plus `material`, our own.

@@ -1,4 +1,5 @@
 @testable import Compositor
+import Motion
 @testable import Scenes
 import TestSupport
 import XCTest

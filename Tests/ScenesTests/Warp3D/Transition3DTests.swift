@@ -1,3 +1,4 @@
+import Motion
 import TestSupport
 import XCTest
 

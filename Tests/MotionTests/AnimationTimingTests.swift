@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import Compositor
+@testable import Motion
 
 /// Delays, stagger, UIKit's delay factor, and Core Animation's repeat count and autoreverse.
 final class AnimationTimingTests: XCTestCase {

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import Compositor
+@testable import Motion
 
 /// The curve text form: every accepted spelling, its canonical text, and one-line errors for the rest.
 final class TimingCurveParsingTests: XCTestCase {

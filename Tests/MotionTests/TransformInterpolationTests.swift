@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import Compositor
+@testable import Motion
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import Compositor
+
 // The checked ways to make a curve from numbers; the parser reads text into these, so code and scene files
 // refuse the same values with the same messages.
 extension TimingCurve {

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import Compositor
+@testable import Motion
 
 /// The Bézier curves against their control points, and CSS's steps, mode by mode.
 final class TimingCurveTests: XCTestCase {

@@ -1,7 +1,7 @@
 import TestSupport
 import XCTest
 
-@testable import Compositor
+@testable import Motion
 
 /// Seeded, structure-aware curve texts, from valid to hostile: the parser never traps, refuses with one line,
 /// and every curve it accepts gives finite progress, ends exactly at 1 and reads back from its description.

@@ -1,3 +1,5 @@
+import Compositor
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

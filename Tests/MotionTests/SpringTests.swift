@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import Compositor
+@testable import Motion
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import Compositor
+
 // The curve's text form, shared by scene files and `blurtool curve`. Names are matched ignoring case, `-` and
 // `_`, so Swift's `easeInOut`, CSS's `ease-in-out` and Core Animation's `easeInEaseOut` all read; argument
 // labels ignore case. Numbers are ASCII decimals (`Double(decimalText:)`).
