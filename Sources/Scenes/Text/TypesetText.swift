@@ -2,7 +2,7 @@ import Compositor
 
 /// Makes `TypesetText` from a string in a style: fonts found, the string shaped. The `Typesetting` module's
 /// `FontTypesetter` is the one this project ships (fontconfig, HarfBuzz, FreeType); scene files and callers
-/// hand it in, so the Compositor itself links no C.
+/// hand it in, so neither Scenes nor the Compositor links a font library.
 public protocol Typesetter: Sendable {
     /// - Throws: an error whose description is one line a user can act on (a family that is not installed, with
     ///   the families close to it; a font file that is not a font).
