@@ -7,6 +7,8 @@ let package = Package(
     name: "blurtool",
     products: [
         .library(name: "Compositor", targets: ["Compositor"]),
+        .library(name: "Motion", targets: ["Motion"]),
+        .library(name: "Scenes", targets: ["Scenes"]),
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
         .library(name: "SceneFormat", targets: ["SceneFormat"]),
         .library(name: "Typesetting", targets: ["Typesetting"]),
@@ -46,40 +48,65 @@ let package = Package(
                 "pyramid.inc", "quantize.inc", "resample.inc", "upsample.inc",
             ]),
         .target(name: "Compositor", dependencies: ["CKernels"]),
+        // Motion maths, no pixels: timing curves, springs, animation timing, transforms interpolated by
+        // decomposition (the Compositor's transforms, hence the dependency).
+        .target(name: "Motion", dependencies: ["Compositor"]),
+        // The scene engine over the Compositor's pixels: scenes and their renderer, animations of layers, layer
+        // and photo transitions, particle emitters, and the Typesetter contract through which text arrives.
+        .target(name: "Scenes", dependencies: ["Compositor", "Motion"]),
         .target(name: "ImageCodecs", dependencies: ["Compositor", "CCodecShim", "CWebP"]),
-        // Scene files (JSON) read into the Compositor's model; image loading is passed in, so it needs no codec.
-        .target(name: "SceneFormat", dependencies: ["Compositor"]),
-        // The Compositor's Typesetter made with fontconfig, HarfBuzz and FreeType, outside the pure-Swift core.
-        .target(name: "Typesetting", dependencies: ["Compositor", "CFreeType", "CHarfBuzz", "CFontconfig"]),
-        .target(name: "BlurToolCLI", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "Typesetting"]),
+        // Scene files (JSON) read into the Scenes model; image loading is passed in, so it needs no codec.
+        .target(name: "SceneFormat", dependencies: ["Compositor", "Motion", "Scenes"]),
+        // The Scenes module's Typesetter made with fontconfig, HarfBuzz and FreeType, so that neither Scenes nor
+        // the Compositor links a font library.
+        .target(
+            name: "Typesetting", dependencies: ["Compositor", "Scenes", "CFreeType", "CHarfBuzz", "CFontconfig"]),
+        .target(
+            name: "BlurToolCLI",
+            dependencies: ["Compositor", "Motion", "Scenes", "ImageCodecs", "SceneFormat", "Typesetting"]),
         .executableTarget(name: "blurtool", dependencies: ["BlurToolCLI"]),
         .executableTarget(
-            name: "blurbench", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport"],
+            name: "blurbench",
+            dependencies: ["Compositor", "Scenes", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport"],
             path: "Benchmarks/blurbench"),
         // A seeded fuzzer for scene files (`make fuzz-scenes`), run in process.
         .executableTarget(
-            name: "scenefuzz", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport"],
+            name: "scenefuzz",
+            dependencies: ["Compositor", "Scenes", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport"],
             path: "Tools/scenefuzz"),
         // CWebP for libwebp's animation decoder, which reads back the animated WebPs the tests write.
         .target(name: "TestSupport", dependencies: ["Compositor", "CWebP"], path: "Tests/TestSupport"),
         // XCTest's side of the tests' oracles (skip, or fail under BLURTOOL_REQUIRE_ORACLES=1): tests only.
         .target(name: "OracleSupport", path: "Tests/OracleSupport"),
-        // CKernels to ask the CPU's levels directly, not only through the library's answer.
-        .testTarget(name: "CompositorTests", dependencies: ["Compositor", "TestSupport", "OracleSupport", "CKernels"]),
+        // CKernels to ask the CPU's levels directly, not only through the library's answer; Motion for
+        // Transform3DTests, whose decomposition and interpolation tests sit with its matrix tests.
+        .testTarget(name: "CompositorTests", dependencies: ["Compositor", "TestSupport", "CKernels", "Motion"]),
+        .testTarget(name: "MotionTests", dependencies: ["Motion", "Compositor", "TestSupport"]),
+        .testTarget(name: "ScenesTests", dependencies: ["Scenes", "Motion", "Compositor", "TestSupport", "OracleSupport"]),
         // CCodecShim and CWebP for the animation tests: zlib to read frames' filter bytes, libwebp's demuxer.
         .testTarget(
             name: "ImageCodecsTests",
             dependencies: ["ImageCodecs", "Compositor", "TestSupport", "OracleSupport", "CCodecShim", "CWebP"]),
         .testTarget(
-            name: "TypesettingTests", dependencies: ["Typesetting", "Compositor", "TestSupport", "OracleSupport"]),
+            name: "TypesettingTests",
+            dependencies: ["Typesetting", "Scenes", "Compositor", "TestSupport", "OracleSupport"]),
         .testTarget(
-            name: "SceneFormatTests", dependencies: ["SceneFormat", "ImageCodecs", "Compositor", "Typesetting", "TestSupport"]),
+            name: "SceneFormatTests",
+            dependencies: [
+                "SceneFormat", "ImageCodecs", "Compositor", "Motion", "Scenes", "Typesetting", "TestSupport",
+            ]),
         // The README's code blocks, compiled and run.
         .testTarget(
-            name: "ExamplesTests", dependencies: ["Compositor", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport"]),
+            name: "ExamplesTests",
+            dependencies: [
+                "Compositor", "Motion", "Scenes", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport",
+            ]),
         .testTarget(
             name: "BlurToolCLITests",
-            dependencies: ["BlurToolCLI", "ImageCodecs", "Compositor", "SceneFormat", "TestSupport", "OracleSupport"]),
+            dependencies: [
+                "BlurToolCLI", "ImageCodecs", "Compositor", "Motion", "Scenes", "SceneFormat", "TestSupport",
+                "OracleSupport",
+            ]),
     ]
 )
 
@@ -90,7 +117,7 @@ let package = Package(
 if Context.environment["BLURTOOL_FUZZ"] == "1" {
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("FuzzJPEG", ["ImageCodecs"]), ("FuzzPNG", ["ImageCodecs"]), ("FuzzEXIF", ["ImageCodecs"]),
-        ("FuzzPNGChunks", ["ImageCodecs"]), ("FuzzScene", ["SceneFormat", "Compositor", "Typesetting"]),
+        ("FuzzPNGChunks", ["ImageCodecs"]), ("FuzzScene", ["SceneFormat", "Scenes", "Compositor", "Typesetting"]),
     ]
     package.targets.append(.target(name: "FuzzDriver", path: "Fuzz/FuzzDriver"))
     package.targets += fuzzTargets.map { target in

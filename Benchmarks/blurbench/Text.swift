@@ -17,6 +17,7 @@
 @_spi(Benchmarks) import Compositor
 import ImageCodecs
 import SceneFormat
+@_spi(Benchmarks) import Scenes
 import Typesetting
 
 #if canImport(Glibc)

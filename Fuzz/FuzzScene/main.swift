@@ -2,6 +2,7 @@ import Compositor
 import FuzzDriver
 import Glibc
 import SceneFormat
+import Scenes
 import Typesetting
 
 /// Bytes as a scene file, parsed as JSON and read into a `Scene`. Every image path loads a 2x2 stub and every

@@ -1,6 +1,7 @@
 import Compositor
 import ImageCodecs
 import SceneFormat
+import Scenes
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import Compositor
 import ImageCodecs
 import SceneFormat
+import Scenes
 import Typesetting
 
 /// Runs `blurtool compose SCENE`: read the scene file, load its images, render (an animated scene as it shows

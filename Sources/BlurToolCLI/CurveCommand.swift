@@ -1,5 +1,6 @@
 import Compositor
 import ImageCodecs
+import Motion
 
 /// `blurtool curve SPEC [--samples N] [--format csv|png] [-o OUT]`: a timing curve as numbers or as a plot,
 /// because a curve is easier to judge looked at than read.

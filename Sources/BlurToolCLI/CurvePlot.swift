@@ -1,4 +1,5 @@
 import Compositor
+import Scenes
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Compositor
 import ImageCodecs
+import Scenes
 
 /// Runs `blurtool transition FROM TO`: both photos decoded upright and aspect-filled to the output size once,
 /// then frame k (at k / fps, the end included) drawn by `PhotoTransition` into one of two reused images and

@@ -1,4 +1,6 @@
 import Compositor
+import Motion
+import Scenes
 
 /// `blurtool transition FROM TO --style NAME …`: one photo turning into another, as ffmpeg's `xfade` draws it,
 /// to the outputs `animate` writes (an animated PNG or WebP, numbered PNGs, YUV4MPEG2).

@@ -1,4 +1,5 @@
 import Compositor
+import Scenes
 
 /// What a photo transition costs before any frame is drawn, so that one past the bound an animation has
 /// (`AnimationRenderer.Limits.workFactor` times a scene's work limit, about four minutes on one core) is refused at

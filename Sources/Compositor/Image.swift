@@ -89,7 +89,7 @@ public final class Image: @unchecked Sendable {
     }
 
     /// Makes an image whose pixels are not initialised, for results that overwrite every pixel.
-    init(uninitializedWidth width: Int, height: Int) {
+    package init(uninitializedWidth width: Int, height: Int) {
         precondition(width >= 0 && height >= 0, "image dimensions must not be negative")
         let bytesPerRow = width * Image.bytesPerPixel
         let storage = PixelStorage(byteCount: bytesPerRow * height)
@@ -217,7 +217,7 @@ public final class Image: @unchecked Sendable {
 
     /// True when both images have the same size and the same pixels (strides may differ).
     /// Whether the two images' pixels share any memory (a region and its parent, say).
-    func overlaps(_ other: Image) -> Bool {
+    package func overlaps(_ other: Image) -> Bool {
         let end = baseAddress + bytesPerRow * max(height - 1, 0) + width * 4
         let otherEnd = other.baseAddress + other.bytesPerRow * max(other.height - 1, 0) + other.width * 4
         return baseAddress < otherEnd && other.baseAddress < end

@@ -1,7 +1,7 @@
 extension Int {
     /// `value` rounded toward zero and limited to `range`; NaN gives the lower bound. `Int(_:)` traps on NaN,
     /// infinities and values past ±2⁶³, which hostile geometry (a frame at 1e300) produces.
-    init(saturating value: Double, within range: ClosedRange<Int>) {
+    package init(saturating value: Double, within range: ClosedRange<Int>) {
         if value.isNaN {
             self = range.lowerBound
         } else if value <= Double(range.lowerBound) {

@@ -204,11 +204,11 @@ package final class Locked<Value>: @unchecked Sendable {
 
 /// A pthread mutex with a condition variable, for threads that wait for each other's results (the frame
 /// pipeline); allocated apart from the object for the same reason as `Locked`'s.
-final class ConditionLock: @unchecked Sendable {
+package final class ConditionLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    package init() {
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
     }
@@ -220,14 +220,14 @@ final class ConditionLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
 
     /// Waits for `broadcast`; call inside `withLock`, and check the awaited condition again after.
-    func wait() { pthread_cond_wait(condition, mutex) }
+    package func wait() { pthread_cond_wait(condition, mutex) }
 
-    func broadcast() { pthread_cond_broadcast(condition) }
+    package func broadcast() { pthread_cond_broadcast(condition) }
 }

@@ -26,7 +26,7 @@ public enum Parallel {
 
     /// Calls `body(i, worker)` for every i in 0..<count, on up to `threads` threads (1: on the calling
     /// thread). `worker` (0..<workers(count, threads:)) names the thread, for per-thread scratch.
-    static func forEach(_ count: Int, threads: Int, _ body: (Int, Int) -> Void) {
+    package static func forEach(_ count: Int, threads: Int, _ body: (Int, Int) -> Void) {
         let workers = workers(count, threads: threads)
         if workers <= 1 {
             for i in 0..<count { body(i, 0) }
@@ -71,10 +71,10 @@ extension Parallel {
 }
 
 /// Carries a value the compiler cannot prove thread-safe into concurrent code whose accesses are disjoint.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
+package struct UncheckedSendable<Value>: @unchecked Sendable {
+    package let value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 }

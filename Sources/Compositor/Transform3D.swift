@@ -27,7 +27,7 @@ public struct Transform3D: Equatable, Hashable, Sendable, CustomStringConvertibl
     }
 
     /// The rows as arrays, top first (for loops; the fields are the API).
-    init(rows: [[Double]]) {
+    package init(rows: [[Double]]) {
         self.init(
             m11: rows[0][0], m12: rows[0][1], m13: rows[0][2], m14: rows[0][3],
             m21: rows[1][0], m22: rows[1][1], m23: rows[1][2], m24: rows[1][3],
@@ -35,7 +35,7 @@ public struct Transform3D: Equatable, Hashable, Sendable, CustomStringConvertibl
             m41: rows[3][0], m42: rows[3][1], m43: rows[3][2], m44: rows[3][3])
     }
 
-    var rows: [[Double]] {
+    package var rows: [[Double]] {
         [[m11, m12, m13, m14], [m21, m22, m23, m24], [m31, m32, m33, m34], [m41, m42, m43, m44]]
     }
 

@@ -1,4 +1,5 @@
 import Compositor
+import Motion
 
 /// One JSON object being read, with its path for messages.
 struct JSONObject {

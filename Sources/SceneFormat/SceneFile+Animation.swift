@@ -1,4 +1,6 @@
 import Compositor
+import Motion
+import Scenes
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import Compositor
+import Scenes
 
 /// Curled layers: their `layers` drawn as one page in the frame, curled as UIKit's page curls show a view.
 ///

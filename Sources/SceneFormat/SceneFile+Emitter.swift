@@ -1,4 +1,5 @@
 import Compositor
+import Scenes
 
 /// Emitter layers: particles as a `CAEmitterLayer` makes them (`ParticleEmitter`), with Core Animation's names.
 ///

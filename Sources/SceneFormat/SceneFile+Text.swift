@@ -1,4 +1,5 @@
 import Compositor
+import Scenes
 
 /// Text layers: a string set in a font, size and paragraph style by the reader's typesetter.
 ///

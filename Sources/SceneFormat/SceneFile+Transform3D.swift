@@ -1,4 +1,5 @@
 import Compositor
+import Scenes
 
 /// A layer's `transform3D`: a list of operations composed as CSS composes `transform` (the last applies to the
 /// layer first), about the frame's centre after `transform`, in points and degrees:

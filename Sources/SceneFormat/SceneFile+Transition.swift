@@ -1,4 +1,5 @@
 import Compositor
+import Scenes
 
 /// Transition layers: a change from one layer to another, animated as a seed's screen does it (`LayerTransition`).
 ///

@@ -1,4 +1,5 @@
 import Compositor
+import Scenes
 
 /// Why a scene file could not be read.
 public enum SceneFileError: Error, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import CFontconfig
 import CFreeType
 import Compositor
+import Scenes
 
 /// The process's fonts: one FreeType library, every face opened once (per file and index), and fontconfig,
 /// whose calls are serialised by one lock (its configuration is shared state).

@@ -1,4 +1,5 @@
 import Compositor
+import Scenes
 
 /// The project's `Typesetter`: fonts found through fontconfig, shaped by HarfBuzz, rasterised by FreeType into
 /// a shared, bounded glyph cache, laid out as `UILabel` lays out a label.

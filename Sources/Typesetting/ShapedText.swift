@@ -1,5 +1,6 @@
 import CFreeType
 import Compositor
+import Scenes
 
 /// A string shaped in a style by `FontTypesetter`: laid out per frame size (the last few layouts kept), drawn
 /// through the glyph cache.

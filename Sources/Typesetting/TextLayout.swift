@@ -1,4 +1,5 @@
 import Compositor
+import Scenes
 
 /// A glyph placed in the frame: its face, id, origin on the baseline and outline box, in frame points (y down).
 struct PlacedGlyph {

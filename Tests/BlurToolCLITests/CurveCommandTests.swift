@@ -1,6 +1,7 @@
 import Compositor
 import Foundation
 import ImageCodecs
+import Motion
 import XCTest
 
 @testable import BlurToolCLI

@@ -2,6 +2,7 @@ import Compositor
 import Foundation
 import ImageCodecs
 import OracleSupport
+import Scenes
 import TestSupport
 import XCTest
 

@@ -2,7 +2,9 @@
 import Compositor
 import Foundation
 import ImageCodecs
+import Motion
 import SceneFormat
+import Scenes
 import Typesetting
 
 // The README's Swift blocks, verbatim, each the body of a function whose parameters are the names the README

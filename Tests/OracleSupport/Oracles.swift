@@ -1,3 +1,6 @@
+// `swift build` builds every target, tests' helpers too; a release build with the static standard library has no
+// XCTest to import, and only the tests use this.
+#if canImport(XCTest)
 import XCTest
 
 /// What a test compares with that the package does not build (ffmpeg, an installed font, Pillow): missing, the
@@ -19,3 +22,4 @@ public enum Oracles {
         var description: String
     }
 }
+#endif

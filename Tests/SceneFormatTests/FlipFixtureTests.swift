@@ -1,5 +1,6 @@
 import Compositor
 import Foundation
+import Scenes
 import TestSupport
 import Typesetting
 import XCTest

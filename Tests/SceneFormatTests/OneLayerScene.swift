@@ -1,4 +1,5 @@
 import Compositor
+import Scenes
 
 @testable import SceneFormat
 

@@ -1,6 +1,8 @@
 @testable import Compositor
 import Foundation
 import ImageCodecs
+import Motion
+import Scenes
 import TestSupport
 import Typesetting
 import XCTest

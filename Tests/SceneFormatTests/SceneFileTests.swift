@@ -1,6 +1,7 @@
 import Compositor
 import Foundation
 import ImageCodecs
+import Scenes
 import TestSupport
 import Typesetting
 import XCTest

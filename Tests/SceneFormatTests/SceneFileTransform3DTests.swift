@@ -1,4 +1,5 @@
 import Compositor
+import Scenes
 import XCTest
 
 @testable import SceneFormat

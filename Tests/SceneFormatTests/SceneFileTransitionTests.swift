@@ -1,4 +1,6 @@
 import Compositor
+import Motion
+import Scenes
 import XCTest
 
 @testable import SceneFormat

@@ -1,6 +1,7 @@
 import Compositor
 import Foundation
 import OracleSupport
+import Scenes
 import XCTest
 
 @testable import Typesetting

@@ -2,6 +2,7 @@ import CFreeType
 import Compositor
 import Dispatch
 import Foundation
+import Scenes
 import XCTest
 
 @testable import Typesetting

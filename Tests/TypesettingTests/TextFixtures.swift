@@ -1,5 +1,6 @@
 import Compositor
 import OracleSupport
+import Scenes
 import XCTest
 
 @testable import Typesetting

@@ -12,6 +12,7 @@ import Dispatch
 import Foundation
 import ImageCodecs
 import SceneFormat
+import Scenes
 import Typesetting
 import TestSupport
 

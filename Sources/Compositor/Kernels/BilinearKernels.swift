@@ -75,7 +75,7 @@ extension ScalarKernels: BilinearKernelSet {
     /// One pixel from its corners (top-left, top-right, bottom-left, bottom-right) as little-endian RGBA words
     /// and the weights (0..<256) of the right column and the lower row. The warp's edge pixels use it too.
     @inline(__always)
-    static func bilinearPixel(_ corners: (UInt32, UInt32, UInt32, UInt32), fx: UInt32, fy: UInt32) -> UInt32 {
+    package static func bilinearPixel(_ corners: (UInt32, UInt32, UInt32, UInt32), fx: UInt32, fy: UInt32) -> UInt32 {
         let weights = ((256 - fx) * (256 - fy), fx * (256 - fy), (256 - fx) * fy, fx * fy)
         var result: UInt32 = 0
         for shift in stride(from: UInt32(0), through: 24, by: 8) {

@@ -3,11 +3,15 @@
 /// that add up to at most 256, so every sum fits 16 bits and a front weight of 256 alone returns its sample
 /// exactly. `SIMD` works on 16 pixels as four 32-bit lanes' worth of channels; `ScalarPageCurlKernels` is the twin
 /// it is held to, bit for bit.
-enum PageCurlKernels {
+package enum PageCurlKernels {
     /// Per-pixel weights in 1/256, one plane per kind, `count` apart.
-    struct Weights {
-        let base: UnsafeMutablePointer<UInt32>
-        let count: Int
+    package struct Weights {
+        package let base: UnsafeMutablePointer<UInt32>
+        package let count: Int
+
+        package init(base: UnsafeMutablePointer<UInt32>, count: Int) {
+            (self.base, self.count) = (base, count)
+        }
 
         /// The back sample's colour, and its alpha as paper grey, into the colour channels.
         var backColor: UnsafeMutablePointer<UInt32> { base }
@@ -19,14 +23,14 @@ enum PageCurlKernels {
         /// The shadow's black, into the alpha channel only.
         var shadowAlpha: UnsafeMutablePointer<UInt32> { base + 5 * count }
 
-        static let planes = 6
+        package static let planes = 6
     }
 
     private typealias Words = SIMD16<UInt32>
 
     /// For pixels 0..<count: colour `(B·backColor + Bα·backPaper + F·frontColor + 128) >> 8`, alpha
     /// `(Bα·backAlpha + Fα·frontAlpha + 255·shadowAlpha + 128) >> 8`, from little-endian RGBA words.
-    static func layer(
+    package static func layer(
         back: UnsafePointer<UInt32>, front: UnsafePointer<UInt32>, weights: Weights, count: Int,
         into destination: UnsafeMutablePointer<UInt8>
     ) {

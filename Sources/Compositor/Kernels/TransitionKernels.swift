@@ -5,12 +5,12 @@
 /// The SIMD loops work on 16 pixels as 16 words, each split into its even bytes (red, blue) and odd bytes
 /// (green, alpha) in 16-bit fields: every channel's sum fits its field, so no widening or narrowing shuffles are
 /// needed (building bytes back from 16-bit lanes went lane by lane through the stack, 30 times slower).
-enum TransitionKernels {
+package enum TransitionKernels {
     /// The weight that takes all of one side.
-    static let one = 256
+    package static let one = 256
 
     /// The weight in 1/256 nearest to `fraction` (clamped to 0...1; NaN counts as 0).
-    static func weight(_ fraction: Double) -> Int {
+    package static func weight(_ fraction: Double) -> Int {
         guard fraction > 0 else { return 0 }
         guard fraction < 1 else { return one }
         return Int((fraction * Double(one)).rounded())
@@ -22,7 +22,7 @@ enum TransitionKernels {
     /// Per channel `(a · weightA + b · weightB + bias) >> 8`, for `count` pixels. `bias` is per channel (red,
     /// green, blue, alpha) and carries both the rounding half (128) and any constant colour mixed in (fadeblack's
     /// black times its weight); the caller keeps `255 · (weightA + weightB) + bias` below 2¹⁶.
-    static func mix(
+    package static func mix(
         _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>,
         count: Int, weightA: Int, weightB: Int, bias: SIMD4<UInt16>
     ) {
@@ -46,7 +46,7 @@ enum TransitionKernels {
 
     /// Per channel `(a · (256 − w) + b · w + 128) >> 8` with pixel i's `w` = `weights[i]` (0...256), for `count`
     /// pixels.
-    static func mix(
+    package static func mix(
         _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, weights: UnsafePointer<UInt32>,
         into destination: UnsafeMutablePointer<UInt8>, count: Int
     ) {
@@ -80,8 +80,8 @@ enum TransitionKernels {
 
 /// The scalar twins of `TransitionKernels`: the same integer formulas one byte at a time (the tails of the SIMD
 /// loops, and the reference the tests hold them to).
-enum ScalarTransitionKernels {
-    static func mix(
+package enum ScalarTransitionKernels {
+    package static func mix(
         _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>,
         count: Int, weightA: Int, weightB: Int, bias: SIMD4<UInt16>
     ) {

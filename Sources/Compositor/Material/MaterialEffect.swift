@@ -39,7 +39,7 @@ public struct MaterialEffect: Sendable {
 
     /// How far beyond a region `apply(to:regionX:…)` reads the source (see `GaussianBlur.reach`); the shading
     /// and dither are per pixel.
-    var reach: Int? { GaussianBlur(sigma: sigmaPixels, edgeMode: edgeMode, precision: precision).reach }
+    package var reach: Int? { GaussianBlur(sigma: sigmaPixels, edgeMode: edgeMode, precision: precision).reach }
 
     /// Nothing but a blur: no saturation, tint, grain, dim or dither, so `GaussianBlur` gives the same pixels.
     var isPlainBlur: Bool {

@@ -104,7 +104,7 @@ public struct AffineWarp: Sendable {
 
     /// A canvas step in x moves the source sample by (a, b), in y by (c, d): the filter stretches by how far
     /// one canvas pixel reaches along each source axis, when that is more than one source pixel.
-    static func stretch(_ inverse: AffineTransform2D) -> (x: Double, y: Double) {
+    package static func stretch(_ inverse: AffineTransform2D) -> (x: Double, y: Double) {
         (
             max(1, (inverse.a * inverse.a + inverse.c * inverse.c).squareRoot()),
             max(1, (inverse.b * inverse.b + inverse.d * inverse.d).squareRoot())

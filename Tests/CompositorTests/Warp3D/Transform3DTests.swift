@@ -1,6 +1,7 @@
 import XCTest
 
 @_spi(Benchmarks) @testable import Compositor
+@testable import Motion
 
 final class Transform3DTests: XCTestCase {
     private func assertClose(_ t: Transform3D, _ expected: [[Double]], file: StaticString = #filePath, line: UInt = #line) {

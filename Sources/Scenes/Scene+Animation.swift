@@ -1,0 +1,275 @@
+import Compositor
+
+extension Scene {
+    /// Whether any layer (at any depth) carries an animation.
+    public var isAnimated: Bool { layers.contains { $0.isAnimated } }
+
+    /// How long the scene moves: the latest end of its animations, where one that repeats forever counts one
+    /// pass (there and back when it autoreverses). 0 for a still scene. Emitters add nothing: they run as long
+    /// as the rest of the scene (or the duration a caller asks for).
+    public var animationDuration: Double { layers.map(\.animationDuration).max() ?? 0 }
+
+    /// Whether every frame is fully opaque, whatever moves: an opaque background, and every layer drawn onto
+    /// the canvas composited by an operator that keeps an opaque destination opaque (source-over, the blend
+    /// modes, plus-lighter …; not copy, clear, xor or the in/out operators). An encoder can then drop alpha.
+    public var staysOpaque: Bool {
+        background.alpha >= 1 && layers.allSatisfy(\.keepsOpaqueCanvasOpaque)
+    }
+
+    /// The scene as it shows at `time` seconds: every animated property at its value then, no animations left.
+    /// A frame of an animation is the render of its snapshot, so one frame alone equals that frame of the whole.
+    public func snapshot(at time: Double) -> Scene {
+        var still = self
+        still.layers = layers.map { $0.snapshot(at: time) }
+        return still
+    }
+}
+
+extension Layer {
+    /// Whether this layer or one inside it carries an animation, or is an emitter (which changes with time
+    /// without one).
+    public var isAnimated: Bool {
+        if !animations.isEmpty { return true }
+        if case .emitter = content { return true }
+        if let layers = content.sublayers { return layers.contains { $0.isAnimated } }
+        return false
+    }
+
+    var keepsOpaqueCanvasOpaque: Bool {
+        // A backdrop replaces what it covers with the material of those same opaque pixels.
+        if case .backdrop = content { return true }
+        let keeps: Bool
+        switch blend {
+        case .sourceOver, .destinationOver, .sourceAtop, .destination, .plusLighter, .plusDarker: keeps = true
+        case .clear, .copy, .sourceIn, .destinationIn, .sourceOut, .destinationOut, .destinationAtop, .xor:
+            keeps = false
+        default: keeps = blend.isBlendMode
+        }
+        guard keeps else { return false }
+        // An isolated group reaches the canvas only through its own operator.
+        if case .group(let layers) = content, !isIsolated || !animations.isEmpty {
+            return layers.allSatisfy(\.keepsOpaqueCanvasOpaque)
+        }
+        return true
+    }
+
+    /// This layer and every one inside it, and the animations they carry: what each frame evaluates (an
+    /// emitter's particles are counted by the cost model).
+    var layerAndAnimationCounts: (layers: Int, animations: Int) {
+        (content.sublayers ?? []).reduce((layers: 1, animations: animations.count)) {
+            let inner = $1.layerAndAnimationCounts
+            return ($0.layers + inner.layers, $0.animations + inner.animations)
+        }
+    }
+
+    /// The emitters in this layer and inside it.
+    var emitters: [ParticleEmitter] {
+        if case .emitter(let emitter) = content { return [emitter] }
+        return (content.sublayers ?? []).flatMap(\.emitters)
+    }
+
+    var animationDuration: Double {
+        var end = animations.map { animation -> Double in
+            let timing = animation.timing
+            guard timing.endTime.isFinite else {
+                return animation.timing.startTime + timing.passDuration * (timing.autoreverses ? 2 : 1)
+            }
+            return timing.endTime
+        }.max() ?? 0
+        if let layers = content.sublayers { end = max(end, layers.map(\.animationDuration).max() ?? 0) }
+        return end
+    }
+
+    /// This layer at `time`, its animations applied and removed (children's too).
+    public func snapshot(at time: Double) -> Layer {
+        var layer = self
+        layer.animations = []
+        var model = ModelValues(self)
+        // Animations of one property form a chain; walk them in order, keeping each one's start value.
+        var governing: [PropertyKind: (animation: LayerAnimation, from: ModelValues)] = [:]
+        for animation in animations {
+            let kind = PropertyKind(animation.property)
+            if governing[kind] == nil || animation.timing.startTime <= time { governing[kind] = (animation, model) }
+            model.apply(endOf: animation)
+        }
+        // In a fixed order: a rotation turns the layer after its (possibly animated) transform is set.
+        for kind in PropertyKind.allCases {
+            if let entry = governing[kind] { layer.apply(entry.animation, from: entry.from, at: time) }
+        }
+        switch layer.content {
+        case .group(let children): layer.content = .group(children.map { $0.snapshot(at: time) })
+        case .curled(let children, let curl):
+            layer.content = .curled(children.map { $0.snapshot(at: time) }, curl: curl)
+        default: break
+        }
+        if case .emitter(var emitter) = layer.content {
+            emitter.time = time
+            layer.content = .emitter(emitter)
+        }
+        return layer
+    }
+
+    private mutating func apply(_ animation: LayerAnimation, from start: ModelValues, at time: Double) {
+        let progress = Progress(animation, at: time)
+        switch animation.property {
+        case .opacity(let track): opacity = min(max(progress.value(of: track, from: start.opacity), 0), 1)
+        case .transform(let track): transform = progress.value(of: track, from: start.transform)
+        case .rotation(let track):
+            transform = transform.rotatedBy(progress.value(of: track, from: start.rotation))
+        case .transform3D(let track):
+            transform3D = progress.value(of: track, from: start.transform3D ?? .identity)
+        case .rotation3D(let axis, let track):
+            let angle = progress.value(of: track, from: start.rotation3D)
+            transform3D = axis.rotation(by: angle).concatenating(transform3D ?? .identity)
+        case .frame(let track):
+            guard let from = track.from ?? start.frame else { return }
+            var rect = progress.value(of: track, from: from)
+            (rect.width, rect.height) = (max(rect.width, 0), max(rect.height, 0))
+            frame = rect
+        case .color(let track):
+            switch content {
+            case .shape(let shape, let color):
+                content = .shape(shape, color: progress.value(of: track, from: start.color ?? color))
+            case .text(let text, let color):
+                content = .text(text, color: progress.value(of: track, from: start.color ?? color))
+            case .image, .backdrop, .group, .curled, .emitter: return
+            }
+        case .cornerRadius(let track):
+            setCornerRadius(max(progress.value(of: track, from: start.cornerRadius), 0))
+        case .effect(let track):
+            updateBackdrop { $0.effect = min(max(progress.value(of: track, from: start.effect), 0), 1) }
+        case .blur(let track):
+            updateBackdrop { $0.recipe.blurPoints = max(progress.value(of: track, from: start.blur), 0) }
+        case .dim(let track):
+            updateBackdrop { $0.dim = min(max(progress.value(of: track, from: start.dim), 0), 1) }
+        case .image(let next):
+            crossDissolve(from: start.image, to: next, progress: min(max(progress.x, 0), 1))
+        case .curl(let track):
+            guard case .curled(let layers, var curl) = content else { return }
+            curl.progress = min(max(progress.value(of: track, from: start.curl), 0), 1)
+            content = .curled(layers, curl: curl)
+        }
+    }
+
+    private mutating func setCornerRadius(_ radius: Double) {
+        switch content {
+        case .image(let image, let fit, let filter, _):
+            content = .image(image, fit: fit, filter: filter, cornerRadius: radius)
+        case .shape(.rectangle, let color): content = .shape(.rectangle(cornerRadius: radius), color: color)
+        case .backdrop(var material):
+            material.cornerRadius = radius
+            content = .backdrop(material)
+        case .shape(.capsule, _), .group, .text, .curled, .emitter: break
+        }
+    }
+
+    private mutating func updateBackdrop(_ change: (inout BackdropMaterial) -> Void) {
+        guard case .backdrop(var material) = content else { return }
+        change(&material)
+        content = .backdrop(material)
+    }
+
+    /// Between the two pictures: both in the layer's frame, the old faded out and the new faded in and added,
+    /// drawn alone first (so plus-lighter adds the pair, not the new picture to what lies beneath).
+    private mutating func crossDissolve(from old: Image?, to new: Image, progress: Double) {
+        guard case .image(let current, let fit, let filter, let cornerRadius) = content else { return }
+        let old = old ?? current
+        guard progress > 0 else {
+            content = .image(old, fit: fit, filter: filter, cornerRadius: cornerRadius)
+            return
+        }
+        guard progress < 1 else {
+            content = .image(new, fit: fit, filter: filter, cornerRadius: cornerRadius)
+            return
+        }
+        let box = frame.map { Rect(x: 0, y: 0, width: $0.width, height: $0.height) }
+        content = .group([
+            .image(old, frame: box, fit: fit, filter: filter, cornerRadius: cornerRadius, opacity: 1 - progress),
+            .image(
+                new, frame: box, fit: fit, filter: filter, cornerRadius: cornerRadius, opacity: progress,
+                blend: .plusLighter),
+        ])
+        isolated = true
+    }
+}
+
+/// Which property an animation drives (animations of one kind chain; different kinds are independent).
+private enum PropertyKind: Hashable, CaseIterable {
+    case opacity, transform, rotation, transform3D, rotation3D, frame, color, cornerRadius, effect, blur, dim, image,
+        curl
+
+    init(_ property: AnimatedProperty) {
+        switch property {
+        case .opacity: self = .opacity
+        case .transform: self = .transform
+        case .rotation: self = .rotation
+        case .transform3D: self = .transform3D
+        case .rotation3D: self = .rotation3D
+        case .frame: self = .frame
+        case .color: self = .color
+        case .cornerRadius: self = .cornerRadius
+        case .effect: self = .effect
+        case .blur: self = .blur
+        case .dim: self = .dim
+        case .image: self = .image
+        case .curl: self = .curl
+        }
+    }
+}
+
+/// A layer's model values: what an animation without `from` starts from, updated as a chain of animations ends.
+private struct ModelValues {
+    var opacity: Double
+    var transform: AffineTransform2D
+    var rotation = 0.0
+    var transform3D: Transform3D?
+    var rotation3D = 0.0
+    var frame: Rect?
+    var color: RGBAColor?
+    var cornerRadius = 0.0
+    var effect = 1.0
+    var blur = 0.0
+    var dim = 0.0
+    var image: Image?
+    var curl = 0.0
+
+    init(_ layer: Layer) {
+        opacity = layer.opacity
+        transform = layer.transform
+        transform3D = layer.transform3D
+        frame = layer.frame
+        switch layer.content {
+        case .image(let image, _, _, let radius): (self.image, cornerRadius) = (image, radius)
+        case .shape(let shape, let color):
+            self.color = color
+            if case .rectangle(let radius) = shape { cornerRadius = radius }
+        case .backdrop(let material):
+            (effect, blur, dim, cornerRadius) =
+                (material.effect, material.recipe.blurPoints, material.dim, material.cornerRadius)
+        case .text(_, let color): self.color = color
+        case .group, .emitter: break
+        case .curled(_, let curl): self.curl = curl.progress
+        }
+    }
+
+    /// Where `animation` leaves its property once it has ended (an animation repeating forever: its last
+    /// keyframe, as a later one in the chain only starts from there in the model).
+    mutating func apply(endOf animation: LayerAnimation) {
+        let end = Progress(animation, at: animation.timing.endTime.isFinite ? animation.timing.endTime : .infinity)
+        switch animation.property {
+        case .opacity(let track): opacity = end.value(of: track, from: opacity)
+        case .transform(let track): transform = end.value(of: track, from: transform)
+        case .rotation(let track): rotation = end.value(of: track, from: rotation)
+        case .transform3D(let track): transform3D = end.value(of: track, from: transform3D ?? .identity)
+        case .rotation3D(_, let track): rotation3D = end.value(of: track, from: rotation3D)
+        case .frame(let track): frame = (track.from ?? frame).map { end.value(of: track, from: $0) }
+        case .color(let track): color = (track.from ?? color).map { end.value(of: track, from: $0) }
+        case .cornerRadius(let track): cornerRadius = end.value(of: track, from: cornerRadius)
+        case .effect(let track): effect = end.value(of: track, from: effect)
+        case .blur(let track): blur = end.value(of: track, from: blur)
+        case .dim(let track): dim = end.value(of: track, from: dim)
+        case .image(let next): if end.x >= 1 { image = next }
+        case .curl(let track): curl = end.value(of: track, from: curl)
+        }
+    }
+}

@@ -1,0 +1,325 @@
+import Compositor
+
+/// Draws a `Scene` into a new image, layer by layer, bottom first.
+///
+/// Each layer is drawn only over the pixels its transformed frame touches: images are resampled straight into
+/// that box (a separable resize when the transform keeps axes, an affine warp otherwise), shapes and clips
+/// become anti-aliased coverage masks, and a backdrop material blurs the canvas beneath its frame reading the
+/// pixels around it, so a panel's edge shows no seam. Results are identical for every thread count.
+/// Thread safety: a renderer may draw several scenes at once; the scene's images are only read.
+public struct SceneRenderer: Sendable {
+    public var threads: Int
+    /// How backdrop materials blur (see `BlurPrecision`).
+    public var precision: BlurPrecision
+    /// The widest backdrop blur σ, in pixels (as `blurtool --sigma` allows).
+    public static let maximumBlurPixels = 10_000.0
+
+    /// What a scene may cost before it is drawn (see `SceneRenderer.Limits`).
+    public var limits: Limits
+
+    public init(threads: Int = Parallel.processorCount, precision: BlurPrecision = .auto, limits: Limits = Limits()) {
+        self.threads = threads
+        self.precision = precision
+        self.limits = limits
+    }
+
+    /// Draws `scene` into a new image, once its cost is known to be within `limits` (checked before any pixel
+    /// is allocated).
+    /// - Throws: `SceneRenderError` when the scene would need more memory or work than `limits` allow.
+    public func render(_ scene: Scene, workspace: Workspace = Workspace()) throws(SceneRenderError) -> Image {
+        try render(scene, workspace: workspace, cache: nil)
+    }
+
+    /// Draws a still scene (an animation's snapshot); with a cache, from its copy of the static bottom layers,
+    /// with the backdrops and static groups it keeps. The result is the same with or without one.
+    func render(_ scene: Scene, workspace: Workspace, cache: FrameCache?) throws(SceneRenderError) -> Image {
+        let evaluation = SceneRenderer.evaluationWork(of: scene)
+        guard evaluation <= limits.work else { throw .tooMuchWork(needed: evaluation, limit: limits.work) }
+        try limits.check(cost(of: scene))
+        let canvas: Image
+        do {
+            canvas = try Image(
+                checkedWidth: scene.pixelWidth, height: scene.pixelHeight, fill: scene.background.premultipliedPixel)
+        } catch {
+            throw .outOfMemory(error)
+        }
+        var layers = scene.layers[...]
+        if let cache {
+            canvas.copyPixels(from: cache.base)
+            layers = layers.dropFirst(cache.staticPrefix)
+        }
+        try draw(layers, onto: canvas, scene: scene, workspace: workspace, cache: cache)
+        return canvas
+    }
+
+    /// Draws the scene's layers onto a canvas of its size that the caller keeps (a renderer's steady state, for
+    /// blurbench): no cost check, no new canvas.
+    @_spi(Benchmarks) public func drawLayers(of scene: Scene, onto canvas: Image, workspace: Workspace = Workspace())
+        throws(SceneRenderError)
+    {
+        try draw(scene.layers[...], onto: canvas, scene: scene, workspace: workspace, cache: nil)
+    }
+
+    /// Draws top-level layers onto a canvas of the scene's size.
+    func draw(
+        _ layers: ArraySlice<Layer>, onto canvas: Image, scene: Scene, workspace: Workspace, cache: FrameCache?
+    ) throws(SceneRenderError) {
+        let context = Context(
+            target: canvas, transform: AffineTransform2D(scaleX: scene.scale, y: scene.scale),
+            bounds: Rect(x: 0, y: 0, width: scene.width, height: scene.height), space: scene.space,
+            workspace: workspace, cache: cache, history: cache.map { _ in CanvasHistory() })
+        for (index, layer) in zip(layers.indices, layers) {
+            var inner = context
+            inner.path = [index]
+            try draw(layer, in: inner)
+        }
+    }
+
+    /// Where layers are being drawn: the target image, the transform from the current coordinates to its
+    /// pixels, and the bounds a layer without a frame fills.
+    private struct Context {
+        var target: Image
+        var transform: AffineTransform2D
+        var bounds: Rect
+        var space: WorkingSpace
+        var workspace: Workspace
+        var cache: FrameCache?
+        /// Where the canvas no longer holds the cache's base (nil without a cache).
+        var history: CanvasHistory?
+        /// The layer's child indices from the top, for the cache's static groups.
+        var path: [Int] = []
+        /// Drawing onto the canvas itself, not an isolated group's picture.
+        var onCanvas = true
+
+        var placement: Placement {
+            Placement(transform: transform, bounds: bounds, width: target.width, height: target.height)
+        }
+
+        /// The context for a group's layers (see `Placement.inside`).
+        func inside(_ group: Layer, transform: AffineTransform2D) -> Context {
+            var inner = self
+            let placement = placement.inside(group, transform: transform)
+            (inner.transform, inner.bounds) = (placement.transform, placement.bounds)
+            return inner
+        }
+    }
+
+    private func draw(_ layer: Layer, in context: Context) throws(SceneRenderError) {
+        let frame = layer.frame ?? context.bounds
+        guard !layer.drawsNothing, let transform = placement(of: layer, in: context.placement) else { return }
+        let target = context.target
+        // Whatever this layer draws, the canvas beneath the next one is no longer the cache's base there.
+        defer {
+            if context.onCanvas, !layer.isGroupDrawnInPlace, let history = context.history {
+                history.touch(pixelBox(of: layer, in: context.placement))
+            }
+        }
+        if layer.perspective != nil { return try drawProjected(layer, in: context) }
+        switch layer.content {
+        case .image(let image, let fit, let filter, let cornerRadius):
+            drawImage(
+                image, fit: fit, filter: filter, cornerRadius: cornerRadius, layer: layer, frame: frame,
+                transform: transform, context: context)
+        case .shape(let shape, let color):
+            let box = PixelBox(covering: frame, through: transform, within: target.width, target.height)
+            guard !box.isEmpty else { return }
+            let radius: Double
+            switch shape {
+            case .rectangle(let cornerRadius): radius = cornerRadius
+            case .capsule: radius = min(frame.width, frame.height) / 2
+            }
+            if let mask = Coverage.roundedRectangle(frame, radius: radius, through: transform, over: box) {
+                target.fill(
+                    color, mask: mask, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
+                    space: context.space, threads: threads)
+            } else {
+                target.fill(
+                    color, x: box.x, y: box.y, width: box.width, height: box.height, operator: layer.blend,
+                    opacity: layer.opacity, space: context.space, threads: threads)
+            }
+        case .backdrop(let material):
+            drawBackdrop(material, opacity: layer.opacity, frame: frame, transform: transform, context: context)
+        case .text(let text, let color):
+            guard let box = textBox(text, frame: frame, transform: transform, in: context.placement) else { return }
+            // The typesetter sees the frame's coordinates (origin at its top left) mapped to the mask's pixels.
+            let maskFromFrame = AffineTransform2D(translationX: frame.x, y: frame.y)
+                .concatenating(transform)
+                .concatenating(AffineTransform2D(translationX: -Double(box.x), y: -Double(box.y)))
+            let mask = Plane(width: box.width, height: box.height)
+            text.addCoverage(frameWidth: frame.width, height: frame.height, through: maskFromFrame, into: mask)
+            target.fill(
+                color, mask: mask, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
+                space: context.space, threads: threads)
+        case .emitter:
+            try draw(layer.expandingEmitter, in: context)
+        case .group(let layers), .curled(let layers, _):
+            var inner = context.inside(layer, transform: transform)
+            /// The group's layers in `inner`, each with its path for the cache's static groups.
+            func drawLayers() throws(SceneRenderError) {
+                for (index, child) in layers.enumerated() {
+                    if context.cache != nil { inner.path = context.path + [index] }
+                    try draw(child, in: inner)
+                }
+            }
+            let curl = layer.curl
+            guard layer.isIsolated || curl != nil else { return try drawLayers() }
+            // An isolated group: its layers drawn alone on a transparent picture just large enough to hold
+            // them, then composited as one. A curled layer's picture is its page: the frame.
+            let pictured =
+                curl == nil
+                ? pixelBox(ofLayers: layers, in: inner.placement) : pageBox(of: layer, in: context.placement)
+            guard let box = pictured else { return }
+            inner.transform = inner.placement.picture(box).transform
+            inner.onCanvas = false
+            func drawPicture() throws(SceneRenderError) -> Image {
+                do {
+                    inner.target = try Image(checkedWidth: box.width, height: box.height)
+                } catch {
+                    throw .outOfMemory(error)
+                }
+                try drawLayers()
+                return inner.target
+            }
+            var picture: Image
+            if let cache = context.cache, cache.staticGroups.contains(context.path) {
+                picture = try cache.group(
+                    FrameCache.GroupKey(path: context.path, transform: inner.transform, bounds: inner.bounds, box: box),
+                    draw: drawPicture)
+            } else {
+                picture = try drawPicture()
+            }
+            if let curl { picture = curl.curled(picture, threads: threads) }
+            target.draw(
+                picture, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
+                space: context.space, threads: threads)
+        }
+    }
+
+    /// A layer in perspective: drawn flat into a picture of its own (without the cache, which knows only the
+    /// canvas's placements), then warped onto the target with the layer's opacity and operator.
+    private func drawProjected(_ layer: Layer, in context: Context) throws(SceneRenderError) {
+        guard let projection = projection(of: layer, in: context.placement) else { return }
+        var inner = context
+        do {
+            inner.target = try Image(checkedWidth: projection.picture.width, height: projection.picture.height)
+        } catch {
+            throw .outOfMemory(error)
+        }
+        (inner.transform, inner.bounds) = (projection.picture.transform, projection.picture.bounds)
+        (inner.cache, inner.history, inner.onCanvas) = (nil, nil, false)
+        try draw(projection.flat, in: inner)
+        let box = projection.box
+        let warp = PerspectiveWarp(
+            homography: projection.homography.concatenating(
+                Homography(AffineTransform2D(translationX: -Double(box.x), y: -Double(box.y)))),
+            threads: threads)
+        guard let warped = warp.apply(to: inner.target, width: box.width, height: box.height) else { return }
+        context.target.draw(
+            warped, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity, space: context.space,
+            threads: threads)
+    }
+
+    private func drawImage(
+        _ image: Image, fit: FitMode, filter: ResampleFilter, cornerRadius: Double, layer: Layer, frame: Rect,
+        transform: AffineTransform2D, context: Context
+    ) {
+        let target = context.target
+        guard let layout = imageLayout(image, fit: fit, frame: frame, transform: transform, in: context.placement)
+        else { return }
+        let (visible, box, t) = (layout.visible, layout.box, layout.pixelsFromImage)
+        let pixels: Image
+        if t.b == 0, t.c == 0, t.a > 0, t.d > 0 {
+            // Axes kept: a separable resize of the part of the picture behind the box.
+            pixels = Resampler(filter: filter, threads: threads).resize(
+                image,
+                crop: (
+                    (Double(box.x) - t.tx) / t.a, (Double(box.y) - t.ty) / t.d, Double(box.width) / t.a,
+                    Double(box.height) / t.d
+                ), width: box.width, height: box.height, workspace: context.workspace)
+        } else {
+            // Clamped edges: the coverage mask below, not the warp, decides where the picture ends.
+            let warp = AffineWarp(
+                transform: t.concatenating(AffineTransform2D(translationX: -Double(box.x), y: -Double(box.y))),
+                filter: filter, edgeMode: .clamp, threads: threads)
+            guard let warped = warp.apply(to: image, width: box.width, height: box.height) else { return }
+            pixels = warped
+        }
+        let mask = Coverage.roundedRectangle(visible, radius: cornerRadius, through: transform, over: box)
+        target.draw(
+            pixels, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity, mask: mask,
+            space: context.space, threads: threads)
+    }
+
+    /// The canvas beneath the frame through the material, mixed in by the frame's coverage times the opacity
+    /// (a backdrop replaces what it covers; its `blend` is not used).
+    private func drawBackdrop(
+        _ material: BackdropMaterial, opacity: Double, frame: Rect, transform: AffineTransform2D, context: Context
+    ) {
+        let target = context.target
+        let box = PixelBox(covering: frame, through: transform, within: target.width, target.height)
+        guard !box.isEmpty else { return }
+        // The blur scales with the layer (a group scaled 2x blurs twice as wide), up to the longest blur
+        // the command line accepts: beyond it any picture is one flat colour anyway.
+        var recipe = material.effectiveRecipe
+        let pixelsPerPoint = abs(transform.a * transform.d - transform.b * transform.c).squareRoot()
+        recipe.blurPoints = min(recipe.blurPoints, SceneRenderer.maximumBlurPixels / pixelsPerPoint)
+        let effect = MaterialEffect(
+            recipe: recipe, dim: material.dim, pixelsPerPoint: pixelsPerPoint, precision: precision,
+            threads: threads)
+        func effectSeen(in region: PixelBox) -> Image {
+            effect.apply(
+                to: target, regionX: region.x, y: region.y, width: region.width, height: region.height,
+                workspace: context.workspace)
+        }
+        let seen: Image
+        if let cache = context.cache, context.onCanvas, let history = context.history,
+            let reach = effect.reach, history.isUntouched(box.expanded(by: reach))
+        {
+            // Over pixels of the base alone: the same material of the same pixels whatever the frame (the region
+            // API's grid and dither are aligned to the canvas, so a crop of the whole equals the region).
+            let state = FrameCache.BackdropState(
+                recipe: recipe, dim: material.dim, pixelsPerPoint: pixelsPerPoint, precision: precision)
+            seen = cache.backdrop(state, box: box, wholeAllowed: history.dirty == nil, make: effectSeen(in:))
+        } else {
+            seen = effectSeen(in: box)
+        }
+        var mask = Coverage.roundedRectangle(
+            frame, radius: material.cornerRadius, through: transform, over: box)
+        if opacity < 1 {
+            let scaled = mask ?? Plane(width: box.width, height: box.height, fill: 255)
+            let factor = Float(max(opacity, 0))
+            for y in 0..<scaled.height {
+                let row = scaled.row(y)
+                for x in 0..<scaled.width { row[x] = UInt8((Float(row[x]) * factor).rounded()) }
+            }
+            mask = scaled
+        }
+        target.draw(seen, x: box.x, y: box.y, operator: .copy, mask: mask, space: context.space, threads: threads)
+    }
+}
+
+/// Where a frame's canvas no longer holds the cache's base: a backdrop that reads none of it sees the same
+/// pixels in every frame.
+final class CanvasHistory {
+    /// The union of what the layers drawn so far touched; nil while the canvas is the base.
+    private(set) var dirty: PixelBox?
+
+    func touch(_ box: PixelBox?) {
+        guard let box, !box.isEmpty else { return }
+        dirty = dirty.map { $0.union(box) } ?? box
+    }
+
+    func isUntouched(_ area: PixelBox) -> Bool {
+        guard let dirty else { return true }
+        return dirty.intersection(area).isEmpty
+    }
+}
+
+extension Layer {
+    /// A group whose layers draw straight onto its target (they mark the canvas themselves).
+    var isGroupDrawnInPlace: Bool {
+        if case .group = content { return !isIsolated }
+        if case .emitter = content { return !isIsolated }
+        return false
+    }
+}
