@@ -157,16 +157,16 @@ final class FrameSink: @unchecked Sendable {
     }
 
     /// A frame's display time as APNG's 16-bit fraction: 1/fps for a whole fps, else the closest fraction.
-    static func delay(framesPerSecond fps: Double) -> (numerator: UInt16, denominator: UInt16) {
-        let (numerator, denominator) = rational(framesPerSecond: fps)
-        return (UInt16(denominator), UInt16(numerator))
+    static func delay(framesPerSecond fps: Double) -> FrameDelay {
+        let rate = rational(framesPerSecond: fps)
+        return FrameDelay(UInt16(rate.denominator), UInt16(rate.numerator))
     }
 
     /// fps as numerator/denominator within 16 bits each (60 → 60/1, 29.97 → 29970/1000).
-    static func rational(framesPerSecond fps: Double) -> (numerator: Int, denominator: Int) {
-        if fps == fps.rounded(), fps <= 65_535 { return (Int(fps), 1) }
+    static func rational(framesPerSecond fps: Double) -> FrameRate {
+        if fps == fps.rounded(), fps <= 65_535 { return FrameRate(Int(fps), 1) }
         let denominator = max(1, min(1000, Int(65_535 / fps)))
-        return (Int((fps * Double(denominator)).rounded()), denominator)
+        return FrameRate(Int((fps * Double(denominator)).rounded()), denominator)
     }
 }
 

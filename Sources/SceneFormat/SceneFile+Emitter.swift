@@ -53,8 +53,10 @@ extension SceneFile {
         if try object.optionalString("preset", oneOf: ["snow"]) != nil {
             emitter = .snow(width: bounds.width, height: bounds.height)
         }
-        if let position = try point(object, "emitterPosition", atLeast: -1e6) { emitter.emitterPosition = position }
-        if let size = try point(object, "emitterSize", atLeast: 0) { emitter.emitterSize = size }
+        if let position = try pair(object, "emitterPosition", atLeast: -1e6) {
+            emitter.emitterPosition = Point(x: position.0, y: position.1)
+        }
+        if let size = try pair(object, "emitterSize", atLeast: 0) { emitter.emitterSize = Size(width: size.0, height: size.1) }
         emitter.emitterShape = try object.choice("emitterShape", ParticleEmitter.Shape.self) ?? emitter.emitterShape
         emitter.emitterMode = try object.choice("emitterMode", ParticleEmitter.Mode.self) ?? emitter.emitterMode
         emitter.birthRate = try object.optionalNumber("birthRate", atLeast: 0, atMost: 1_000) ?? emitter.birthRate
@@ -128,7 +130,7 @@ extension SceneFile {
     }
 
     /// A pair `[a, b]` of numbers, each from `floor` to 10⁶.
-    private func point(
+    private func pair(
         _ object: JSONObject, _ key: String, atLeast floor: Double
     ) throws(SceneFileError)
         -> (Double, Double)?

@@ -9,7 +9,7 @@ import Motion
 /// one before it ended, and the latest one that has begun decides the value (before the first has begun, the
 /// value is the first one's start, as Core Animation's backwards fill shows it during a delay). After its end an
 /// animation holds its final value (the start again when it autoreverses an even number of times).
-public struct LayerAnimation: Sendable {
+public struct LayerAnimation: Equatable, Sendable {
     public var property: AnimatedProperty
     public var timing: AnimationTiming
     /// The second axis of a spring's initial velocity, as `initialVelocity: CGVector(dx:, dy:)` gives it: the
@@ -141,3 +141,6 @@ extension AnimatedProperty {
         .effect(Track(from: from, to: to))
     }
 }
+
+extension Track: Equatable where Value: Equatable {}
+extension Keyframe: Equatable where Value: Equatable {}

@@ -6,7 +6,7 @@ import Compositor
 /// Geometry is in points; the canvas has `width·scale` × `height·scale` pixels. Every layer has a frame in
 /// its parent's coordinates (nil: the parent's whole bounds), an opacity, a compositing operator, and a
 /// transform applied about the frame's centre, as `UIView.transform` with the default anchor point.
-public struct Scene: Sendable {
+public struct Scene: Equatable, Sendable {
     public var width: Double
     public var height: Double
     /// Pixels per point (3 on current iPhones).
@@ -37,7 +37,7 @@ public struct Scene: Sendable {
 }
 
 /// One layer of a scene.
-public struct Layer: Sendable {
+public struct Layer: Equatable, Sendable {
     public enum Content: Sendable {
         /// A picture laid out in the frame by `fit` (fill crops, as `.scaledToFill().clipped()`), its corners
         /// rounded by `cornerRadius` points.
@@ -107,7 +107,7 @@ public enum Shape: Equatable, Sendable {
 
 /// A backdrop material: the recipe's blur (in points), saturation and tints over what lies beneath the frame,
 /// then an optional black dim, clipped to a rounded rectangle.
-public struct BackdropMaterial: Sendable {
+public struct BackdropMaterial: Equatable, Sendable {
     public var recipe: MaterialRecipe
     public var dim: Double
     public var cornerRadius: Double

@@ -82,7 +82,7 @@ func animationExample(photo: Image) throws -> (apng: [UInt8], still: Image) {
     ]
     let scene = Scene(width: 390, height: 844, layers: [.image(photo), .backdrop(.thin, .dark), face])
     let animator = AnimationRenderer(framesPerSecond: 30)
-    let encoder = AnimatedPNGEncoder(width: 390, height: 844, frameDelay: (1, 30), opaque: scene.staysOpaque)
+    let encoder = AnimatedPNGEncoder(width: 390, height: 844, frameDelay: FrameDelay(1, 30), opaque: scene.staysOpaque)
     var frames: [AnimatedPNGFrame] = []
     try animator.renderFrames(
         of: scene, count: animator.frameCount(duration: scene.animationDuration),  // 28 frames, 0 … 0.9 s

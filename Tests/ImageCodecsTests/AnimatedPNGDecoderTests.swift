@@ -8,7 +8,7 @@ final class AnimatedPNGDecoderTests: XCTestCase {
     /// Three 16×12 frames: IHDR, sRGB, acTL, fcTL, IDAT, fcTL, fdAT, fcTL, fdAT, IEND.
     private func sample() throws -> [(type: String, data: [UInt8])] {
         let frames = AnimationFrames.sliding(count: 3, width: 16, height: 12, step: 2)
-        let encoder = AnimatedPNGEncoder(width: 16, height: 12, frameDelay: (1, 10), opaque: true)
+        let encoder = AnimatedPNGEncoder(width: 16, height: 12, frameDelay: FrameDelay(1, 10), opaque: true)
         let encoded = try [
             encoder.encodeFrame(frames[0], previous: nil), encoder.encodeFrame(frames[1], previous: frames[0]),
             encoder.encodeFrame(frames[2], previous: frames[1]),
@@ -150,7 +150,7 @@ final class AnimatedPNGDecoderTests: XCTestCase {
     /// An IDAT before the first fcTL is a still image for readers without APNG, not a frame.
     func testStillImageBeforeTheFirstFcTLIsNotAFrame() throws {
         let frames = AnimationFrames.sliding(count: 2, width: 16, height: 12, step: 2)
-        let encoder = AnimatedPNGEncoder(width: 16, height: 12, frameDelay: (1, 10), opaque: true)
+        let encoder = AnimatedPNGEncoder(width: 16, height: 12, frameDelay: FrameDelay(1, 10), opaque: true)
         let still = try encoder.encodeFrame(frames[0], previous: nil)
         let first = try encoder.encodeFrame(frames[1], previous: nil)
         var chunks = AnimationFrames.chunks(encoder.assemble([first]))

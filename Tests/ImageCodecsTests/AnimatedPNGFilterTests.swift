@@ -35,21 +35,21 @@ final class AnimatedPNGFilterTests: XCTestCase {
     /// On a plane v = 2x + 5y + 10, Paeth predicts every pixel below the first row exactly; the first row has
     /// only its left neighbours, so Sub (Paeth there predicts the same, and loses the tie).
     func testPlaneGetsSubThenPaeth() throws {
-        let encoder = AnimatedPNGEncoder(width: 64, height: 4, frameDelay: (1, 10), opaque: true)
+        let encoder = AnimatedPNGEncoder(width: 64, height: 4, frameDelay: FrameDelay(1, 10), opaque: true)
         let frame = try encoder.encodeFrame(image(width: 64, height: 4) { 2 * $0 + 5 * $1 + 10 }, previous: nil)
         XCTAssertEqual(try filterTypes(frame, channels: 4), [1, 4, 4, 4])
     }
 
     /// Repeated rows are all zeros under Up (Paeth too, and loses the tie).
     func testRepeatedRowsGetUp() throws {
-        let encoder = AnimatedPNGEncoder(width: 64, height: 3, frameDelay: (1, 10), opaque: false)
+        let encoder = AnimatedPNGEncoder(width: 64, height: 3, frameDelay: FrameDelay(1, 10), opaque: false)
         let frame = try encoder.encodeFrame(image(width: 64, height: 3) { x, _ in 3 * x }, previous: nil)
         XCTAssertEqual(try filterTypes(frame, channels: 4), [1, 2, 2])
     }
 
     /// Bytes that no predictor helps (alternating 0 and 128 columns: every difference is ±128) stay unfiltered.
     func testUnpredictableRowsGetNone() throws {
-        let encoder = AnimatedPNGEncoder(width: 64, height: 2, frameDelay: (1, 10), opaque: true)
+        let encoder = AnimatedPNGEncoder(width: 64, height: 2, frameDelay: FrameDelay(1, 10), opaque: true)
         let frame = try encoder.encodeFrame(
             image(width: 64, height: 2) { x, y in (x + y) % 2 == 0 ? 0 : 128 }, previous: nil)
         XCTAssertEqual(try filterTypes(frame, channels: 4), [0, 0])

@@ -54,7 +54,7 @@ final class AnimatedPNGPillowTests: XCTestCase {
 
     private func check(_ frames: [Image], opaque: Bool) throws {
         let encoder = AnimatedPNGEncoder(
-            width: frames[0].width, height: frames[0].height, frameDelay: (1, 20), loopCount: 4, opaque: opaque,
+            width: frames[0].width, height: frames[0].height, frameDelay: FrameDelay(1, 20), loopCount: 4, opaque: opaque,
             threads: 2)
         let png = encoder.assemble(
             try frames.indices.map { try encoder.encodeFrame(frames[$0], previous: $0 == 0 ? nil : frames[$0 - 1]) })

@@ -9,7 +9,7 @@ final class AnimatedPNGTests: XCTestCase {
         _ frames: [Image], opaque: Bool, delay: (UInt16, UInt16) = (1, 30), loopCount: Int = 0, threads: Int = 1
     ) throws -> [UInt8] {
         let encoder = AnimatedPNGEncoder(
-            width: frames[0].width, height: frames[0].height, frameDelay: (delay.0, delay.1), loopCount: loopCount,
+            width: frames[0].width, height: frames[0].height, frameDelay: FrameDelay(delay.0, delay.1), loopCount: loopCount,
             opaque: opaque, threads: threads)
         var encoded: [AnimatedPNGFrame] = []
         for (index, frame) in frames.enumerated() {
@@ -53,7 +53,7 @@ final class AnimatedPNGTests: XCTestCase {
     /// as one assembled at once.
     func testFrameByFrameWritingIsTheAssembledFile() throws {
         let frames = AnimationFrames.sliding(count: 4, width: 40, height: 30)
-        let encoder = AnimatedPNGEncoder(width: 40, height: 30, frameDelay: (1, 30), loopCount: 2, opaque: true)
+        let encoder = AnimatedPNGEncoder(width: 40, height: 30, frameDelay: FrameDelay(1, 30), loopCount: 2, opaque: true)
         var encoded: [AnimatedPNGFrame] = []
         for (index, frame) in frames.enumerated() {
             encoded.append(try encoder.encodeFrame(frame, previous: index == 0 ? nil : frames[index - 1]))
@@ -78,7 +78,7 @@ final class AnimatedPNGTests: XCTestCase {
 
     /// acTL holds the frame count in 32 bits: a count it cannot hold is an error, not a trap.
     func testAFrameCountACTLCannotHoldIsRefused() throws {
-        let encoder = AnimatedPNGEncoder(width: 4, height: 4, frameDelay: (1, 30), opaque: true)
+        let encoder = AnimatedPNGEncoder(width: 4, height: 4, frameDelay: FrameDelay(1, 30), opaque: true)
         for count in [0, -1, Int(UInt32.max) + 1, 4_320_000_001, Int.max] {
             XCTAssertThrowsError(try encoder.stream(frameCount: count)) {
                 guard case .limitExceeded(let message) = $0 as? CodecError else { return XCTFail("\($0)") }
@@ -95,7 +95,7 @@ final class AnimatedPNGTests: XCTestCase {
         let second = first.copy()
         second[7, 4] = Pixel(red: 1, green: 2, blue: 3)
         second[12, 9] = Pixel(red: 4, green: 5, blue: 6)
-        let encoder = AnimatedPNGEncoder(width: 30, height: 20, frameDelay: (1, 10), opaque: true)
+        let encoder = AnimatedPNGEncoder(width: 30, height: 20, frameDelay: FrameDelay(1, 10), opaque: true)
         let changed = try encoder.encodeFrame(second, previous: first)
         XCTAssertEqual([changed.x, changed.y, changed.width, changed.height], [7, 4, 6, 6])
         let unchanged = try encoder.encodeFrame(second, previous: second)
@@ -131,7 +131,7 @@ final class AnimatedPNGTests: XCTestCase {
     }
 
     func testFrameOfAnotherSizeIsAnError() {
-        let encoder = AnimatedPNGEncoder(width: 10, height: 10, frameDelay: (1, 10), opaque: true)
+        let encoder = AnimatedPNGEncoder(width: 10, height: 10, frameDelay: FrameDelay(1, 10), opaque: true)
         XCTAssertThrowsError(try encoder.encodeFrame(Image(width: 10, height: 9), previous: nil)) { error in
             XCTAssertEqual(error as? CodecError, .encodingFailed("a 10x9 frame in a 10x10 animation"))
         }
@@ -145,7 +145,7 @@ final class AnimatedPNGTests: XCTestCase {
         defer { pixels.deallocate() }
         let width = 800_000_000
         let frame = Image(borrowing: pixels, width: width, height: 1, bytesPerRow: width * 4)
-        let encoder = AnimatedPNGEncoder(width: width, height: 1, frameDelay: (1, 10), opaque: true)
+        let encoder = AnimatedPNGEncoder(width: width, height: 1, frameDelay: FrameDelay(1, 10), opaque: true)
         XCTAssertThrowsError(try encoder.encodeFrame(frame, previous: nil)) { error in
             XCTAssertEqual(
                 error as? CodecError, .encodingFailed("a band of rows is more than zlib takes in one call (2 GiB)"))

@@ -8,7 +8,7 @@ import XCTest
 /// YUV4MPEG2 output: the header, BT.601 limited-range values, 2×2 chroma and odd sizes.
 final class Y4MWriterTests: XCTestCase {
     func testHeaderSaysWhatFfmpegMustAssume() {
-        let writer = Y4MWriter(width: 1170, height: 2532, framesPerSecond: (60000, 1001))
+        let writer = Y4MWriter(width: 1170, height: 2532, framesPerSecond: FrameRate(60000, 1001))
         XCTAssertEqual(
             String(decoding: writer.header, as: UTF8.self),
             "YUV4MPEG2 W1170 H2532 F60000:1001 Ip A1:1 C420jpeg XCOLORRANGE=LIMITED\n")
@@ -23,7 +23,7 @@ final class Y4MWriterTests: XCTestCase {
             (Pixel(red: 0, green: 0, blue: 255), [41, 240, 110]),
         ]
         for (pixel, expected) in cases {
-            let frame = Y4MWriter(width: 2, height: 2, framesPerSecond: (30, 1)).frame(
+            let frame = Y4MWriter(width: 2, height: 2, framesPerSecond: FrameRate(30, 1)).frame(
                 Image(width: 2, height: 2, fill: pixel))
             XCTAssertEqual(Array(frame[0..<6]), Array("FRAME\n".utf8))
             XCTAssertEqual(
@@ -34,7 +34,7 @@ final class Y4MWriterTests: XCTestCase {
 
     /// A translucent premultiplied pixel is its picture over black: (128, 0, 0, 128) shows as opaque (128, 0, 0).
     func testTranslucentPixelsAreOverBlack() {
-        let writer = Y4MWriter(width: 2, height: 2, framesPerSecond: (30, 1))
+        let writer = Y4MWriter(width: 2, height: 2, framesPerSecond: FrameRate(30, 1))
         XCTAssertEqual(
             writer.frame(Image(width: 2, height: 2, fill: Pixel(red: 128, green: 0, blue: 0, alpha: 128))),
             writer.frame(Image(width: 2, height: 2, fill: Pixel(red: 128, green: 0, blue: 0))))
@@ -45,7 +45,7 @@ final class Y4MWriterTests: XCTestCase {
         let image = Image(width: 3, height: 3, fill: Pixel(red: 0, green: 0, blue: 0))
         for y in 0..<3 { image[2, y] = Pixel(red: 0, green: 0, blue: 255) }  // the last column blue
         image[0, 2] = Pixel(red: 255, green: 0, blue: 0)  // one red pixel in the last row
-        let frame = Y4MWriter(width: 3, height: 3, framesPerSecond: (30, 1)).frame(image)
+        let frame = Y4MWriter(width: 3, height: 3, framesPerSecond: FrameRate(30, 1)).frame(image)
         XCTAssertEqual(frame.count, 6 + 9 + 4 + 4)
         let cb = Array(frame[15..<19])
         let cr = Array(frame[19..<23])
@@ -59,7 +59,7 @@ final class Y4MWriterTests: XCTestCase {
         let small = TestImages.photoLike(width: 16, height: 12)
         let image = Image(width: 32, height: 24)
         for y in 0..<24 { for x in 0..<32 { image[x, y] = small[x / 2, y / 2] } }
-        let frame = Y4MWriter(width: 32, height: 24, framesPerSecond: (30, 1)).frame(image)
+        let frame = Y4MWriter(width: 32, height: 24, framesPerSecond: FrameRate(30, 1)).frame(image)
         var worst = 0.0
         for y in 0..<24 {
             for x in 0..<32 {
@@ -114,7 +114,7 @@ final class Y4MWriterTests: XCTestCase {
     }
 
     private func decodeWithFfmpeg(_ ffmpeg: String, _ images: [Image]) throws -> [UInt8] {
-        let writer = Y4MWriter(width: images[0].width, height: images[0].height, framesPerSecond: (30, 1))
+        let writer = Y4MWriter(width: images[0].width, height: images[0].height, framesPerSecond: FrameRate(30, 1))
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("y4m-\(getpid()).y4m")
         defer { try? FileManager.default.removeItem(at: input) }
         try Data(images.reduce(writer.header) { $0 + writer.frame($1) }).write(to: input)

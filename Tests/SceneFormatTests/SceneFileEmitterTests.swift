@@ -31,8 +31,8 @@ final class SceneFileEmitterTests: XCTestCase {
                 "alphaSpeed": -0.3},
                {"shape": "circle", "diameter": 3}, {"shape": "circle"}]}
             """#)
-        XCTAssertTrue(emitter.emitterPosition == (20, -5))
-        XCTAssertTrue(emitter.emitterSize == (30, 4))
+        XCTAssertEqual(emitter.emitterPosition, Point(x: 20, y: -5))
+        XCTAssertEqual(emitter.emitterSize, Size(width: 30, height: 4))
         XCTAssertEqual(emitter.emitterShape, .rectangle)
         XCTAssertEqual(emitter.emitterMode, .outline)
         XCTAssertEqual(emitter.birthRate, 2)

@@ -18,7 +18,7 @@ final class SceneFileTextTests: XCTestCase {
 
         struct Failure: Error, CustomStringConvertible { var description: String }
 
-        struct Nothing: TypesetText {
+        final class Nothing: TypesetText {
             func inkBounds(frameWidth width: Double, height: Double) -> Rect? { nil }
             func addCoverage(frameWidth: Double, height: Double, through: AffineTransform2D, into mask: Plane) {}
         }

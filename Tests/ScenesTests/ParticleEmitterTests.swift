@@ -33,8 +33,8 @@ final class ParticleEmitterTests: XCTestCase {
         squares.color = RGBAColor(red: 0.5, green: 1, blue: 0.7)
         var emitter = ParticleEmitter(cells: [dots, squares])
         emitter.emitterShape = .line
-        emitter.emitterPosition = (40, 16)
-        emitter.emitterSize = (60, 0)
+        emitter.emitterPosition = Point(x: 40, y: 16)
+        emitter.emitterSize = Size(width: 60, height: 0)
         emitter.seed = seed
         emitter.timeOffset = 1
         return emitter
@@ -139,8 +139,8 @@ final class ParticleEmitterTests: XCTestCase {
         cell.alphaSpeed = -0.2
         var emitter = ParticleEmitter(cells: [cell])
         emitter.emitterShape = .rectangle
-        emitter.emitterSize = (20, 10)
-        emitter.emitterPosition = (5, 5)
+        emitter.emitterSize = Size(width: 20, height: 10)
+        emitter.emitterPosition = Point(x: 5, y: 5)
         let step = 1e-4
         var checked = 0
         for birthIndex in [0, 3, 7] {
@@ -182,7 +182,7 @@ final class ParticleEmitterTests: XCTestCase {
         (cell.birthRate, cell.lifetime, cell.velocity, cell.velocityRange) = (400, 1, 50, 20)
         (cell.emissionLongitude, cell.emissionRange) = (1, 2)
         var emitter = ParticleEmitter(cells: [cell])
-        emitter.emitterPosition = (5, 5)
+        emitter.emitterPosition = Point(x: 5, y: 5)
         emitter.time = 0.5
         let now = Dictionary(uniqueKeysWithValues: emitter.particles().map { ($0.index, $0) })
         emitter.time = 0.5 + 0.125
@@ -215,8 +215,8 @@ final class ParticleEmitterTests: XCTestCase {
         cell.birthRate = 200
         cell.lifetime = 1
         var emitter = ParticleEmitter(cells: [cell])
-        emitter.emitterPosition = (10, 20)
-        emitter.emitterSize = (8, 4)
+        emitter.emitterPosition = Point(x: 10, y: 20)
+        emitter.emitterSize = Size(width: 8, height: 4)
         emitter.time = 0.999
         func births(_ shape: ParticleEmitter.Shape, _ mode: ParticleEmitter.Mode) -> [(x: Double, y: Double)] {
             emitter.emitterShape = shape
@@ -308,7 +308,7 @@ final class ParticleEmitterTests: XCTestCase {
         cell.lifetime = 10
         cell.color = RGBAColor(red: 1, green: 0.5, blue: 0, alpha: 0.5)
         var emitter = ParticleEmitter(cells: [cell])
-        emitter.emitterPosition = (8, 8)
+        emitter.emitterPosition = Point(x: 8, y: 8)
         var scene = Scene(width: 16, height: 16, background: .black, layers: [.emitter(emitter)])
         let tinted = try SceneRenderer(threads: 1).render(scene)
         XCTAssertEqual(tinted[8, 8], Pixel(red: 128, green: 64, blue: 0))

@@ -271,7 +271,7 @@ final class SceneCostTests: XCTestCase {
         var cell = EmitterCell(contents: .circle(diameter: 4, color: .white))
         (cell.birthRate, cell.lifetime, cell.velocity, cell.emissionLongitude) = (1_000, 10, -50, .pi / 2)
         var falling = ParticleEmitter(cells: [cell])
-        (falling.emitterPosition, falling.timeOffset) = ((5, -1_000), 20)
+        (falling.emitterPosition, falling.timeOffset) = (Point(x: 5, y: -1_000), 20)
         // Births 10,000 to 20,000 are within a lifetime of t = 20 s.
         XCTAssertEqual(falling.particlesEvaluated, 10_001)
         XCTAssertEqual(falling.particles().count, 10_000, "birth 10,000 is exactly its lifetime old: gone")

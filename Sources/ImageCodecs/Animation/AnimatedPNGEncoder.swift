@@ -9,8 +9,8 @@ public struct AnimatedPNGFrame: Sendable {
     public var y: Int
     public var width: Int
     public var height: Int
-    /// How long the frame shows, as a fraction of a second (a denominator of 0 means 1/100, as in fcTL).
-    public var delay: (numerator: UInt16, denominator: UInt16)
+    /// How long the frame shows.
+    public var delay: FrameDelay
     /// The filtered rows of the rectangle, deflated: what the frame's IDAT or fdAT chunks carry.
     public var data: [UInt8]
     /// Drawn over the canvas (blend op over) rather than replacing it: an opaque animation's later frames carry
@@ -28,7 +28,7 @@ public struct AnimatedPNGFrame: Sendable {
 public struct AnimatedPNGEncoder: Sendable {
     public let width: Int
     public let height: Int
-    public let frameDelay: (numerator: UInt16, denominator: UInt16)
+    public let frameDelay: FrameDelay
     /// Plays of the whole animation; 0 means forever.
     public let loopCount: Int
     /// Every frame is opaque: later frames then carry unchanged pixels as transparent (see above). Alpha is
@@ -46,7 +46,7 @@ public struct AnimatedPNGEncoder: Sendable {
 
     /// - Precondition: width and height in 1...2^31 - 1, loopCount in 0...2^32 - 1.
     public init(
-        width: Int, height: Int, frameDelay: (numerator: UInt16, denominator: UInt16), loopCount: Int = 0,
+        width: Int, height: Int, frameDelay: FrameDelay, loopCount: Int = 0,
         opaque: Bool, compressionLevel: Int = 6, threads: Int = 1
     ) {
         precondition(

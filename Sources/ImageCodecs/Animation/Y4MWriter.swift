@@ -6,10 +6,10 @@ import Compositor
 public struct Y4MWriter: Sendable {
     public let width: Int
     public let height: Int
-    public let framesPerSecond: (numerator: Int, denominator: Int)
+    public let framesPerSecond: FrameRate
 
     /// - Precondition: positive sizes and frame-rate terms.
-    public init(width: Int, height: Int, framesPerSecond: (numerator: Int, denominator: Int)) {
+    public init(width: Int, height: Int, framesPerSecond: FrameRate) {
         precondition(width > 0 && height > 0, "Y4M frames have a positive size")
         precondition(framesPerSecond.numerator > 0 && framesPerSecond.denominator > 0, "a positive frame rate")
         self.width = width

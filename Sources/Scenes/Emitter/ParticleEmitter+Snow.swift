@@ -35,10 +35,10 @@ extension ParticleEmitter {
         flake.alphaRange = 0.15
         var emitter = ParticleEmitter(cells: [flake])
         emitter.emitterShape = .line
-        emitter.emitterPosition = (max(bounded(width), 0) / 2, top)
+        emitter.emitterPosition = Point(x: max(bounded(width), 0) / 2, y: top)
         // Wider than the area by what a flake drifting 10 points a second sideways covers in its life, so as many
         // drift in over each edge as drift out.
-        emitter.emitterSize = (max(bounded(width), 0) + 20 * lifetime, 0)
+        emitter.emitterSize = Size(width: max(bounded(width), 0) + 20 * lifetime, height: 0)
         flake.birthRate = 0.025 * emitter.emitterSize.width
         emitter.emitterCells = [flake]
         emitter.seed = seed

@@ -10,7 +10,7 @@ import Compositor
 /// `time`, and an emitter layer draws as a group of its particles (`particleLayers()`), oldest first. Particles
 /// are not clipped to the layer's frame, but the frame must not be empty (a `CAEmitterLayer` is often zero-sized;
 /// here leave the frame out to fill the parent, or give the area the particles fall through).
-public struct ParticleEmitter: Sendable {
+public struct ParticleEmitter: Equatable, Sendable {
     /// Where particles start (`CAEmitterLayerEmitterShape`): about `emitterPosition`, `emitterSize` wide and high.
     public enum Shape: String, CaseIterable, Sendable {
         /// At the position itself.
@@ -33,8 +33,8 @@ public struct ParticleEmitter: Sendable {
         case volume
     }
 
-    public var emitterPosition: (x: Double, y: Double) = (0, 0)
-    public var emitterSize: (width: Double, height: Double) = (0, 0)
+    public var emitterPosition = Point.zero
+    public var emitterSize = Size.zero
     public var emitterShape: Shape = .point
     public var emitterMode: Mode = .volume
     /// Multiplies every cell's birth rate.
@@ -63,7 +63,7 @@ public struct ParticleEmitter: Sendable {
 
 /// One kind of particle an emitter makes, as `CAEmitterCell`: every number has Core Animation's default, so a
 /// new cell (birth rate 0, no contents) emits nothing. A `…Range` widens its number uniformly to ± the range.
-public struct EmitterCell: Sendable {
+public struct EmitterCell: Equatable, Sendable {
     /// What a particle shows.
     public enum Contents: Sendable {
         /// A picture, `width / contentsScale` × `height / contentsScale` points at scale 1, tinted by `color`.

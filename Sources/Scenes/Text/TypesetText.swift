@@ -15,7 +15,9 @@ public protocol Typesetter: Sendable {
 /// rasterised for the scale, rotation and subpixel position they are seen at.
 ///
 /// Implementations are shared by frames and threads: both methods may be called concurrently.
-public protocol TypesetText: Sendable {
+/// A class: a text is set once and shared by the layers and frames that show it, and two layers hold equal text
+/// when they hold the same set text (`Layer` is `Equatable` by it).
+public protocol TypesetText: AnyObject, Sendable {
     /// A rectangle in the frame's coordinates (origin at its top left, points) holding every pixel the text
     /// may cover when laid out in a `width` × `height` frame, ink and anti-aliasing included; nil when nothing
     /// would be drawn (empty text). It may lie partly outside the frame: text is not clipped to it.
