@@ -59,9 +59,9 @@ final class FrameSink: @unchecked Sendable {
                 loopCount: request.loopCount, opaque: opaque, compressionLevel: request.animatedPNGLevel,
                 threads: encoderThreads)
             let output = try OutputFile(path)
-            // Written frame by frame into the temporary file, so a long animation is never held whole.
+            // Written frame by frame, so a long animation is never held whole; the header goes out with the first
+            // frame, as the y4m stream's does (see there).
             let stream = try encoder.stream(frameCount: frames)
-            try output.append(stream.header)
             let sink = FrameSink(kind: .apng(encoder), output: output, framesPerSecond: fps)
             sink.apngStream = stream
             return sink
@@ -84,7 +84,8 @@ final class FrameSink: @unchecked Sendable {
             let output = try OutputFile(path)
             let writer = Y4MWriter(
                 width: width, height: height, framesPerSecond: FrameSink.rational(framesPerSecond: fps))
-            try output.append(writer.header)
+            // The stream header goes out with the first frame: to standard output nothing can be taken back, so
+            // a run refused before its first frame (a limit the renderer checks) writes nothing there.
             return FrameSink(kind: .y4m(writer), output: output, framesPerSecond: fps)
         }
     }
@@ -104,14 +105,19 @@ final class FrameSink: @unchecked Sendable {
         deliveredFrames += 1
         switch (kind, encoded) {
         case (.apng, .apngFrame(let frame)):
-            if let chunks = try apngStream?.chunks(of: frame) { try output?.append(chunks) }
+            guard var stream = apngStream else { break }
+            if index == 0 { try output?.append(stream.header) }
+            try output?.append(try stream.chunks(of: frame))
+            apngStream = stream
         case (.webp(let encoder), .image(let frame)):
             try encoder.add(frame, timestampMilliseconds: milliseconds(ofFrame: index))
         case (.frames(let folder, _, _), .bytes(let bytes)):
             if index == 0 { try makeFolder(folder) }
             // Each frame file whole or not at all (written beside it and renamed, as any output).
             try OutputFile(framePath(index, folder)).commit(bytes)
-        case (.y4m, .bytes(let bytes)): try output?.append(bytes)
+        case (.y4m(let writer), .bytes(let bytes)):
+            if index == 0 { try output?.append(writer.header) }
+            try output?.append(bytes)
         default: break
         }
     }

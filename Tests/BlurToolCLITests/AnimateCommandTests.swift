@@ -120,6 +120,21 @@ final class AnimateCommandTests: XCTestCase {
         XCTAssertTrue(benchmark.out.hasPrefix("render-only: 6 frames in "), benchmark.out)
     }
 
+    /// Standard output cannot be taken back: an animation the renderer refuses before its first frame (here its
+    /// layers alone pass the whole animation's work bound) writes nothing there, not a stream header.
+    func testARefusedAnimationWritesNothingToStandardOutput() throws {
+        let busy = directory + "busy.json"
+        let pixels = (0..<9_998).map { #"{"type": "color", "color": "red", "frame": {"x": \#($0 % 10), "y": 0, "width": 1, "height": 1}}"# }
+        let fading = #"{"type": "color", "color": "blue", "animations": [{"property": "opacity", "to": 0, "duration": 500}]}"#
+        try write(#"{"canvas": {"width": 10, "height": 10}, "layers": [\#((pixels + [fading]).joined(separator: ", "))]}"#, to: busy)
+        for format in ["y4m", "apng"] {
+            let result = try ToolProcess.run(["animate", busy, "-o", "-", "--format", format])
+            XCTAssertEqual(result.status, 65, result.err)
+            XCTAssertTrue(result.err.contains("would take more than 200000 million pixel operations"), result.err)
+            XCTAssertEqual(result.out.count, 0, "\(format): nothing on standard output")
+        }
+    }
+
     func testMistakesAreOneLineWithTheirStatus() throws {
         let still = directory + "still.json"
         try write(#"{"canvas": {"width": 4, "height": 4}, "layers": [{"type": "color", "color": "red"}]}"#, to: still)
