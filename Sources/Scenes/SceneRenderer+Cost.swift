@@ -96,20 +96,9 @@ extension SceneRenderer {
         return Double(layers) * operationsPerLayer + Double(particles) * operationsPerParticle
     }
 
-    /// What drawing `scene` would take (the renderer's `limits` are not applied).
-    public func cost(of scene: Scene) -> Cost {
-        let width = scene.pixelWidth
-        let height = scene.pixelHeight
-        let placement = Placement(
-            transform: AffineTransform2D(scaleX: scene.scale, y: scene.scale),
-            bounds: Rect(x: 0, y: 0, width: scene.width, height: scene.height), width: width, height: height)
-        let canvas = Double(width) * Double(height)
-        var cost = Cost()
-        let inside = scene.layers.reduce(0) { max($0, self.cost(of: $1, in: placement, adding: &cost.work)) }
-        cost.peakBytes = Int(saturating: (canvas + inside) * Double(Image.bytesPerPixel), within: 0...Int.max)
-        cost.work += canvas
-        return cost
-    }
+    /// What drawing `scene` would take (the renderer's `limits` are not applied): its frame planned as
+    /// drawing plans it (`FramePlan`).
+    public func cost(of scene: Scene) -> Cost { plan(scene).cost }
 
     /// What placing and drawing one layer costs besides its pixels, in fills' pixels: 9,999 one-pixel colour
     /// layers took 12.8 ms on one core (1.28 µs a layer, about 1,000 fill pixels at 1.22 ns: 200 full 1000×1000
@@ -133,75 +122,5 @@ extension SceneRenderer {
         let tapsY = (2 * filter.support * min(stretch.y, 2)).rounded(.down) + 2
         return tapsX * tapsY * 5
     }
-
-    /// Adds the layer's work to `work`; returns the most pixels it holds at once beyond its target (in Double:
-    /// 64 nested pictures of 2⁶² pixels each would overflow an Int).
-    private func cost(of layer: Layer, in placement: Placement, adding work: inout Double) -> Double {
-        work += SceneRenderer.operationsPerLayer
-        guard !layer.drawsNothing, let transform = self.placement(of: layer, in: placement) else { return 0 }
-        if layer.perspective != nil {
-            // The flat picture (drawn, then shrunk into levels), the warp into the projected box (a bilinear
-            // kernel's 6 where magnified, two levels' samples one by one where the plane recedes: counted as 12),
-            // and the composite.
-            guard let projection = projection(of: layer, in: placement) else { return 0 }
-            let picture = Double(projection.picture.width) * Double(projection.picture.height)
-            let drawn = Double(projection.box.width) * Double(projection.box.height)
-            let inside = cost(of: projection.flat, in: projection.picture, adding: &work)
-            work += picture * 2 + drawn * 14
-            return picture * 4 / 3 + drawn + inside
-        }
-        let frame = layer.frame ?? placement.bounds
-        let box = PixelBox(covering: frame, through: transform, within: placement.width, placement.height)
-        let area = Double(box.width) * Double(box.height)
-        switch layer.content {
-        case .shape(let shape, _):
-            guard !box.isEmpty else { return 0 }
-            let masked = shape != .rectangle(cornerRadius: 0) || transform.b != 0 || transform.c != 0
-            work += area * (masked ? 2 : 1)
-            return masked ? area / 4 : 0  // a mask is a byte a pixel
-        case .image(let image, let fit, let filter, _):
-            guard let layout = imageLayout(image, fit: fit, frame: frame, transform: transform, in: placement)
-            else { return 0 }
-            let drawn = Double(layout.box.width) * Double(layout.box.height)
-            work +=
-                drawn * SceneRenderer.operationsPerPixel(resampling: layout.pixelsFromImage, filter: filter)
-                + Double(image.width) * Double(image.height)
-            return drawn
-        case .text(let text, _):
-            guard let box = textBox(text, frame: frame, transform: transform, in: placement) else { return 0 }
-            let area = Double(box.width) * Double(box.height)
-            // Coverage added into a mask (glyphs blitted from the cache, a few rasterised), then a masked fill.
-            work += area * 3
-            return area / 4
-        case .backdrop:
-            guard !box.isEmpty else { return 0 }
-            work += area * 6
-            // The material's picture (4 bytes a pixel) and the blur's streamed rows, counted as another picture:
-            // they are rings of rows per thread, far smaller than the region on either route.
-            return area * 2
-        case .emitter(let emitter):
-            // The expanded group is charged as a layer again, as the renderer visits it as one.
-            work += Double(emitter.particlesEvaluated) * SceneRenderer.operationsPerParticle
-            return cost(of: layer.expandingEmitter, in: placement, adding: &work)
-        case .group(let layers):
-            let inner = placement.inside(layer, transform: transform)
-            guard layer.isIsolated else {
-                return layers.reduce(0) { max($0, cost(of: $1, in: inner, adding: &work)) }
-            }
-            guard let picture = pixelBox(ofLayers: layers, in: inner) else { return 0 }
-            let pictured = inner.picture(picture)
-            work += Double(picture.width) * Double(picture.height) * 2
-            let children = layers.reduce(0) { max($0, cost(of: $1, in: pictured, adding: &work)) }
-            return Double(picture.width) * Double(picture.height) + children
-        case .curled(let layers, _):
-            guard let page = pageBox(of: layer, in: placement) else { return 0 }
-            let pictured = placement.inside(layer, transform: transform).picture(page)
-            let area = Double(page.width) * Double(page.height)
-            // The curl maps, samples twice and layers every pixel, about as much as ten fills; it holds the page,
-            // its padded copy and the curled page at once.
-            work += area * 12
-            let children = layers.reduce(0) { max($0, cost(of: $1, in: pictured, adding: &work)) }
-            return area * 3 + children
-        }
-    }
 }
+

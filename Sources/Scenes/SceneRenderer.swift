@@ -35,7 +35,8 @@ public struct SceneRenderer: Sendable {
     func render(_ scene: Scene, workspace: Workspace, cache: FrameCache?) throws(SceneRenderError) -> Image {
         let evaluation = SceneRenderer.evaluationWork(of: scene)
         guard evaluation <= limits.work else { throw .tooMuchWork(needed: evaluation, limit: limits.work) }
-        try limits.check(cost(of: scene))
+        let plan = plan(scene)
+        try limits.check(plan.cost)
         let canvas: Image
         do {
             canvas = try Image(
@@ -43,12 +44,12 @@ public struct SceneRenderer: Sendable {
         } catch {
             throw .outOfMemory(error)
         }
-        var layers = scene.layers[...]
+        var layers = plan.layers[...]
         if let cache {
             canvas.copyPixels(from: cache.base)
             layers = layers.dropFirst(cache.staticPrefix)
         }
-        try draw(layers, onto: canvas, scene: scene, workspace: workspace, cache: cache)
+        try draw(layers, onto: canvas, space: scene.space, workspace: workspace, cache: cache)
         return canvas
     }
 
@@ -57,17 +58,17 @@ public struct SceneRenderer: Sendable {
     @_spi(Benchmarks) public func drawLayers(of scene: Scene, onto canvas: Image, workspace: Workspace = Workspace())
         throws(SceneRenderError)
     {
-        try draw(scene.layers[...], onto: canvas, scene: scene, workspace: workspace, cache: nil)
+        try draw(plan(scene).layers[...], onto: canvas, space: scene.space, workspace: workspace, cache: nil)
     }
 
-    /// Draws top-level layers onto a canvas of the scene's size.
+    /// Draws planned top-level layers onto a canvas of the scene's size.
     func draw(
-        _ layers: ArraySlice<Layer>, onto canvas: Image, scene: Scene, workspace: Workspace, cache: FrameCache?
+        _ layers: ArraySlice<PlannedLayer>, onto canvas: Image, space: WorkingSpace, workspace: Workspace,
+        cache: FrameCache?
     ) throws(SceneRenderError) {
         let context = Context(
-            target: canvas, transform: AffineTransform2D(scaleX: scene.scale, y: scene.scale),
-            bounds: Rect(x: 0, y: 0, width: scene.width, height: scene.height), space: scene.space,
-            workspace: workspace, cache: cache, history: cache.map { _ in CanvasHistory() })
+            target: canvas, space: space, workspace: workspace, cache: cache,
+            history: cache.map { _ in CanvasHistory() })
         for (index, layer) in zip(layers.indices, layers) {
             var inner = context
             inner.path = [index]
@@ -75,12 +76,10 @@ public struct SceneRenderer: Sendable {
         }
     }
 
-    /// Where layers are being drawn: the target image, the transform from the current coordinates to its
-    /// pixels, and the bounds a layer without a frame fills.
+    /// What layers are drawn onto: the target image (the canvas, or a picture of a group or a flat layer in
+    /// perspective) and what the frame cache needs to know of it. Where each layer lands is in its plan.
     private struct Context {
         var target: Image
-        var transform: AffineTransform2D
-        var bounds: Rect
         var space: WorkingSpace
         var workspace: Workspace
         var cache: FrameCache?
@@ -90,45 +89,23 @@ public struct SceneRenderer: Sendable {
         var path: [Int] = []
         /// Drawing onto the canvas itself, not an isolated group's picture.
         var onCanvas = true
-
-        var placement: Placement {
-            Placement(transform: transform, bounds: bounds, width: target.width, height: target.height)
-        }
-
-        /// The context for a group's layers (see `Placement.inside`).
-        func inside(_ group: Layer, transform: AffineTransform2D) -> Context {
-            var inner = self
-            let placement = placement.inside(group, transform: transform)
-            (inner.transform, inner.bounds) = (placement.transform, placement.bounds)
-            return inner
-        }
     }
 
-    private func draw(_ layer: Layer, in context: Context) throws(SceneRenderError) {
-        let frame = layer.frame ?? context.bounds
-        guard !layer.drawsNothing, let transform = placement(of: layer, in: context.placement) else { return }
-        let target = context.target
+    private func draw(_ planned: PlannedLayer, in context: Context) throws(SceneRenderError) {
+        let (layer, target) = (planned.layer, context.target)
         // Whatever this layer draws, the canvas beneath the next one is no longer the cache's base there.
         defer {
-            if context.onCanvas, !layer.isGroupDrawnInPlace, let history = context.history {
-                history.touch(pixelBox(of: layer, in: context.placement))
-            }
+            if context.onCanvas, let history = context.history { history.touch(planned.marks) }
         }
-        if layer.perspective != nil { return try drawProjected(layer, in: context) }
-        switch layer.content {
-        case .image(let image, let fit, let filter, let cornerRadius):
+        switch planned.kind {
+        case .nothing:
+            return
+        case .image(let image, let filter, let cornerRadius, let visible, let box, let pixelsFromImage):
             drawImage(
-                image, fit: fit, filter: filter, cornerRadius: cornerRadius, layer: layer, frame: frame,
-                transform: transform, context: context)
-        case .shape(let shape, let color):
-            let box = PixelBox(covering: frame, through: transform, within: target.width, target.height)
-            guard !box.isEmpty else { return }
-            let radius: Double
-            switch shape {
-            case .rectangle(let cornerRadius): radius = cornerRadius
-            case .capsule: radius = min(frame.width, frame.height) / 2
-            }
-            if let mask = Coverage.roundedRectangle(frame, radius: radius, through: transform, over: box) {
+                image, filter: filter, cornerRadius: cornerRadius, visible: visible, box: box, t: pixelsFromImage,
+                layer: layer, transform: planned.transform, context: context)
+        case .shape(let color, let frame, let radius, let box):
+            if let mask = Coverage.roundedRectangle(frame, radius: radius, through: planned.transform, over: box) {
                 target.fill(
                     color, mask: mask, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
                     space: context.space, threads: threads)
@@ -137,39 +114,26 @@ public struct SceneRenderer: Sendable {
                     color, x: box.x, y: box.y, width: box.width, height: box.height, operator: layer.blend,
                     opacity: layer.opacity, space: context.space, threads: threads)
             }
-        case .backdrop(let material):
-            drawBackdrop(material, opacity: layer.opacity, frame: frame, transform: transform, context: context)
-        case .text(let text, let color):
-            guard let box = textBox(text, frame: frame, transform: transform, in: context.placement) else { return }
-            // The typesetter sees the frame's coordinates (origin at its top left) mapped to the mask's pixels.
-            let maskFromFrame = AffineTransform2D(translationX: frame.x, y: frame.y)
-                .concatenating(transform)
-                .concatenating(AffineTransform2D(translationX: -Double(box.x), y: -Double(box.y)))
+        case .backdrop(let material, let frame, let box):
+            drawBackdrop(
+                material, opacity: layer.opacity, frame: frame, box: box, transform: planned.transform,
+                context: context)
+        case .text(let text, let color, let maskFromFrame, let frame, let box):
             let mask = Plane(width: box.width, height: box.height)
             text.addCoverage(frameWidth: frame.width, height: frame.height, through: maskFromFrame, into: mask)
             target.fill(
                 color, mask: mask, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
                 space: context.space, threads: threads)
-        case .emitter:
-            try draw(layer.expandingEmitter, in: context)
-        case .group(let layers), .curled(let layers, _):
-            var inner = context.inside(layer, transform: transform)
-            /// The group's layers in `inner`, each with its path for the cache's static groups.
-            func drawLayers() throws(SceneRenderError) {
-                for (index, child) in layers.enumerated() {
-                    if context.cache != nil { inner.path = context.path + [index] }
-                    try draw(child, in: inner)
-                }
+        case .inPlace(let layers):
+            var inner = context
+            for (index, child) in layers.enumerated() {
+                if context.cache != nil { inner.path = context.path + [index] }
+                try draw(child, in: inner)
             }
-            let curl = layer.curl
-            guard layer.isIsolated || curl != nil else { return try drawLayers() }
-            // An isolated group: its layers drawn alone on a transparent picture just large enough to hold
-            // them, then composited as one. A curled layer's picture is its page: the frame.
-            let pictured =
-                curl == nil
-                ? pixelBox(ofLayers: layers, in: inner.placement) : pageBox(of: layer, in: context.placement)
-            guard let box = pictured else { return }
-            inner.transform = inner.placement.picture(box).transform
+        case .pictured(let layers, let box, let placement, let curl):
+            // Its layers drawn alone on a transparent picture just large enough to hold them, then composited as
+            // one. A curled layer's picture is its page: the frame.
+            var inner = context
             inner.onCanvas = false
             func drawPicture() throws(SceneRenderError) -> Image {
                 do {
@@ -177,13 +141,17 @@ public struct SceneRenderer: Sendable {
                 } catch {
                     throw .outOfMemory(error)
                 }
-                try drawLayers()
+                for (index, child) in layers.enumerated() {
+                    if context.cache != nil { inner.path = context.path + [index] }
+                    try draw(child, in: inner)
+                }
                 return inner.target
             }
             var picture: Image
             if let cache = context.cache, cache.staticGroups.contains(context.path) {
                 picture = try cache.group(
-                    FrameCache.GroupKey(path: context.path, transform: inner.transform, bounds: inner.bounds, box: box),
+                    FrameCache.GroupKey(
+                        path: context.path, transform: placement.transform, bounds: placement.bounds, box: box),
                     draw: drawPicture)
             } else {
                 picture = try drawPicture()
@@ -192,41 +160,33 @@ public struct SceneRenderer: Sendable {
             target.draw(
                 picture, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
                 space: context.space, threads: threads)
+        case .projected(let flat, let picture, let homography, let box):
+            // Drawn flat into a picture of its own (without the cache, which knows only the canvas's placements),
+            // then warped onto the target with the layer's opacity and operator.
+            var inner = context
+            do {
+                inner.target = try Image(checkedWidth: picture.width, height: picture.height)
+            } catch {
+                throw .outOfMemory(error)
+            }
+            (inner.cache, inner.history, inner.onCanvas) = (nil, nil, false)
+            try draw(flat, in: inner)
+            let warp = PerspectiveWarp(
+                homography: homography.concatenating(
+                    Homography(AffineTransform2D(translationX: -Double(box.x), y: -Double(box.y)))),
+                threads: threads)
+            guard let warped = warp.apply(to: inner.target, width: box.width, height: box.height) else { return }
+            target.draw(
+                warped, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity, space: context.space,
+                threads: threads)
         }
-    }
-
-    /// A layer in perspective: drawn flat into a picture of its own (without the cache, which knows only the
-    /// canvas's placements), then warped onto the target with the layer's opacity and operator.
-    private func drawProjected(_ layer: Layer, in context: Context) throws(SceneRenderError) {
-        guard let projection = projection(of: layer, in: context.placement) else { return }
-        var inner = context
-        do {
-            inner.target = try Image(checkedWidth: projection.picture.width, height: projection.picture.height)
-        } catch {
-            throw .outOfMemory(error)
-        }
-        (inner.transform, inner.bounds) = (projection.picture.transform, projection.picture.bounds)
-        (inner.cache, inner.history, inner.onCanvas) = (nil, nil, false)
-        try draw(projection.flat, in: inner)
-        let box = projection.box
-        let warp = PerspectiveWarp(
-            homography: projection.homography.concatenating(
-                Homography(AffineTransform2D(translationX: -Double(box.x), y: -Double(box.y)))),
-            threads: threads)
-        guard let warped = warp.apply(to: inner.target, width: box.width, height: box.height) else { return }
-        context.target.draw(
-            warped, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity, space: context.space,
-            threads: threads)
     }
 
     private func drawImage(
-        _ image: Image, fit: FitMode, filter: ResampleFilter, cornerRadius: Double, layer: Layer, frame: Rect,
-        transform: AffineTransform2D, context: Context
+        _ image: Image, filter: ResampleFilter, cornerRadius: Double, visible: Rect, box: PixelBox,
+        t: AffineTransform2D, layer: Layer, transform: AffineTransform2D, context: Context
     ) {
         let target = context.target
-        guard let layout = imageLayout(image, fit: fit, frame: frame, transform: transform, in: context.placement)
-        else { return }
-        let (visible, box, t) = (layout.visible, layout.box, layout.pixelsFromImage)
         let pixels: Image
         if t.b == 0, t.c == 0, t.a > 0, t.d > 0 {
             // Axes kept: a separable resize of the part of the picture behind the box.
@@ -253,11 +213,10 @@ public struct SceneRenderer: Sendable {
     /// The canvas beneath the frame through the material, mixed in by the frame's coverage times the opacity
     /// (a backdrop replaces what it covers; its `blend` is not used).
     private func drawBackdrop(
-        _ material: BackdropMaterial, opacity: Double, frame: Rect, transform: AffineTransform2D, context: Context
+        _ material: BackdropMaterial, opacity: Double, frame: Rect, box: PixelBox, transform: AffineTransform2D,
+        context: Context
     ) {
         let target = context.target
-        let box = PixelBox(covering: frame, through: transform, within: target.width, target.height)
-        guard !box.isEmpty else { return }
         // The blur scales with the layer (a group scaled 2x blurs twice as wide), up to the longest blur
         // the command line accepts: beyond it any picture is one flat colour anyway.
         var recipe = material.effectiveRecipe
@@ -312,14 +271,5 @@ final class CanvasHistory {
     func isUntouched(_ area: PixelBox) -> Bool {
         guard let dirty else { return true }
         return dirty.intersection(area).isEmpty
-    }
-}
-
-extension Layer {
-    /// A group whose layers draw straight onto its target (they mark the canvas themselves).
-    var isGroupDrawnInPlace: Bool {
-        if case .group = content { return !isIsolated }
-        if case .emitter = content { return !isIsolated }
-        return false
     }
 }
