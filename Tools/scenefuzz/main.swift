@@ -6,7 +6,18 @@
 // the state folder (`current.json`) to reproduce. A case that runs past the time cap is reported and the run
 // stops with status 1, the case kept the same way.
 //
-//     scenefuzz [--seed N] [--count N] [--state DIR] [--images DIR]
+// A share of the cases (`--fixture-share`, half by default) starts from the animated fixtures in the images folder
+// (fixtures/*.json, their images resolved there) and mutates their animated surfaces: curves, springs, keyframes,
+// repeat counts, delays, text, emitters, 3D transforms, curls and transitions (FixtureMutator.swift). An animated
+// case is also checked whole at 60 fps, as `animate` checks it before drawing, and drawn once at a late time.
+//
+// Time: a case draws at most nine pictures, each within this fuzzer's work limit of 3·10⁸ (2.7·10⁹ together,
+// under a quarter of the default 10¹⁰ that README gives about 15 s on one core), so every case must end within
+// that one default still's bound, `--slow-seconds` 15: a case past it is reported as SLOW and kept
+// (case-N.json), and the run goes on; one past `--seconds-per-case` (60) is a HANG and stops the run.
+//
+//     scenefuzz [--seed N] [--count N] [--state DIR] [--images DIR] [--fixture-share P] [--slow-seconds S]
+//               [--seconds-per-case S] [--verbose 1] [--dump DIR]
 import Compositor
 import Dispatch
 import Foundation
@@ -20,7 +31,11 @@ struct Options {
     var count = 500
     var state = ".build/scenefuzz"
     var images = "fixtures"
-    var secondsPerCase = 20.0
+    var secondsPerCase = 60.0
+    var slowSeconds = 15.0
+    var fixtureShare = 0.5
+    var verbose = false
+    var dump: String?
 
     init(_ arguments: [String]) {
         var rest = arguments.dropFirst()
@@ -32,6 +47,10 @@ struct Options {
             case "--state": state = value
             case "--images": images = value
             case "--seconds-per-case": secondsPerCase = Double(value) ?? secondsPerCase
+            case "--slow-seconds": slowSeconds = Double(value) ?? slowSeconds
+            case "--fixture-share": fixtureShare = Double(value) ?? fixtureShare
+            case "--verbose": verbose = value == "1"
+            case "--dump": dump = value
             default: fatalError("unknown option \(flag)")
             }
         }
@@ -177,7 +196,9 @@ struct SceneWriter {
         let type =
             depth > 40
             ? "color"
-            : random.pick(["image", "color", "shape", "backdrop", "group", "group", "text", "curled", "emitter"])
+            : random.pick(["image", "color", "shape", "backdrop", "group", "group", "text", "curled", "emitter",
+                           "transition"])
+        if type == "transition" { return transitionLayer(depth: depth) }
         var members = [#""type": "\#(type)""#]
         let common = ["frame", "opacity", "blend", "transform", "transform3D", "doubleSided", "name"]
         for key in SceneWriter.keys[type]! + common
@@ -189,6 +210,20 @@ struct SceneWriter {
         if random.chance(0.5) { members.append(#""animations": \#(animations(for: type))"#) }
         if random.chance(0.02) { members.append(#""unknownKey": 1"#) }
         return "{" + members.joined(separator: ", ") + "}"
+    }
+
+    /// A `transition` layer between two generated layers: every style, hostile options and timing, the common
+    /// keys and animations as any layer has them.
+    mutating func transitionLayer(depth: Int) -> String {
+        layersLeft = max(0, layersLeft - 2)
+        let from = layer(depth: depth + 1)
+        let to = layer(depth: depth + 1)
+        var result: JSONTree = transition(from: .raw(from), to: .raw(to))
+        for key in ["frame", "opacity", "blend", "transform", "transform3D", "name"] where random.chance(0.25) {
+            result[key] = .raw(value(for: key))
+        }
+        if random.chance(0.3) { result["animations"] = .raw(animations(for: "transition")) }
+        return result.text
     }
 
     static let curves = [
@@ -204,6 +239,7 @@ struct SceneWriter {
         "group": ["opacity", "transform", "rotation", "frame"], "curled": ["curl", "opacity", "frame"],
         "text": ["opacity", "color", "transform", "rotation", "frame"],
         "emitter": ["opacity", "transform", "rotation", "frame"],
+        "transition": ["opacity", "transform", "rotation", "frame", "transform3D", "rotation3D"],
     ]
 
     /// A property's value in an animation: mostly one the reader takes (a scene with one bad value is refused
@@ -220,6 +256,8 @@ struct SceneWriter {
             let values = (0..<4).map { _ in String(random.below(300)) }
             return #"{"x": \#(values[0]), "y": \#(values[1]), "width": \#(values[2]), "height": \#(values[3])}"#
         case "color": return "\"" + random.pick(["#000", "#ffffff80", "red", "transparent"]) + "\""
+        case "transform3D": return random.pick(SceneWriter.transforms3D)
+        case "rotation3D": return String(random.below(361) - 180)
         default: return "\"" + random.pick(["photo.jpg", "photo.png", "tiny.png"]) + "\""
         }
     }
@@ -330,12 +368,16 @@ let images: [String: Image] = [
     "photo.jpg": try decodeFile(options.images + "/coffee.jpg"),
     "photo.png": TestImages.photoLike(width: 37, height: 23),
     "tiny.png": TestImages.photoLike(width: 1, height: 1),
+    // The fixtures' own images, named as the fixtures name them.
+    "coffee.jpg": try decodeFile(options.images + "/coffee.jpg"),
+    "table.jpg": try decodeFile(options.images + "/table.jpg"),
 ]
+let fixtures = FixtureScenes(directory: options.images)
 struct MissingImage: Error {}
 
 /// A few frames of an animated scene drawn as an animation (with the frame cache, on two threads) and one of
 /// them drawn alone: they must be the same pixels.
-func animate(_ scene: Scene, number: Int) throws -> String {
+func animate(_ scene: Scene, number: Int, lateTime: Double) throws -> String {
     let duration = min(scene.animationDuration, 2)
     let animator = AnimationRenderer(framesPerSecond: 6 / max(duration, 0.05), renderer: renderer)
     let count = min(animator.frameCount(duration: duration), 7)
@@ -351,7 +393,28 @@ func animate(_ scene: Scene, number: Int) throws -> String {
             (try? Data(contentsOf: URL(fileURLWithPath: options.state + "/current.json"))) ?? Data()))
         return "ANIMATION MISMATCH"
     }
-    return "animated"
+    // One frame at a late or hostile time (past the end, an hour in, 10⁹ s): a refusal by the limits is fine.
+    var result = "animated"
+    do {
+        let late = try animator.frame(of: scene, at: lateTime)
+        if late.width != scene.pixelWidth || late.height != scene.pixelHeight { return "WRONG SIZE (late frame)" }
+    } catch {
+        if case .outOfMemory = error { result += ", late frame: OUT OF MEMORY" } else { result += ", late frame refused" }
+    }
+    // The whole animation at 60 fps, checked as `animate` checks it before drawing: frames past 2^32, thousands
+    // of animations over an hour or emitters at their limit over thousands of frames must be refused at once.
+    let whole = AnimationRenderer(framesPerSecond: 60, renderer: renderer)
+    do {
+        try whole.check(scene, frames: whole.frameCount(duration: scene.animationDuration))
+    } catch {
+        switch error {
+        case .tooManyFrames: result += ", whole refused: frames"
+        case .tooMuchAnimationWork, .tooMuchWork: result += ", whole refused: work"
+        case .tooMuchAnimationMemory, .tooMuchMemory: result += ", whole refused: memory"
+        case .outOfMemory: result += ", whole: OUT OF MEMORY"
+        }
+    }
+    return result
 }
 
 /// A value behind a lock, for the frames the animation's threads hand over.
@@ -370,26 +433,61 @@ var writer = SceneWriter(random: Random(state: options.seed))
 let watchdog = Watchdog()
 watchdog.watch(cap: options.secondsPerCase)
 var outcomes: [String: Int] = [:]
+var slowCases: [(number: Int, seconds: Double, cpu: Double)] = []
 let clock = ContinuousClock()
 let began = clock.now
-for number in 0..<options.count {
-    watchdog.start(number)
-    let text = writer.scene()
-    let bytes = writer.random.chance(0.3) ? writer.mutate(text) : Array(text.utf8)
-    _ = FileManager.default.createFile(atPath: options.state + "/current.json", contents: Data(bytes))
-    var file = SceneFile(directory: "", maxPixels: 4_000_000, typesetter: FontTypesetter()) { path in
+
+/// The process's CPU time (user and system) in seconds, to tell a slow case from a busy machine.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+/// A scene reader whose images are the ones decoded above.
+func sceneFile() -> SceneFile {
+    SceneFile(directory: "", maxPixels: 4_000_000, typesetter: FontTypesetter()) { path in
         guard let image = images[path] else { throw MissingImage() }
         return image
     }
+}
+
+for number in 0..<options.count {
+    watchdog.start(number)
+    let caseBegan = clock.now
+    let cpuBegan = cpuSeconds()
+    let fromFixture = !fixtures.scenes.isEmpty && writer.random.chance(options.fixtureShare)
+    var text = fromFixture ? writer.fixtureScene(fixtures) : writer.scene()
+    // A mutation of a fixture is refused whole for one value out of range, and most mutations could write one:
+    // seven in ten fixture cases take the first of up to four mutated scenes that the reader takes, so that most
+    // of them are drawn (the rest, and the cases whose four tries were all refused, test the refusals).
+    if fromFixture, writer.random.chance(0.7) {
+        for _ in 0..<3 {
+            _ = FileManager.default.createFile(atPath: options.state + "/current.json", contents: Data(text.utf8))
+            var reader = sceneFile()
+            if (try? reader.scene(fromJSON: Array(text.utf8))) != nil { break }
+            text = writer.fixtureScene(fixtures)
+        }
+    }
+    let bytes = writer.random.chance(fromFixture ? 0.05 : 0.3) ? writer.mutate(text) : Array(text.utf8)
+    let lateTime = writer.random.pick([0.0, 0.5, 1.05, 72, 3599.5, 3600, 4e6, 1e9, 1e300])
+    _ = FileManager.default.createFile(atPath: options.state + "/current.json", contents: Data(bytes))
+    if let dump = options.dump {  // every case kept, to look at what a seed generates
+        _ = FileManager.default.createFile(atPath: dump + "/case-\(number).json", contents: Data(bytes))
+    }
+    var file = sceneFile()
     var outcome: String
     do {
         let scene = try file.scene(fromJSON: bytes)
         let image = try renderer.render(scene)
         outcome = image.width == scene.pixelWidth && image.height == scene.pixelHeight ? "drawn" : "WRONG SIZE"
         if outcome == "drawn", scene.isAnimated {
-            outcome = try animate(scene, number: number)
+            outcome = try animate(
+                scene, number: number, lateTime: lateTime < 1.1 ? scene.animationDuration * lateTime : lateTime)
         }
     } catch let error as SceneFileError {
+        if options.verbose { print("case \(number): \(error.description.prefix(300))") }
         switch error {
         case .syntax: outcome = "refused: JSON syntax"
         case .invalid: outcome = "refused: invalid value"
@@ -402,6 +500,7 @@ for number in 0..<options.count {
             _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
         }
     } catch let error as SceneRenderError {
+        if options.verbose { print("case \(number): \(error)") }
         switch error {
         case .tooMuchMemory: outcome = "refused: memory limit"
         case .tooMuchWork: outcome = "refused: work limit"
@@ -412,12 +511,22 @@ for number in 0..<options.count {
             _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
         }
     }
-    if outcome == "WRONG SIZE" {
-        print("scenefuzz: WRONG SIZE in case \(number); kept in \(options.state)/case-\(number).json")
+    if outcome.contains("WRONG SIZE") || outcome.contains("OUT OF MEMORY") {
+        print("scenefuzz: \(outcome) in case \(number); kept in \(options.state)/case-\(number).json")
         _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
     }
-    outcomes[outcome, default: 0] += 1
+    let seconds = (clock.now - caseBegan) / .seconds(1)
+    if seconds > options.slowSeconds {
+        let cpu = cpuSeconds() - cpuBegan
+        print(
+            "scenefuzz: SLOW: case \(number) took \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", cpu)) s of CPU),"
+                + " over the \(options.slowSeconds) s bound; kept in \(options.state)/case-\(number).json")
+        _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
+        slowCases.append((number, seconds, cpu))
+        outcomes["SLOW", default: 0] += 1
+    }
+    outcomes[(fromFixture ? "fixture   " : "generated ") + outcome, default: 0] += 1
 }
 try? FileManager.default.removeItem(atPath: options.state + "/current.json")
-print("scenefuzz: seed \(options.seed), \(options.count) cases in \(clock.now - began):")
+print("scenefuzz: seed \(options.seed), \(options.count) cases in \(clock.now - began) (\(fixtures.scenes.count) fixtures):")
 for (outcome, count) in outcomes.sorted(by: { $0.key < $1.key }) { print("  \(count)\t\(outcome)") }
