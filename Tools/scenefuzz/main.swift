@@ -18,6 +18,7 @@
 //
 //     scenefuzz [--seed N] [--count N] [--state DIR] [--images DIR] [--fixture-share P] [--slow-seconds S]
 //               [--seconds-per-case S] [--verbose 1] [--dump DIR]
+//     scenefuzz --replay case-N.json [--number N] [--late SECONDS]   (one kept case again, timed)
 import Compositor
 import Dispatch
 import Foundation
@@ -36,6 +37,9 @@ struct Options {
     var fixtureShare = 0.5
     var verbose = false
     var dump: String?
+    var replay: String?
+    var replayNumber = 0
+    var replayLate = 1e9
 
     init(_ arguments: [String]) {
         var rest = arguments.dropFirst()
@@ -51,6 +55,9 @@ struct Options {
             case "--fixture-share": fixtureShare = Double(value) ?? fixtureShare
             case "--verbose": verbose = value == "1"
             case "--dump": dump = value
+            case "--replay": replay = value
+            case "--number": replayNumber = Int(value) ?? 0
+            case "--late": replayLate = Double(value) ?? replayLate
             default: fatalError("unknown option \(flag)")
             }
         }
@@ -357,6 +364,8 @@ final class Watchdog: @unchecked Sendable {
 }
 
 let options = Options(CommandLine.arguments)
+/// A line on standard output, written at once: findings show as they happen when the output goes to a log.
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 try FileManager.default.createDirectory(atPath: options.state, withIntermediateDirectories: true)
 func decodeFile(_ path: String) throws -> Image {
     try ImageDecoder.decode(
@@ -388,7 +397,7 @@ func animate(_ scene: Scene, number: Int, lateTime: Double) throws -> String {
     let index = number % count
     let alone = try animator.frame(of: scene, at: animator.time(ofFrame: index))
     guard let frame = frames.withLock({ $0[index] }), frame.hasSamePixels(as: alone) else {
-        print("scenefuzz: ANIMATION MISMATCH in case \(number) at frame \(index); kept in \(options.state)")
+        say("scenefuzz: ANIMATION MISMATCH in case \(number) at frame \(index); kept in \(options.state)")
         _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(
             (try? Data(contentsOf: URL(fileURLWithPath: options.state + "/current.json"))) ?? Data()))
         return "ANIMATION MISMATCH"
@@ -453,6 +462,17 @@ func sceneFile() -> SceneFile {
     }
 }
 
+// --replay FILE: one kept case again (its number and late time as given), timed, for a finding's reproduction.
+if let replay = options.replay {
+    let bytes = Array(FileManager.default.contents(atPath: replay) ?? Data())
+    watchdog.start(options.replayNumber)
+    let began = clock.now
+    let cpuBegan = cpuSeconds()
+    let outcome = run(number: options.replayNumber, bytes: bytes, lateTime: options.replayLate)
+    say("scenefuzz: \(replay): \(outcome) in \(clock.now - began) (\(String(format: "%.1f", cpuSeconds() - cpuBegan)) s of CPU)")
+    exit(0)
+}
+
 for number in 0..<options.count {
     watchdog.start(number)
     let caseBegan = clock.now
@@ -476,6 +496,25 @@ for number in 0..<options.count {
     if let dump = options.dump {  // every case kept, to look at what a seed generates
         _ = FileManager.default.createFile(atPath: dump + "/case-\(number).json", contents: Data(bytes))
     }
+    let outcome = run(number: number, bytes: bytes, lateTime: lateTime)
+    let seconds = (clock.now - caseBegan) / .seconds(1)
+    if seconds > options.slowSeconds {
+        let cpu = cpuSeconds() - cpuBegan
+        say(
+            "scenefuzz: SLOW: case \(number) took \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", cpu)) s of CPU),"
+                + " over the \(options.slowSeconds) s bound (\(outcome)); kept in \(options.state)/case-\(number).json")
+        _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
+        slowCases.append((number, seconds, cpu))
+        outcomes["SLOW", default: 0] += 1
+    }
+    outcomes[(fromFixture ? "fixture   " : "generated ") + outcome, default: 0] += 1
+}
+try? FileManager.default.removeItem(atPath: options.state + "/current.json")
+say("scenefuzz: seed \(options.seed), \(options.count) cases in \(clock.now - began) (\(fixtures.scenes.count) fixtures):")
+for (outcome, count) in outcomes.sorted(by: { $0.key < $1.key }) { say("  \(count)\t\(outcome)") }
+
+/// One case: the scene read, drawn, and (animated) drawn as frames; its outcome. A finding is printed and kept.
+func run(number: Int, bytes: [UInt8], lateTime: Double) -> String {
     var file = sceneFile()
     var outcome: String
     do {
@@ -487,7 +526,7 @@ for number in 0..<options.count {
                 scene, number: number, lateTime: lateTime < 1.1 ? scene.animationDuration * lateTime : lateTime)
         }
     } catch let error as SceneFileError {
-        if options.verbose { print("case \(number): \(error.description.prefix(300))") }
+        if options.verbose { say("case \(number): \(error.description.prefix(300))") }
         switch error {
         case .syntax: outcome = "refused: JSON syntax"
         case .invalid: outcome = "refused: invalid value"
@@ -496,11 +535,11 @@ for number in 0..<options.count {
         }
         // A message is one line of reasonable length, whatever the scene said.
         if error.description.contains(where: { $0.isNewline }) || error.description.utf8.count > 2_000 {
-            print("scenefuzz: MESSY MESSAGE in case \(number): \(error.description.prefix(200).debugDescription)")
+            say("scenefuzz: MESSY MESSAGE in case \(number): \(error.description.prefix(200).debugDescription)")
             _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
         }
     } catch let error as SceneRenderError {
-        if options.verbose { print("case \(number): \(error)") }
+        if options.verbose { say("case \(number): \(error)") }
         switch error {
         case .tooMuchMemory: outcome = "refused: memory limit"
         case .tooMuchWork: outcome = "refused: work limit"
@@ -510,23 +549,14 @@ for number in 0..<options.count {
             outcome = "OUT OF MEMORY"
             _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
         }
+    } catch {
+        outcome = "UNEXPECTED ERROR"
+        say("scenefuzz: UNEXPECTED ERROR in case \(number): \(String(describing: error).prefix(200))")
+        _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
     }
     if outcome.contains("WRONG SIZE") || outcome.contains("OUT OF MEMORY") {
-        print("scenefuzz: \(outcome) in case \(number); kept in \(options.state)/case-\(number).json")
+        say("scenefuzz: \(outcome) in case \(number); kept in \(options.state)/case-\(number).json")
         _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
     }
-    let seconds = (clock.now - caseBegan) / .seconds(1)
-    if seconds > options.slowSeconds {
-        let cpu = cpuSeconds() - cpuBegan
-        print(
-            "scenefuzz: SLOW: case \(number) took \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", cpu)) s of CPU),"
-                + " over the \(options.slowSeconds) s bound; kept in \(options.state)/case-\(number).json")
-        _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
-        slowCases.append((number, seconds, cpu))
-        outcomes["SLOW", default: 0] += 1
-    }
-    outcomes[(fromFixture ? "fixture   " : "generated ") + outcome, default: 0] += 1
+    return outcome
 }
-try? FileManager.default.removeItem(atPath: options.state + "/current.json")
-print("scenefuzz: seed \(options.seed), \(options.count) cases in \(clock.now - began) (\(fixtures.scenes.count) fixtures):")
-for (outcome, count) in outcomes.sorted(by: { $0.key < $1.key }) { print("  \(count)\t\(outcome)") }
