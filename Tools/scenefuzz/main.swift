@@ -1,7 +1,7 @@
 // A seeded, structure-aware fuzzer for scene files: it writes scenes as JSON text (every layer type, hostile
 // numbers, strings, transforms, nesting and animations), mutates some of them byte by byte, and reads and draws
 // each one in this process through SceneFile and SceneRenderer, as `blurtool compose` would; an animated one
-// is also drawn as a few frames with the frame cache, and one of them alone, which must be the same pixels. Every case must end in a
+// is also drawn as a few frames with the frame cache, and each of them alone, which must be the same pixels. Every case must end in a
 // scene drawn or a SceneFileError / SceneRenderError: a trap kills the process, and the case is then left in
 // the state folder (`current.json`) to reproduce. A case that runs past the time cap is reported and the run
 // stops with status 1, the case kept the same way.
@@ -11,8 +11,8 @@
 // repeat counts, delays, text, emitters, 3D transforms, curls and transitions (FixtureMutator.swift). An animated
 // case is also checked whole at 60 fps, as `animate` checks it before drawing, and drawn once at a late time.
 //
-// Time: a case draws at most nine pictures, each within this fuzzer's work limit of 3·10⁸ (2.7·10⁹ together,
-// under a quarter of the default 10¹⁰ that README gives about 15 s on one core), so every case must end within
+// Time: a case draws at most 16 pictures, each within this fuzzer's work limit of 3·10⁸ (4.8·10⁹ together,
+// under half the default 10¹⁰ that README gives about 15 s on one core), so every case must end within
 // that one default still's bound, `--slow-seconds` 15: a case past it is reported as SLOW and kept
 // (case-N.json), and the run goes on; one past `--seconds-per-case` (60) is a HANG and stops the run.
 //
@@ -394,13 +394,17 @@ func animate(_ scene: Scene, number: Int, lateTime: Double) throws -> String {
     try animator.renderFrames(
         of: scene, count: count, process: { index, frame, _ in frames.withLock { $0[index] = frame } },
         deliver: { _, _ in })
-    let index = number % count
-    let alone = try animator.frame(of: scene, at: animator.time(ofFrame: index))
-    guard let frame = frames.withLock({ $0[index] }), frame.hasSamePixels(as: alone) else {
-        say("scenefuzz: ANIMATION MISMATCH in case \(number) at frame \(index); kept in \(options.state)")
-        _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(
-            (try? Data(contentsOf: URL(fileURLWithPath: options.state + "/current.json"))) ?? Data()))
-        return "ANIMATION MISMATCH"
+    // Every frame drawn alone, the case's own first (as before: a frame drawn from the cache that differs only at
+    // one time, as at a flip's edge-on midpoint, is found whichever frame the case number names).
+    for step in 0..<count {
+        let index = (number + step) % count
+        let alone = try animator.frame(of: scene, at: animator.time(ofFrame: index))
+        guard let frame = frames.withLock({ $0[index] }), frame.hasSamePixels(as: alone) else {
+            say("scenefuzz: ANIMATION MISMATCH in case \(number) at frame \(index) of \(count) (t = \(animator.time(ofFrame: index)) s); kept in \(options.state)")
+            _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(
+                (try? Data(contentsOf: URL(fileURLWithPath: options.state + "/current.json"))) ?? Data()))
+            return "ANIMATION MISMATCH"
+        }
     }
     // One frame at a late or hostile time (past the end, an hour in, 10⁹ s): a refusal by the limits is fine.
     var result = "animated"
@@ -443,6 +447,7 @@ let watchdog = Watchdog()
 watchdog.watch(cap: options.secondsPerCase)
 var outcomes: [String: Int] = [:]
 var slowCases: [(number: Int, seconds: Double, cpu: Double)] = []
+var slowest = (number: -1, seconds: 0.0)
 let clock = ContinuousClock()
 let began = clock.now
 
@@ -498,6 +503,7 @@ for number in 0..<options.count {
     }
     let outcome = run(number: number, bytes: bytes, lateTime: lateTime)
     let seconds = (clock.now - caseBegan) / .seconds(1)
+    if seconds > slowest.seconds { slowest = (number, seconds) }
     if seconds > options.slowSeconds {
         let cpu = cpuSeconds() - cpuBegan
         say(
@@ -510,7 +516,10 @@ for number in 0..<options.count {
     outcomes[(fromFixture ? "fixture   " : "generated ") + outcome, default: 0] += 1
 }
 try? FileManager.default.removeItem(atPath: options.state + "/current.json")
-say("scenefuzz: seed \(options.seed), \(options.count) cases in \(clock.now - began) (\(fixtures.scenes.count) fixtures):")
+say(
+    "scenefuzz: seed \(options.seed), \(options.count) cases in \(clock.now - began) (\(fixtures.scenes.count) fixtures);"
+        + " the slowest, case \(slowest.number), took \(String(format: "%.2f", slowest.seconds)) s"
+        + " (bound \(options.slowSeconds) s):")
 for (outcome, count) in outcomes.sorted(by: { $0.key < $1.key }) { say("  \(count)\t\(outcome)") }
 
 /// One case: the scene read, drawn, and (animated) drawn as frames; its outcome. A finding is printed and kept.
