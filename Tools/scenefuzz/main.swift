@@ -1,12 +1,24 @@
 // A seeded, structure-aware fuzzer for scene files: it writes scenes as JSON text (every layer type, hostile
 // numbers, strings, transforms, nesting and animations), mutates some of them byte by byte, and reads and draws
 // each one in this process through SceneFile and SceneRenderer, as `blurtool compose` would; an animated one
-// is also drawn as a few frames with the frame cache, and one of them alone, which must be the same pixels. Every case must end in a
+// is also drawn as a few frames with the frame cache, and each of them alone, which must be the same pixels. Every case must end in a
 // scene drawn or a SceneFileError / SceneRenderError: a trap kills the process, and the case is then left in
 // the state folder (`current.json`) to reproduce. A case that runs past the time cap is reported and the run
 // stops with status 1, the case kept the same way.
 //
-//     scenefuzz [--seed N] [--count N] [--state DIR] [--images DIR]
+// A share of the cases (`--fixture-share`, half by default) starts from the animated fixtures in the images folder
+// (fixtures/*.json, their images resolved there) and mutates their animated surfaces: curves, springs, keyframes,
+// repeat counts, delays, text, emitters, 3D transforms, curls and transitions (FixtureMutator.swift). An animated
+// case is also checked whole at 60 fps, as `animate` checks it before drawing, and drawn once at a late time.
+//
+// Time: a case draws at most 16 pictures, each within this fuzzer's work limit of 3·10⁸ (4.8·10⁹ together,
+// under half the default 10¹⁰ that README gives about 15 s on one core), so every case must end within
+// that one default still's bound, `--slow-seconds` 15: a case past it is reported as SLOW and kept
+// (case-N.json), and the run goes on; one past `--seconds-per-case` (60) is a HANG and stops the run.
+//
+//     scenefuzz [--seed N] [--count N] [--state DIR] [--images DIR] [--fixture-share P] [--slow-seconds S]
+//               [--seconds-per-case S] [--verbose 1] [--dump DIR]
+//     scenefuzz --replay case-N.json [--number N] [--late SECONDS]   (one kept case again, timed)
 import Compositor
 import Dispatch
 import Foundation
@@ -21,7 +33,14 @@ struct Options {
     var count = 500
     var state = ".build/scenefuzz"
     var images = "fixtures"
-    var secondsPerCase = 20.0
+    var secondsPerCase = 60.0
+    var slowSeconds = 15.0
+    var fixtureShare = 0.5
+    var verbose = false
+    var dump: String?
+    var replay: String?
+    var replayNumber = 0
+    var replayLate = 1e9
 
     init(_ arguments: [String]) {
         var rest = arguments.dropFirst()
@@ -33,6 +52,13 @@ struct Options {
             case "--state": state = value
             case "--images": images = value
             case "--seconds-per-case": secondsPerCase = Double(value) ?? secondsPerCase
+            case "--slow-seconds": slowSeconds = Double(value) ?? slowSeconds
+            case "--fixture-share": fixtureShare = Double(value) ?? fixtureShare
+            case "--verbose": verbose = value == "1"
+            case "--dump": dump = value
+            case "--replay": replay = value
+            case "--number": replayNumber = Int(value) ?? 0
+            case "--late": replayLate = Double(value) ?? replayLate
             default: fatalError("unknown option \(flag)")
             }
         }
@@ -178,7 +204,9 @@ struct SceneWriter {
         let type =
             depth > 40
             ? "color"
-            : random.pick(["image", "color", "shape", "backdrop", "group", "group", "text", "curled", "emitter"])
+            : random.pick(["image", "color", "shape", "backdrop", "group", "group", "text", "curled", "emitter",
+                           "transition"])
+        if type == "transition" { return transitionLayer(depth: depth) }
         var members = [#""type": "\#(type)""#]
         let common = ["frame", "opacity", "blend", "transform", "transform3D", "doubleSided", "name"]
         for key in SceneWriter.keys[type]! + common
@@ -190,6 +218,20 @@ struct SceneWriter {
         if random.chance(0.5) { members.append(#""animations": \#(animations(for: type))"#) }
         if random.chance(0.02) { members.append(#""unknownKey": 1"#) }
         return "{" + members.joined(separator: ", ") + "}"
+    }
+
+    /// A `transition` layer between two generated layers: every style, hostile options and timing, the common
+    /// keys and animations as any layer has them.
+    mutating func transitionLayer(depth: Int) -> String {
+        layersLeft = max(0, layersLeft - 2)
+        let from = layer(depth: depth + 1)
+        let to = layer(depth: depth + 1)
+        var result: JSONTree = transition(from: .raw(from), to: .raw(to))
+        for key in ["frame", "opacity", "blend", "transform", "transform3D", "name"] where random.chance(0.25) {
+            result[key] = .raw(value(for: key))
+        }
+        if random.chance(0.3) { result["animations"] = .raw(animations(for: "transition")) }
+        return result.text
     }
 
     static let curves = [
@@ -205,6 +247,7 @@ struct SceneWriter {
         "group": ["opacity", "transform", "rotation", "frame"], "curled": ["curl", "opacity", "frame"],
         "text": ["opacity", "color", "transform", "rotation", "frame"],
         "emitter": ["opacity", "transform", "rotation", "frame"],
+        "transition": ["opacity", "transform", "rotation", "frame", "transform3D", "rotation3D"],
     ]
 
     /// A property's value in an animation: mostly one the reader takes (a scene with one bad value is refused
@@ -221,6 +264,8 @@ struct SceneWriter {
             let values = (0..<4).map { _ in String(random.below(300)) }
             return #"{"x": \#(values[0]), "y": \#(values[1]), "width": \#(values[2]), "height": \#(values[3])}"#
         case "color": return "\"" + random.pick(["#000", "#ffffff80", "red", "transparent"]) + "\""
+        case "transform3D": return random.pick(SceneWriter.transforms3D)
+        case "rotation3D": return String(random.below(361) - 180)
         default: return "\"" + random.pick(["photo.jpg", "photo.png", "tiny.png"]) + "\""
         }
     }
@@ -320,6 +365,8 @@ final class Watchdog: @unchecked Sendable {
 }
 
 let options = Options(CommandLine.arguments)
+/// A line on standard output, written at once: findings show as they happen when the output goes to a log.
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 try FileManager.default.createDirectory(atPath: options.state, withIntermediateDirectories: true)
 func decodeFile(_ path: String) throws -> Image {
     try ImageDecoder.decode(
@@ -331,12 +378,16 @@ let images: [String: Image] = [
     "photo.jpg": try decodeFile(options.images + "/coffee.jpg"),
     "photo.png": TestImages.photoLike(width: 37, height: 23),
     "tiny.png": TestImages.photoLike(width: 1, height: 1),
+    // The fixtures' own images, named as the fixtures name them.
+    "coffee.jpg": try decodeFile(options.images + "/coffee.jpg"),
+    "table.jpg": try decodeFile(options.images + "/table.jpg"),
 ]
+let fixtures = FixtureScenes(directory: options.images)
 struct MissingImage: Error {}
 
 /// A few frames of an animated scene drawn as an animation (with the frame cache, on two threads) and one of
 /// them drawn alone: they must be the same pixels.
-func animate(_ scene: Scene, number: Int) throws -> String {
+func animate(_ scene: Scene, number: Int, lateTime: Double) throws -> String {
     let duration = min(scene.animationDuration, 2)
     let animator = AnimationRenderer(framesPerSecond: 6 / max(duration, 0.05), renderer: renderer)
     let count = min(animator.frameCount(duration: duration), 7)
@@ -344,15 +395,40 @@ func animate(_ scene: Scene, number: Int) throws -> String {
     try animator.renderFrames(
         of: scene, count: count, process: { index, frame, _ in frames.withLock { $0[index] = frame } },
         deliver: { _, _ in })
-    let index = number % count
-    let alone = try animator.frame(of: scene, at: animator.time(ofFrame: index))
-    guard let frame = frames.withLock({ $0[index] }), frame.hasSamePixels(as: alone) else {
-        print("scenefuzz: ANIMATION MISMATCH in case \(number) at frame \(index); kept in \(options.state)")
-        _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(
-            (try? Data(contentsOf: URL(fileURLWithPath: options.state + "/current.json"))) ?? Data()))
-        return "ANIMATION MISMATCH"
+    // Every frame drawn alone, the case's own first (as before: a frame drawn from the cache that differs only at
+    // one time, as at a flip's edge-on midpoint, is found whichever frame the case number names).
+    for step in 0..<count {
+        let index = (number + step) % count
+        let alone = try animator.frame(of: scene, at: animator.time(ofFrame: index))
+        guard let frame = frames.withLock({ $0[index] }), frame.hasSamePixels(as: alone) else {
+            say("scenefuzz: ANIMATION MISMATCH in case \(number) at frame \(index) of \(count) (t = \(animator.time(ofFrame: index)) s); kept in \(options.state)")
+            _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(
+                (try? Data(contentsOf: URL(fileURLWithPath: options.state + "/current.json"))) ?? Data()))
+            return "ANIMATION MISMATCH"
+        }
     }
-    return "animated"
+    // One frame at a late or hostile time (past the end, an hour in, 10⁹ s): a refusal by the limits is fine.
+    var result = "animated"
+    do {
+        let late = try animator.frame(of: scene, at: lateTime)
+        if late.width != scene.pixelWidth || late.height != scene.pixelHeight { return "WRONG SIZE (late frame)" }
+    } catch {
+        if case .outOfMemory = error { result += ", late frame: OUT OF MEMORY" } else { result += ", late frame refused" }
+    }
+    // The whole animation at 60 fps, checked as `animate` checks it before drawing: frames past 2^32, thousands
+    // of animations over an hour or emitters at their limit over thousands of frames must be refused at once.
+    let whole = AnimationRenderer(framesPerSecond: 60, renderer: renderer)
+    do {
+        try whole.check(scene, frames: whole.frameCount(duration: scene.animationDuration))
+    } catch {
+        switch error {
+        case .tooManyFrames: result += ", whole refused: frames"
+        case .tooMuchAnimationWork, .tooMuchWork: result += ", whole refused: work"
+        case .tooMuchAnimationMemory, .tooMuchMemory: result += ", whole refused: memory"
+        case .outOfMemory: result += ", whole: OUT OF MEMORY"
+        }
+    }
+    return result
 }
 
 /// A value behind a lock, for the frames the animation's threads hand over.
@@ -371,26 +447,96 @@ var writer = SceneWriter(random: Random(state: options.seed))
 let watchdog = Watchdog()
 watchdog.watch(cap: options.secondsPerCase)
 var outcomes: [String: Int] = [:]
+var slowCases: [(number: Int, seconds: Double, cpu: Double)] = []
+var slowest = (number: -1, seconds: 0.0)
 let clock = ContinuousClock()
 let began = clock.now
-for number in 0..<options.count {
-    watchdog.start(number)
-    let text = writer.scene()
-    let bytes = writer.random.chance(0.3) ? writer.mutate(text) : Array(text.utf8)
-    _ = FileManager.default.createFile(atPath: options.state + "/current.json", contents: Data(bytes))
-    var file = SceneFile(directory: "", maxPixels: 4_000_000, typesetter: FontTypesetter()) { path in
+
+/// The process's CPU time (user and system) in seconds, to tell a slow case from a busy machine.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+/// A scene reader whose images are the ones decoded above.
+func sceneFile() -> SceneFile {
+    SceneFile(directory: "", maxPixels: 4_000_000, typesetter: FontTypesetter()) { path in
         guard let image = images[path] else { throw MissingImage() }
         return image
     }
+}
+
+// --replay FILE: one kept case again (its number and late time as given), timed, for a finding's reproduction.
+if let replay = options.replay {
+    let bytes = Array(FileManager.default.contents(atPath: replay) ?? Data())
+    watchdog.start(options.replayNumber)
+    let began = clock.now
+    let cpuBegan = cpuSeconds()
+    let outcome = run(number: options.replayNumber, bytes: bytes, lateTime: options.replayLate)
+    say("scenefuzz: \(replay): \(outcome) in \(clock.now - began) (\(String(format: "%.1f", cpuSeconds() - cpuBegan)) s of CPU)")
+    exit(0)
+}
+
+for number in 0..<options.count {
+    watchdog.start(number)
+    let caseBegan = clock.now
+    let cpuBegan = cpuSeconds()
+    let fromFixture = !fixtures.scenes.isEmpty && writer.random.chance(options.fixtureShare)
+    var text = fromFixture ? writer.fixtureScene(fixtures) : writer.scene()
+    // A mutation of a fixture is refused whole for one value out of range, and most mutations could write one:
+    // seven in ten fixture cases take the first of up to four mutated scenes that the reader takes, so that most
+    // of them are drawn (the rest, and the cases whose four tries were all refused, test the refusals).
+    if fromFixture, writer.random.chance(0.7) {
+        for _ in 0..<3 {
+            _ = FileManager.default.createFile(atPath: options.state + "/current.json", contents: Data(text.utf8))
+            var reader = sceneFile()
+            if (try? reader.scene(fromJSON: Array(text.utf8))) != nil { break }
+            text = writer.fixtureScene(fixtures)
+        }
+    }
+    let bytes = writer.random.chance(fromFixture ? 0.05 : 0.3) ? writer.mutate(text) : Array(text.utf8)
+    let lateTime = writer.random.pick([0.0, 0.5, 1.05, 72, 3599.5, 3600, 4e6, 1e9, 1e300])
+    _ = FileManager.default.createFile(atPath: options.state + "/current.json", contents: Data(bytes))
+    if let dump = options.dump {  // every case kept, to look at what a seed generates
+        _ = FileManager.default.createFile(atPath: dump + "/case-\(number).json", contents: Data(bytes))
+    }
+    let outcome = run(number: number, bytes: bytes, lateTime: lateTime)
+    let seconds = (clock.now - caseBegan) / .seconds(1)
+    if seconds > slowest.seconds { slowest = (number, seconds) }
+    if seconds > options.slowSeconds {
+        let cpu = cpuSeconds() - cpuBegan
+        say(
+            "scenefuzz: SLOW: case \(number) took \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", cpu)) s of CPU),"
+                + " over the \(options.slowSeconds) s bound (\(outcome)); kept in \(options.state)/case-\(number).json")
+        _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
+        slowCases.append((number, seconds, cpu))
+        outcomes["SLOW", default: 0] += 1
+    }
+    outcomes[(fromFixture ? "fixture   " : "generated ") + outcome, default: 0] += 1
+}
+try? FileManager.default.removeItem(atPath: options.state + "/current.json")
+say(
+    "scenefuzz: seed \(options.seed), \(options.count) cases in \(clock.now - began) (\(fixtures.scenes.count) fixtures);"
+        + " the slowest, case \(slowest.number), took \(String(format: "%.2f", slowest.seconds)) s"
+        + " (bound \(options.slowSeconds) s):")
+for (outcome, count) in outcomes.sorted(by: { $0.key < $1.key }) { say("  \(count)\t\(outcome)") }
+
+/// One case: the scene read, drawn, and (animated) drawn as frames; its outcome. A finding is printed and kept.
+func run(number: Int, bytes: [UInt8], lateTime: Double) -> String {
+    var file = sceneFile()
     var outcome: String
     do {
         let scene = try file.scene(fromJSON: bytes)
         let image = try renderer.render(scene)
         outcome = image.width == scene.pixelWidth && image.height == scene.pixelHeight ? "drawn" : "WRONG SIZE"
         if outcome == "drawn", scene.isAnimated {
-            outcome = try animate(scene, number: number)
+            outcome = try animate(
+                scene, number: number, lateTime: lateTime < 1.1 ? scene.animationDuration * lateTime : lateTime)
         }
     } catch let error as SceneFileError {
+        if options.verbose { say("case \(number): \(error.description.prefix(300))") }
         switch error {
         case .syntax: outcome = "refused: JSON syntax"
         case .invalid: outcome = "refused: invalid value"
@@ -399,10 +545,11 @@ for number in 0..<options.count {
         }
         // A message is one line of reasonable length, whatever the scene said.
         if error.description.contains(where: { $0.isNewline }) || error.description.utf8.count > 2_000 {
-            print("scenefuzz: MESSY MESSAGE in case \(number): \(error.description.prefix(200).debugDescription)")
+            say("scenefuzz: MESSY MESSAGE in case \(number): \(error.description.prefix(200).debugDescription)")
             _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
         }
     } catch let error as SceneRenderError {
+        if options.verbose { say("case \(number): \(error)") }
         switch error {
         case .tooMuchMemory: outcome = "refused: memory limit"
         case .tooMuchWork: outcome = "refused: work limit"
@@ -412,13 +559,14 @@ for number in 0..<options.count {
             outcome = "OUT OF MEMORY"
             _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
         }
-    }
-    if outcome == "WRONG SIZE" {
-        print("scenefuzz: WRONG SIZE in case \(number); kept in \(options.state)/case-\(number).json")
+    } catch {
+        outcome = "UNEXPECTED ERROR"
+        say("scenefuzz: UNEXPECTED ERROR in case \(number): \(String(describing: error).prefix(200))")
         _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
     }
-    outcomes[outcome, default: 0] += 1
+    if outcome.contains("WRONG SIZE") || outcome.contains("OUT OF MEMORY") {
+        say("scenefuzz: \(outcome) in case \(number); kept in \(options.state)/case-\(number).json")
+        _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(bytes))
+    }
+    return outcome
 }
-try? FileManager.default.removeItem(atPath: options.state + "/current.json")
-print("scenefuzz: seed \(options.seed), \(options.count) cases in \(clock.now - began):")
-for (outcome, count) in outcomes.sorted(by: { $0.key < $1.key }) { print("  \(count)\t\(outcome)") }
