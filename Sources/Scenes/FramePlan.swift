@@ -91,7 +91,8 @@ extension SceneRenderer {
             work += picture * 2 + drawn * 14
             let kind = PlannedLayer.Kind.projected(
                 flat: flat, picture: projection.picture, homography: projection.homography, box: projection.box)
-            return (PlannedLayer(layer: layer, kind: kind, transform: transform, box: projection.box), picture * 4 / 3 + drawn + inside)
+            let held = picture * 4 / 3 + drawn + inside
+            return (PlannedLayer(layer: layer, kind: kind, transform: transform, box: projection.box), held)
         }
         let frame = layer.frame ?? placement.bounds
         let frameBox = PixelBox(covering: frame, through: transform, within: placement.width, placement.height)
@@ -108,7 +109,8 @@ extension SceneRenderer {
             case .capsule: radius = min(frame.width, frame.height) / 2
             }
             let kind = PlannedLayer.Kind.shape(color, frame: frame, radius: radius, box: frameBox)
-            return (PlannedLayer(layer: layer, kind: kind, transform: transform, box: marked), masked ? area / 4 : 0)  // a mask: a byte a pixel
+            // A mask is a byte a pixel.
+            return (PlannedLayer(layer: layer, kind: kind, transform: transform, box: marked), masked ? area / 4 : 0)
         case .image(let image, let fit, let filter, let cornerRadius):
             guard let layout = imageLayout(image, fit: fit, frame: frame, transform: transform, in: placement)
             else { return nothing(box: marked) }
@@ -161,7 +163,8 @@ extension SceneRenderer {
             work += Double(picture.width) * Double(picture.height) * 2
             let (planned, children) = plan(layers, in: pictured, adding: &work)
             let kind = PlannedLayer.Kind.pictured(planned, picture: picture, placement: pictured, curl: nil)
-            return (PlannedLayer(layer: layer, kind: kind, transform: transform, box: picture), Double(picture.width) * Double(picture.height) + children)
+            let held = Double(picture.width) * Double(picture.height) + children
+            return (PlannedLayer(layer: layer, kind: kind, transform: transform, box: picture), held)
         case .curled(let layers, let curl):
             guard let page = pageBox(of: layer, in: placement) else { return nothing() }
             let pictured = placement.inside(layer, transform: transform).picture(page)
