@@ -55,12 +55,7 @@ extension SceneRenderer {
             bounds: Rect(x: 0, y: 0, width: scene.width, height: scene.height), width: width, height: height)
         let canvas = Double(width) * Double(height)
         var work = 0.0
-        var held = 0.0
-        let layers = scene.layers.map { layer in
-            let (planned, inside) = plan(layer, in: placement, adding: &work)
-            held = max(held, inside)
-            return planned
-        }
+        let (layers, held) = plan(scene.layers, in: placement, adding: &work)
         var cost = Cost()
         cost.peakBytes = Int(saturating: (canvas + held) * Double(Image.bytesPerPixel), within: 0...Int.max)
         cost.work = work + canvas
@@ -148,14 +143,8 @@ extension SceneRenderer {
         case .group(let layers):
             let inner = placement.inside(layer, transform: transform)
             guard layer.isIsolated else {
-                var held = 0.0
-                var box: PixelBox?
-                let planned = layers.map { child in
-                    let (planned, inside) = plan(child, in: inner, adding: &work)
-                    held = max(held, inside)
-                    box = PixelBox.union(box, planned.box)
-                    return planned
-                }
+                let (planned, held) = plan(layers, in: inner, adding: &work)
+                let box = planned.reduce(nil) { PixelBox.union($0, $1.box) }
                 return (PlannedLayer(layer: layer, kind: .inPlace(planned), transform: transform, box: box), held)
             }
             guard let picture = pixelBox(ofLayers: layers, in: inner) else { return nothing() }
@@ -189,14 +178,5 @@ extension SceneRenderer {
             return planned
         }
         return (planned, held)
-    }
-}
-
-extension PixelBox {
-    /// The smallest box holding both (either may be nil).
-    static func union(_ a: PixelBox?, _ b: PixelBox?) -> PixelBox? {
-        guard let a else { return b }
-        guard let b else { return a }
-        return a.union(b)
     }
 }

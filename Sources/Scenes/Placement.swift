@@ -114,10 +114,13 @@ extension SceneRenderer {
 
     /// The smallest box holding every pixel the layers may touch; nil when they touch none.
     func pixelBox(ofLayers layers: [Layer], in placement: Placement) -> PixelBox? {
-        layers.reduce(nil) { union($0, pixelBox(of: $1, in: placement)) }
+        layers.reduce(nil) { PixelBox.union($0, pixelBox(of: $1, in: placement)) }
     }
+}
 
-    private func union(_ a: PixelBox?, _ b: PixelBox?) -> PixelBox? {
+extension PixelBox {
+    /// The smallest box holding both (either may be nil).
+    static func union(_ a: PixelBox?, _ b: PixelBox?) -> PixelBox? {
         guard let a else { return b }
         guard let b else { return a }
         return a.union(b)

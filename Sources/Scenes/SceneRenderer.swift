@@ -125,11 +125,7 @@ public struct SceneRenderer: Sendable {
                 color, mask: mask, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
                 space: context.space, threads: threads)
         case .inPlace(let layers):
-            var inner = context
-            for (index, child) in layers.enumerated() {
-                if context.cache != nil { inner.path = context.path + [index] }
-                try draw(child, in: inner)
-            }
+            try draw(layers, in: context)
         case .pictured(let layers, let box, let placement, let curl):
             // Its layers drawn alone on a transparent picture just large enough to hold them, then composited as
             // one. A curled layer's picture is its page: the frame.
@@ -141,10 +137,7 @@ public struct SceneRenderer: Sendable {
                 } catch {
                     throw .outOfMemory(error)
                 }
-                for (index, child) in layers.enumerated() {
-                    if context.cache != nil { inner.path = context.path + [index] }
-                    try draw(child, in: inner)
-                }
+                try draw(layers, in: inner)
                 return inner.target
             }
             var picture: Image
@@ -179,6 +172,15 @@ public struct SceneRenderer: Sendable {
             target.draw(
                 warped, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity, space: context.space,
                 threads: threads)
+        }
+    }
+
+    /// A group's layers, in order, each with its path for the cache's static groups.
+    private func draw(_ layers: [PlannedLayer], in context: Context) throws(SceneRenderError) {
+        var inner = context
+        for (index, child) in layers.enumerated() {
+            if context.cache != nil { inner.path = context.path + [index] }
+            try draw(child, in: inner)
         }
     }
 
