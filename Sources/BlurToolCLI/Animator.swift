@@ -54,7 +54,9 @@ struct Animator {
         defer { sink.discard() }
         do {
             try renderer.renderFrames(
-                of: scene, count: count, process: sink.process,
+                of: scene, count: count,
+                processingPerPixel: EncodingWork.operationsPerPixel(request, output: outputPath == nil ? nil : output),
+                process: sink.process,
                 deliver: { index, encoded in
                     try sink.deliver(index, encoded)
                     progress.advance()

@@ -34,7 +34,7 @@ struct TransitionCommand {
         let count = AnimationRenderer(framesPerSecond: fps).frameCount(duration: request.duration)
         try TransitionWork.check(
             frames: count, width: width, height: height, style: request.style,
-            output: outputPath == nil ? nil : output, lossy: animation.isLossy)
+            encodingPerPixel: EncodingWork.operationsPerPixel(animation, output: outputPath == nil ? nil : output))
         // Held at once: both photos filled, the frame being drawn and the one before it (an APNG frame's diff).
         try MemoryBudget.check(width: width, height: height * 4, what: "the frames", subject: nil)
         // Shown from the start: filling two large photos takes a while before the first frame.

@@ -74,7 +74,7 @@ public struct AnimationRenderer: Sendable {
         /// frames waiting for their successor or their turn, and the cache of what does not move.
         public var peakBytes: Int
         /// Every frame's work together (`SceneRenderer.Cost.work`, plus `operationsPerAnimation` for each
-        /// animation evaluated), as if nothing were cached.
+        /// animation evaluated and the caller's processing of the frame), as if nothing were cached.
         public var work: Double
     }
 
@@ -88,16 +88,23 @@ public struct AnimationRenderer: Sendable {
     /// beside it, and that all the frames together are within `limits.workFactor` times its work limit. An
     /// animation whose layers and animations alone (what every frame evaluates) would pass that is refused at
     /// once, before any frame is costed. What is allowed does not depend on the renderer's thread count.
+    ///
+    /// `processingPerPixel` is what the caller's own work on each frame costs a canvas pixel, in fills' pixels
+    /// (an encoder: an animated PNG at zlib level 9 costs far more than drawing most frames), counted in the bound
+    /// with the drawing.
     @discardableResult
-    public func check(_ scene: Scene, frames: Int) throws(SceneRenderError) -> Requirements {
+    public func check(_ scene: Scene, frames: Int, processingPerPixel: Double = 0) throws(SceneRenderError)
+        -> Requirements
+    {
         guard frames <= limits.maximumFrames else { throw .tooManyFrames(count: frames, limit: limits.maximumFrames) }
         let limit = renderer.limits.work * limits.workFactor
+        let processing = Double(scene.pixelWidth) * Double(scene.pixelHeight) * max(processingPerPixel, 0)
         let evaluated = scene.layers.reduce((layers: 0, animations: 0)) {
             let counts = $1.layerAndAnimationCounts
             return ($0.layers + counts.layers, $0.animations + counts.animations)
         }
         let animationWork = Double(evaluated.animations) * AnimationRenderer.operationsPerAnimation
-        let floor = Double(evaluated.layers) * SceneRenderer.operationsPerLayer + animationWork
+        let floor = Double(evaluated.layers) * SceneRenderer.operationsPerLayer + animationWork + processing
         guard floor * Double(frames) <= limit else { throw .tooMuchAnimationWork(frames: frames, limit: limit) }
         // Emitters' particles, frame by frame, from their numbers alone (a few operations an emitter and frame),
         // so a run that the particles put over the limit is refused without evaluating any of them.
@@ -118,7 +125,7 @@ public struct AnimationRenderer: Sendable {
             let cost = renderer.cost(of: scene.snapshot(at: time(ofFrame: index)))
             try renderer.limits.check(cost)
             framePeak = max(framePeak, cost.peakBytes)
-            total += cost.work + animationWork
+            total += cost.work + animationWork + processing
             guard total <= limit else { throw .tooMuchAnimationWork(frames: frames, limit: limit) }
         }
         let bytes = { (inFlight: Int) -> Int in self.peakBytes(framesInFlight: inFlight, framePeak: framePeak, scene) }
@@ -143,15 +150,16 @@ public struct AnimationRenderer: Sendable {
     /// Draws frames 0..<`count` and hands each on: `process(index, frame, previous)` runs on the drawing
     /// threads, several at once (an encoder's parallel part; `previous` is frame index − 1, nil for the first),
     /// then `deliver(index, result)` in frame order, one at a time (writing, progress).
+    /// `processingPerPixel`: what `process` costs a canvas pixel, counted in the work bound (see `check`).
     /// - Throws: the first error of drawing (`SceneRenderError`), `process` or `deliver`; no frame is delivered
     ///   after it.
     public func renderFrames<Result: Sendable>(
-        of scene: Scene, count: Int,
+        of scene: Scene, count: Int, processingPerPixel: Double = 0,
         process: @Sendable (Int, Image, Image?) throws -> Result,
         deliver: (Int, Result) throws -> Void
     ) throws {
         guard count > 0 else { return }
-        let workers = try check(scene, frames: count).framesInFlight
+        let workers = try check(scene, frames: count, processingPerPixel: processingPerPixel).framesInFlight
         let cache = try makeCache(for: scene)
         let pipeline = FramePipeline<Result>(count: count, window: FramePipeline<Result>.window(framesInFlight: workers))
         // Frame 0 drawn on every thread first: it fills the cache (backdrops over the base) for the frames after

@@ -35,8 +35,9 @@ public enum SceneRenderError: Error, Equatable, CustomStringConvertible {
                 + "frames per second)"
         case .tooMuchAnimationWork(let frames, let limit):
             return "the animation's \(frames) frames would take more than \(Int(limit / 1e6)) million pixel "
-                + "operations to draw (its layers' areas, layers, particles and animations, frame by frame); give a "
-                + "shorter duration or fewer frames per second"
+                + "operations to draw and encode (its layers' areas, layers, particles and animations, and the "
+                + "encoder's work, frame by frame); give a shorter duration, fewer frames per second or a faster "
+                + "encoding"
         case .tooMuchAnimationMemory(let needed, let limit):
             return "the animation needs \(mebibytes(needed)) of pixels at once (a frame being drawn, the frames "
                 + "waiting their turn and the cache of what does not move); the limit is \(mebibytes(limit))"

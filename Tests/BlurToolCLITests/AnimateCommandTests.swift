@@ -1,6 +1,7 @@
 import Compositor
 import Foundation
 import ImageCodecs
+import Scenes
 import TestSupport
 import XCTest
 
@@ -133,6 +134,27 @@ final class AnimateCommandTests: XCTestCase {
             XCTAssertTrue(result.err.contains("would take more than 200000 million pixel operations"), result.err)
             XCTAssertEqual(result.out.count, 0, "\(format): nothing on standard output")
         }
+    }
+
+    /// The encoder counts in the animation's work: 601 frames of a 1000×1000 fade are within the bound as
+    /// YUV4MPEG2 or an animated PNG at the default zlib level 5, and refused at once at level 9 (some 25 times
+    /// level 5's time a frame on smooth frames), nothing written.
+    func testTheAnimatedPNGsLevelCountsInTheWork() throws {
+        let fade = directory + "fade.json"
+        try write(
+            #"{"canvas": {"width": 1000, "height": 1000}, "layers": [{"type": "color", "color": "blue", "#
+                + #""animations": [{"property": "opacity", "to": 0, "duration": 10}]}]}"#, to: fade)
+        let scene = Scene(width: 1000, height: 1000, layers: [.color(.black)])
+        let renderer = AnimationRenderer(framesPerSecond: 60)
+        XCTAssertNoThrow(try renderer.check(scene, frames: 601, processingPerPixel: EncodingWork.pngOperationsPerPixel[5]))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let output = directory + "fade.png"
+        let result = try ToolProcess.run(["animate", fade, "--png-compression", "9", "-o", output])
+        XCTAssertEqual(result.status, 65, result.err)
+        XCTAssertTrue(result.err.contains("601 frames would take more than 200000 million pixel operations"), result.err)
+        XCTAssertLessThan(clock.now - start, .seconds(3))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
     }
 
     func testMistakesAreOneLineWithTheirStatus() throws {

@@ -324,20 +324,45 @@ final class TransitionCommandTests: XCTestCase {
         let output = directory + "big.png"
         let refused = ToolRun.run(["transition", from, to, "--style", "fade", "--size", "10000x10000", "-o", output])
         XCTAssertEqual(refused.status, 65, refused.err)
-        // 61 × 10⁸ pixels × (3 to draw a mix + 150 to encode an APNG).
+        // 61 × 10⁸ pixels × (3 to draw a mix + 165 to encode an APNG at zlib level 5).
         XCTAssertEqual(
             refused.err,
-            "blurtool: error: the transition's 61 frames of 10000x10000 would take 933300 million pixel operations "
-                + "to draw and encode; the limit is 200000 million (give a smaller --size, a shorter --duration or "
-                + "fewer --fps)")
+            "blurtool: error: the transition's 61 frames of 10000x10000 would take 1024800 million pixel operations "
+                + "to draw and encode; the limit is 200000 million (give a smaller --size, a shorter --duration, "
+                + "fewer --fps or a lower --png-compression)")
         XCTAssertLessThan(clock.now - start, .seconds(2))
         XCTAssertEqual(try files(), ["from.png", "to.png"], "nothing written")
         // Lossless WebP costs seven times what lossy does to encode: 15 frames of 4000×4000 are over the bound
         // lossless (refused, as quickly), within it lossy.
         let webp = ["transition", from, to, "--style", "fade", "--size", "4000x4000", "--fps", "14", "-o", directory + "a.webp"]
         XCTAssertEqual(ToolRun.run(webp).status, 65)
-        XCTAssertLessThan(15 * 16e6 * TransitionWork.operationsPerPixel(style: .fade, output: .webp, lossy: true), 2e11)
-        XCTAssertEqual(
-            TransitionWork.operationsPerPixel(style: .curlup, output: nil, lossy: false), 18, "drawing alone")
+        XCTAssertNoThrow(
+            try TransitionWork.check(
+                frames: 15, width: 4000, height: 4000, style: .fade,
+                encodingPerPixel: EncodingWork.operationsPerPixel(output: .webp, lossy: true, pngLevel: 5)))
+        XCTAssertNoThrow(
+            try TransitionWork.check(
+                frames: 15, width: 4000, height: 4000, style: .curlup,
+                encodingPerPixel: EncodingWork.operationsPerPixel(output: nil, lossy: false, pngLevel: 9)),
+            "drawing alone, nothing encoded")
+    }
+
+    /// zlib's level decides most of an animated PNG's cost (level 9 took 25 times level 5's time a frame on smooth
+    /// frames): 61 frames of 3000×3000 are within the bound at the default level 5 and refused at once at 9.
+    func testTheAnimatedPNGsLevelCountsInTheTransitionsWork() throws {
+        XCTAssertNoThrow(
+            try TransitionWork.check(
+                frames: 61, width: 3000, height: 3000, style: .fade,
+                encodingPerPixel: EncodingWork.operationsPerPixel(output: .apng, lossy: false, pngLevel: 5)))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let refused = ToolRun.run([
+            "transition", from, to, "--style", "fade", "--size", "3000x3000", "--png-compression", "9",
+            "-o", directory + "level9.png",
+        ])
+        XCTAssertEqual(refused.status, 65, refused.err)
+        XCTAssertTrue(refused.err.contains("would take 770247 million pixel operations"), refused.err)
+        XCTAssertLessThan(clock.now - start, .seconds(2))
+        XCTAssertEqual(try files(), ["from.png", "to.png"], "nothing written")
     }
 }

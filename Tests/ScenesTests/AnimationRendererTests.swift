@@ -209,6 +209,28 @@ final class AnimationRendererTests: XCTestCase {
         XCTAssertGreaterThan(needed, small)
     }
 
+    /// What the caller does with each frame (an encoder) counts in the work bound with the drawing, a canvas
+    /// pixel at a time: `processingPerPixel` and `Requirements.work` agree, and a run within the bound drawn alone
+    /// is refused once its frames are expensive to process.
+    func testTheCallersProcessingOfEachFrameCountsInTheWorkBound() throws {
+        let scene = scene()
+        let renderer = AnimationRenderer(framesPerSecond: 20, renderer: SceneRenderer(threads: 1))
+        let pixels = Double(scene.pixelWidth * scene.pixelHeight)
+        let drawn = try renderer.check(scene, frames: 30).work
+        XCTAssertEqual(try renderer.check(scene, frames: 30, processingPerPixel: 100).work, drawn + 30 * pixels * 100)
+        let limit = renderer.renderer.limits.work * renderer.limits.workFactor
+        let tooMuch = (limit / 30 / pixels).rounded(.up)
+        XCTAssertThrowsError(try renderer.check(scene, frames: 30, processingPerPixel: tooMuch)) {
+            XCTAssertEqual($0 as? SceneRenderError, .tooMuchAnimationWork(frames: 30, limit: limit))
+        }
+        var processed = 0
+        XCTAssertThrowsError(
+            try renderer.renderFrames(
+                of: scene, count: 30, processingPerPixel: tooMuch, process: { _, _, _ in 0 },
+                deliver: { _, _ in processed += 1 }))
+        XCTAssertEqual(processed, 0, "refused before any frame")
+    }
+
     /// Work that is not pixels bounds an animation too, refused at once: 9,999 one-pixel layers for an hour at
     /// 10 fps (15 minutes to draw before), 10,000 animations of one layer for an hour (2,000 took 46 s; 10,000
     /// pass the bound, 20 scenes' work), and an emitter at the particle cap for half an hour.
