@@ -24,7 +24,8 @@ APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev
 TEST_APT_PACKAGES := ffmpeg
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test-deps oracles build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text bench-transition bench-perspective bench-portable
+PHONY_CAPI := capi install uninstall test-capi valgrind-capi bench-capi
+.PHONY: $(PHONY_CAPI) deps test-deps oracles build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text bench-transition bench-perspective bench-portable
 
 deps test-deps: PACKAGES = $(if $(filter test-deps,$@),$(TEST_APT_PACKAGES),$(APT_PACKAGES))
 deps test-deps:
@@ -79,6 +80,31 @@ oracles:
 	@.venv-oracles/bin/python -c 'import PIL' 2>/dev/null || { \
 		echo "making .venv-oracles ($(ORACLE_PILLOW))"; rm -rf .venv-oracles; \
 		python3 -m venv .venv-oracles && .venv-oracles/bin/pip install -q --disable-pip-version-check $(ORACLE_PILLOW); }
+
+# The C interface: libblurtool.so.1 (the Swift runtime inside, only blurtool_* exported), include/blurtool.h and
+# blurtool.pc. `make install PREFIX=…` installs them with the blurtool binary; `make uninstall PREFIX=…` removes
+# exactly what install wrote (listed in PREFIX/share/blurtool/installed).
+PREFIX ?= /usr/local
+CAPI_LIBRARY := .build/release/libBlurToolCAPI.so
+VERSION := $(shell sed -n 's/.*string = "\(.*\)"/\1/p' Sources/Compositor/LibraryVersion.swift)
+INSTALLED := lib/libblurtool.so.1 lib/libblurtool.so include/blurtool.h lib/pkgconfig/blurtool.pc bin/blurtool \
+	share/blurtool/installed
+capi: deps
+	$(RELEASE) --product BlurToolCAPI
+
+install: release capi
+	install -d $(PREFIX)/lib/pkgconfig $(PREFIX)/include $(PREFIX)/bin $(PREFIX)/share/blurtool
+	install -m 755 $(CAPI_LIBRARY) $(PREFIX)/lib/libblurtool.so.1
+	ln -sf libblurtool.so.1 $(PREFIX)/lib/libblurtool.so
+	install -m 644 include/blurtool.h $(PREFIX)/include/blurtool.h
+	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(VERSION)|' blurtool.pc.in > $(PREFIX)/lib/pkgconfig/blurtool.pc
+	install -m 755 $(BLURTOOL) $(PREFIX)/bin/blurtool
+	printf '%s\n' $(INSTALLED) > $(PREFIX)/share/blurtool/installed
+
+uninstall:
+	@[ -f $(PREFIX)/share/blurtool/installed ] || { echo "make uninstall: no blurtool installed in $(PREFIX)"; exit 1; }
+	cd $(PREFIX) && rm -f $$(cat share/blurtool/installed)
+	-rmdir $(PREFIX)/share/blurtool $(PREFIX)/lib/pkgconfig 2>/dev/null
 
 test-release: deps test-deps
 	$(SWIFT) test --disable-swift-testing -c release -Xswiftc -enable-testing $(CPU_FLAGS)

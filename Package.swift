@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
         .library(name: "SceneFormat", targets: ["SceneFormat"]),
         .library(name: "Typesetting", targets: ["Typesetting"]),
+        // The C interface (include/blurtool.h) as one shared library, libblurtool.so: see BlurToolCAPI below.
+        .library(name: "BlurToolCAPI", type: .dynamic, targets: ["BlurToolCAPI"]),
         .executable(name: "blurtool", targets: ["blurtool"]),
         .executable(name: "blurbench", targets: ["blurbench"]),
     ],
@@ -65,6 +67,21 @@ let package = Package(
             name: "BlurToolCLI",
             dependencies: ["Compositor", "Motion", "Scenes", "ImageCodecs", "SceneFormat", "Typesetting"]),
         .executableTarget(name: "blurtool", dependencies: ["BlurToolCLI"]),
+        // The C interface: the header and the struct layouts it promises (CBlurToolAPI), and its functions in
+        // Swift with @_cdecl (BlurToolCAPI). Linked as libblurtool.so.1 with the Swift runtime inside (a C program
+        // links nothing else) and only blurtool_* symbols exported (the version script). No Swift target depends on
+        // it: it is tested from C and Python (`make test-capi`), through the installed header.
+        .target(name: "CBlurToolAPI"),
+        .target(
+            name: "BlurToolCAPI",
+            dependencies: ["CBlurToolAPI", "Compositor", "Scenes", "ImageCodecs", "SceneFormat", "Typesetting"],
+            exclude: ["exports.map"],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-static-stdlib", "-Xlinker", "--version-script=Sources/BlurToolCAPI/exports.map", "-Xlinker",
+                    "-soname=libblurtool.so.1",
+                ])
+            ]),
         .executableTarget(
             name: "blurbench",
             dependencies: ["Compositor", "Scenes", "ImageCodecs", "SceneFormat", "Typesetting", "TestSupport"],

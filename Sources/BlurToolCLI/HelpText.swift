@@ -1,5 +1,5 @@
 enum HelpText {
-    static let version = "blurtool 0.1.0"
+    static let version = "blurtool \(LibraryVersion.string)"
 
     static let usage = """
         OVERVIEW: Turn photos into the frosted, blurred backgrounds iOS draws behind sheets and cards.

@@ -52,6 +52,10 @@ final class ShapedText: TypesetText, @unchecked Sendable {
         return layout
     }
 
+    func fittingSize(width: Double) -> Size {
+        layout(width: width > 0 ? width : .infinity, height: .infinity).size
+    }
+
     func inkBounds(frameWidth width: Double, height: Double) -> Rect? {
         layout(width: width, height: height).inkBounds
     }

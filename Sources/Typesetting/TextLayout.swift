@@ -16,6 +16,9 @@ struct PlacedGlyph {
 /// The text laid out in one frame size: wrapped, limited, truncated, aligned and centred as `UILabel` does it.
 struct TextLayout {
     var glyphs: [PlacedGlyph] = []
+    /// The widest line's advance (trailing whitespace left out) and the lines' height, in points: the size the
+    /// text takes, as `UILabel.sizeThatFits` gives it.
+    var size = Size.zero
     /// The union of the glyphs' outline boxes; nil when no glyph has ink.
     var inkBounds: Rect? {
         guard ink.left <= ink.right else { return nil }
@@ -80,6 +83,7 @@ struct LineBreaker {
         let blockHeight = Double(lines.count) * lineHeight + Double(max(lines.count - 1, 0)) * spacing
         let top = ((height.isFinite ? height : blockHeight) - blockHeight) / 2
         var layout = TextLayout()
+        layout.size.height = blockHeight
         // One allocation for every glyph placed (a paragraph's ten thousand grew the array a dozen times).
         layout.glyphs.reserveCapacity(
             lines.reduce(0) { total, line in
@@ -201,6 +205,7 @@ struct LineBreaker {
         }
         var lineWidth = 0.0
         forEachInVisualOrder { cluster, _ in lineWidth += Double(cluster.advance) }
+        layout.size.width = max(layout.size.width, lineWidth)
         let alignment: TextAlignment =
             style.alignment == .natural ? (paragraph.isRightToLeft ? .trailing : .leading) : style.alignment
         var pen: Double

@@ -48,7 +48,7 @@ public struct GaussianBlur: Sendable {
 
     /// How far beyond a region its blurred pixels may read, in pixels along each axis (so pixels changed farther
     /// away leave a region's result as it was); nil when any pixel may count (wrapped edges read the far side).
-    var reach: Int? {
+    package var reach: Int? {
         guard edgeMode != .wrap else { return nil }
         let sigma = GaussianKernel.usableSigma(self.sigma)
         guard sigma > 0 else { return 0 }

@@ -29,4 +29,17 @@ public protocol TypesetText: AnyObject, Sendable {
     /// `a + b − a·b/255`; pixels outside the mask are skipped.
     func addCoverage(
         frameWidth width: Double, height: Double, through transform: AffineTransform2D, into mask: Plane)
+
+    /// The size the text takes wrapped to `width` points (0 or infinity: unwrapped) with no height limit, in
+    /// points: its widest line and its lines' height, as `UILabel.sizeThatFits` gives it. A frame of this size
+    /// shows the text whole.
+    func fittingSize(width: Double) -> Size
+}
+
+extension TypesetText {
+    /// For text that knows only its ink: the ink's extent from the frame's origin.
+    public func fittingSize(width: Double) -> Size {
+        guard let ink = inkBounds(frameWidth: width > 0 ? width : .infinity, height: .infinity) else { return .zero }
+        return Size(width: max(ink.x + ink.width, 0), height: max(ink.y + ink.height, 0))
+    }
 }

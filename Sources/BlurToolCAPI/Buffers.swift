@@ -1,0 +1,91 @@
+import CBlurToolAPI
+import Compositor
+
+/// A caller's `blurtool_buffer_t`, checked: the pointer, sizes, stride and alpha are all that the library will
+/// touch, so a buffer that passes cannot make a call read or write outside `stride × height` bytes.
+struct CallerBuffer {
+    /// The library's largest side: far beyond any image that fits in memory, small enough that no product of
+    /// two sides and a stride overflows.
+    static let maximumSide: Int32 = 1 << 20
+
+    let pixels: UnsafeMutablePointer<UInt8>
+    let width: Int
+    let height: Int
+    let stride: Int
+    let isStraight: Bool
+
+    init(_ pointer: UnsafePointer<blurtool_buffer_t>?, _ name: String) throws(CallFailure) {
+        guard let buffer = pointer?.pointee else { throw .argument(name, "is NULL") }
+        guard let pixels = buffer.pixels else { throw .argument("\(name)->pixels", "is NULL") }
+        for (side, value) in [("width", buffer.width), ("height", buffer.height)] {
+            guard value >= 1, value <= CallerBuffer.maximumSide else {
+                throw .argument("\(name)->\(side)", "must be 1 to \(CallerBuffer.maximumSide), not \(value)")
+            }
+        }
+        let rowBytes = Int64(buffer.width) * 4
+        guard buffer.stride >= rowBytes, buffer.stride <= Int64(Int32.max) * 4 else {
+            throw .argument(
+                "\(name)->stride",
+                "must be at least width × 4 = \(rowBytes) bytes (and below 8 GiB), not \(buffer.stride)")
+        }
+        switch buffer.alpha {
+        case BLURTOOL_ALPHA_PREMULTIPLIED: isStraight = false
+        case BLURTOOL_ALPHA_STRAIGHT: isStraight = true
+        default: throw .argument("\(name)->alpha", "must be BLURTOOL_ALPHA_PREMULTIPLIED or _STRAIGHT, not \(buffer.alpha.rawValue)")
+        }
+        self.pixels = pixels
+        width = Int(buffer.width)
+        height = Int(buffer.height)
+        stride = Int(buffer.stride)
+    }
+
+    /// The bytes the buffer spans, first to last.
+    var byteRange: Range<UInt> {
+        let start = UInt(bitPattern: pixels)
+        return start..<(start + UInt((height - 1) * stride + width * 4))
+    }
+
+    func overlaps(_ other: CallerBuffer) -> Bool { byteRange.overlaps(other.byteRange) }
+
+    /// The buffer seen as an image without copying (its pixels must be premultiplied).
+    var borrowed: Image { Image(borrowing: pixels, width: width, height: height, bytesPerRow: stride) }
+
+    /// The pixels of `box` as a premultiplied image: borrowed in place when the buffer is premultiplied, else a
+    /// premultiplied copy of that rectangle only.
+    func premultiplied(_ box: PixelBox) -> Image {
+        let view = borrowed.region(x: box.x, y: box.y, width: box.width, height: box.height)
+        guard isStraight else { return view }
+        let copy = view.copy()
+        copy.premultiplyInPlace()
+        return copy
+    }
+
+    /// Writes `image` (premultiplied) at (x, y), converting to straight alpha when the buffer holds that; a
+    /// borrowed view of this buffer's own pixels is left as it is.
+    func store(_ image: Image, x: Int = 0, y: Int = 0) {
+        let target = borrowed.region(x: x, y: y, width: image.width, height: image.height)
+        if isStraight {
+            target.withUnsafeMutableBytes { bytes in
+                image.writeStraightRGBA(to: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytesPerRow: stride)
+            }
+        } else if target.baseAddress != image.baseAddress {
+            target.copyPixels(from: image)
+        }
+    }
+}
+
+/// A `blurtool_rect_t` checked against the buffer it selects from; NULL is the whole buffer.
+func region(_ pointer: UnsafePointer<blurtool_rect_t>?, in buffer: CallerBuffer, _ name: String)
+    throws(CallFailure) -> PixelBox
+{
+    guard let rect = pointer?.pointee else { return PixelBox(x: 0, y: 0, width: buffer.width, height: buffer.height) }
+    guard rect.width >= 1, rect.height >= 1, rect.x >= 0, rect.y >= 0,
+        Int(rect.x) + Int(rect.width) <= buffer.width, Int(rect.y) + Int(rect.height) <= buffer.height
+    else {
+        throw .argument(
+            name,
+            "\(rect.width)x\(rect.height) at (\(rect.x), \(rect.y)) is not a non-empty rectangle inside the "
+                + "\(buffer.width)x\(buffer.height) buffer")
+    }
+    return PixelBox(x: Int(rect.x), y: Int(rect.y), width: Int(rect.width), height: Int(rect.height))
+}
