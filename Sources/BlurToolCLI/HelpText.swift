@@ -1,3 +1,5 @@
+import Compositor
+
 enum HelpText {
     static let version = "blurtool \(LibraryVersion.string)"
 
