@@ -21,10 +21,10 @@ APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev
 	libfreetype-dev libharfbuzz-dev libfontconfig-dev fonts-inter fonts-dejavu-core
 # The tests' oracles: ffmpeg decodes our y4m and draws xfade's frames to compare with ours (those tests skip
 # without it, so a machine that lacks it would pass without checking them).
-TEST_APT_PACKAGES := ffmpeg
+TEST_APT_PACKAGES := ffmpeg python3-venv valgrind
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-PHONY_CAPI := capi install uninstall test-capi valgrind-capi bench-capi
+PHONY_CAPI := capi install uninstall test-capi python-deps valgrind-capi bench-capi
 .PHONY: $(PHONY_CAPI) deps test-deps oracles build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text bench-transition bench-perspective bench-portable
 
 deps test-deps: PACKAGES = $(if $(filter test-deps,$@),$(TEST_APT_PACKAGES),$(APT_PACKAGES))
@@ -68,9 +68,10 @@ docs: release
 # The suites are XCTest; Swift Testing is off so the run ends on XCTest's "Executed N tests" line, after a line
 # naming every test that skipped for want of its oracle (ffmpeg, a font, Pillow). .ci/run sets
 # BLURTOOL_REQUIRE_ORACLES=1, under which a missing oracle fails its test instead.
-test: deps test-deps oracles
+test: deps test-deps oracles python-deps
 	@mkdir -p .build
 	@{ $(SWIFT) test --disable-swift-testing; echo $$? > .build/test-status; } 2>&1 | tee .build/test-output.log
+	@$(MAKE) --no-print-directory test-capi || echo 1 > .build/test-status
 	@python3 Tests/oracle_summary.py .build/test-output.log
 	@exit $$(cat .build/test-status)
 
@@ -95,6 +96,8 @@ capi: deps
 install: release capi
 	install -d $(PREFIX)/lib/pkgconfig $(PREFIX)/include $(PREFIX)/bin $(PREFIX)/share/blurtool
 	install -m 755 $(CAPI_LIBRARY) $(PREFIX)/lib/libblurtool.so.1
+	@# Swift's DWARF 5 debug information is left out: Debian's valgrind cannot read it.
+	strip --strip-debug $(PREFIX)/lib/libblurtool.so.1
 	ln -sf libblurtool.so.1 $(PREFIX)/lib/libblurtool.so
 	install -m 644 include/blurtool.h $(PREFIX)/include/blurtool.h
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(VERSION)|' blurtool.pc.in > $(PREFIX)/lib/pkgconfig/blurtool.pc
@@ -105,6 +108,30 @@ uninstall:
 	@[ -f $(PREFIX)/share/blurtool/installed ] || { echo "make uninstall: no blurtool installed in $(PREFIX)"; exit 1; }
 	cd $(PREFIX) && rm -f $$(cat share/blurtool/installed)
 	-rmdir $(PREFIX)/share/blurtool $(PREFIX)/lib/pkgconfig 2>/dev/null
+
+# The C interface tested from C and Python against an installed prefix (`make test` runs this): Tests/C/run.sh
+# builds a test program and examples/c through pkg-config and compares every call with the blurtool command's
+# output; Tests/Python runs the Python module (python/) on numpy arrays in .venv-python.
+CAPI_PREFIX := .build/capi-prefix
+PYTHON_VENV := .venv-python
+test-capi: deps python-deps
+	$(MAKE) --no-print-directory install PREFIX=$(CAPI_PREFIX) > .build/capi-install.log
+	Tests/C/run.sh $(CAPI_PREFIX) .build/capi-test
+	BLURTOOL_LIBRARY=$(abspath $(CAPI_PREFIX))/lib/libblurtool.so.1 PYTHONPATH=python \
+		$(PYTHON_VENV)/bin/python -m unittest discover -s Tests/Python
+
+python-deps:
+	@$(PYTHON_VENV)/bin/python -c 'import numpy' 2>/dev/null || { \
+		echo "making $(PYTHON_VENV) (numpy)"; rm -rf $(PYTHON_VENV); \
+		python3 -m venv $(PYTHON_VENV) && $(PYTHON_VENV)/bin/pip install -q --disable-pip-version-check numpy; }
+
+# Valgrind's memcheck over the C test program (no error, nothing definitely lost), and the renderer example's
+# heap: 2 frames and 12 frames of its loop must make the same number of allocations (the loop allocates nothing
+# after its first frame).
+valgrind-capi: test-deps
+	$(MAKE) --no-print-directory install PREFIX=$(CAPI_PREFIX) > .build/capi-install.log
+	Tests/C/run.sh $(CAPI_PREFIX) .build/capi-test > /dev/null
+	Tests/C/valgrind.sh $(CAPI_PREFIX) .build/capi-test
 
 test-release: deps test-deps
 	$(SWIFT) test --disable-swift-testing -c release -Xswiftc -enable-testing $(CPU_FLAGS)
