@@ -133,6 +133,11 @@ valgrind-capi: test-deps
 	Tests/C/run.sh $(CAPI_PREFIX) .build/capi-test > /dev/null
 	Tests/C/valgrind.sh $(CAPI_PREFIX) .build/capi-test
 
+# The C call's cost against the same Swift call (a region blur, trial by trial): the target is within 5 %.
+bench-capi: release
+	$(MAKE) --no-print-directory install PREFIX=$(CAPI_PREFIX) > .build/capi-install.log
+	python3 Benchmarks/capi/c_against_swift.py --library-prefix $(CAPI_PREFIX) $(BENCH_ARGS)
+
 test-release: deps test-deps
 	$(SWIFT) test --disable-swift-testing -c release -Xswiftc -enable-testing $(CPU_FLAGS)
 

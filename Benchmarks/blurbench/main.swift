@@ -146,7 +146,18 @@ func blurBenchmarks(kernels: any ConvolutionKernelSet.Type, suffix: String) -> [
             return checksum(destination)
         }
     }
-    return exact + fast + auto + fresh + reuse
+    // The C interface's region blur as Swift calls it: the bottom third of the photo into a buffer of its size, the
+    // workspace kept (Benchmarks/capi times the same call from C, trial by trial with these).
+    let panelHeight = image.height / 3
+    let panel = Image(width: image.width, height: panelHeight)
+    let region = [2.0, 30].map { sigma in
+        Benchmark(name: "region-blur-sigma\(Int(sigma))-reuse" + suffix, megapixels: megapixels / 3) {
+            blur(sigma, .auto).apply(
+                to: image, regionX: 0, y: image.height - panelHeight, into: panel, workspace: workspace)
+            return Int(panel[0, 0].red)
+        }
+    }
+    return exact + fast + auto + fresh + reuse + region
 }
 
 /// The compositing layer of the peer script: the photo mirrored left to right, with straight alpha rising from 0
