@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import CBlurToolAPI
 import Compositor
 import Scenes
@@ -5,6 +10,8 @@ import Scenes
 /// `blurtool_workspace_t`: the scratch memory a renderer passes to every frame's blur and material calls.
 final class WorkspaceHandle {
     let workspace = Workspace()
+    /// The last material's recipe with its effect applied, rewritten in place call after call.
+    var recipe = MaterialRecipe(blurPoints: 0)
 }
 
 @_cdecl("blurtool_workspace_new")
@@ -18,17 +25,20 @@ public func blurtool_workspace_free(_ handle: OpaquePointer?) {
     Unmanaged<WorkspaceHandle>.fromOpaque(UnsafeRawPointer(handle)).release()
 }
 
-func workspace(_ handle: OpaquePointer?) -> Workspace {
-    guard let handle else { return Workspace() }
-    return Unmanaged<WorkspaceHandle>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue().workspace
+func workspaceHandle(_ handle: OpaquePointer?) -> WorkspaceHandle {
+    guard let handle else { return WorkspaceHandle() }
+    return Unmanaged<WorkspaceHandle>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
 }
+
+func workspace(_ handle: OpaquePointer?) -> Workspace { workspaceHandle(handle).workspace }
 
 /// The source pixels a region's filter reads (its reach around the region, clipped to the buffer; all of it
 /// when the edge wraps), premultiplied, and where the region sits in them.
-private func readWindow(_ source: CallerBuffer, region: PixelBox, reach: Int?) -> (image: Image, x: Int, y: Int) {
-    guard source.isStraight else { return (source.borrowed, region.x, region.y) }
-    let whole = PixelBox(x: 0, y: 0, width: source.width, height: source.height)
-    let window = reach.map { region.expanded(by: $0).intersection(whole) } ?? whole
+private func readWindow(_ source: CallerBuffer, region: PixelBox, reach: Int?, _ workspace: Workspace)
+    -> (image: Image, x: Int, y: Int)
+{
+    guard source.isStraight else { return (source.view(source.whole, workspace), region.x, region.y) }
+    let window = reach.map { region.expanded(by: $0).intersection(source.whole) } ?? source.whole
     return (source.premultiplied(window), region.x - window.x, region.y - window.y)
 }
 
@@ -44,6 +54,17 @@ private func destination(_ pointer: UnsafePointer<blurtool_buffer_t>?, source: C
             "is \(buffer.width)x\(buffer.height); it must have the region's size, \(region.width)x\(region.height)")
     }
     return (buffer, 0, 0)
+}
+
+/// The bytes of `box` in `source` to (x, y) of `destination`, as they are (the buffers may overlap).
+private func copyBytes(of source: CallerBuffer, _ box: PixelBox, to destination: CallerBuffer, x: Int, y: Int) {
+    let downwards = destination.pixels + y * destination.stride > source.pixels + box.y * source.stride
+    for index in 0..<box.height {
+        let row = downwards ? box.height - 1 - index : index
+        memmove(
+            destination.pixels + (y + row) * destination.stride + x * 4,
+            source.pixels + (box.y + row) * source.stride + box.x * 4, box.width * 4)
+    }
 }
 
 private func edgeMode(_ edge: blurtool_edge_t) throws(CallFailure) -> EdgeMode {
@@ -78,14 +99,19 @@ public func blurtool_blur(
         let blur = GaussianBlur(
             sigma: try finite(sigma, "sigma"), edgeMode: try edgeMode(edge), precision: try blurPrecision(precision),
             threads: try threadCount(threads))
+        if GaussianKernel.usableSigma(sigma) == 0 && source.isStraight == target.buffer.isStraight {
+            copyBytes(of: source, box, to: target.buffer, x: target.x, y: target.y)
+            return
+        }
         let scratch = workspace(workspaceHandle)
-        let input = readWindow(source, region: box, reach: blur.reach)
+        let input = readWindow(source, region: box, reach: blur.reach, scratch)
         if target.buffer.isStraight {
             let result = Image(width: box.width, height: box.height)
             blur.apply(to: input.image, regionX: input.x, y: input.y, into: result, workspace: scratch)
             target.buffer.store(result, x: target.x, y: target.y)
         } else {
-            let output = target.buffer.borrowed.region(x: target.x, y: target.y, width: box.width, height: box.height)
+            let output = target.buffer.view(
+                PixelBox(x: target.x, y: target.y, width: box.width, height: box.height), scratch)
             blur.apply(to: input.image, regionX: input.x, y: input.y, into: output, workspace: scratch)
         }
     }
@@ -101,7 +127,7 @@ private func appearance(_ value: blurtool_appearance_t) throws(CallFailure) -> A
 
 @_cdecl("blurtool_material")
 public func blurtool_material(
-    _ workspaceHandle: OpaquePointer?, _ sourcePointer: UnsafePointer<blurtool_buffer_t>?,
+    _ workspaceHandlePointer: OpaquePointer?, _ sourcePointer: UnsafePointer<blurtool_buffer_t>?,
     _ regionPointer: UnsafePointer<blurtool_rect_t>?, _ destinationPointer: UnsafePointer<blurtool_buffer_t>?,
     _ name: UnsafePointer<CChar>?, _ appearanceValue: blurtool_appearance_t, _ dim: Double, _ effect: Double,
     _ pixelsPerPoint: Double, _ threads: Int32
@@ -119,16 +145,19 @@ public func blurtool_material(
         let amount = try finite(effect, "effect", in: 0...1)
         let scale = try finite(pixelsPerPoint, "pixels_per_point", in: 0...1000)
         let asked = try appearance(appearanceValue)
-        let recipe = material.recipe(for: fixed ?? asked)
-        let backdrop = BackdropMaterial(recipe: recipe, effect: amount).effectiveRecipe
+        let scratch = workspaceHandle(workspaceHandlePointer)
+        scratch.recipe.set(material.recipe(for: fixed ?? asked), showing: amount)
         let effectView = MaterialEffect(
-            recipe: backdrop, dim: try finite(dim, "dim", in: 0...1),
+            recipe: scratch.recipe, dim: try finite(dim, "dim", in: 0...1),
             pixelsPerPoint: scale > 0 ? scale : MaterialEffect.pixelsPerPoint(fillingScreenWith: source.width, source.height),
             threads: try threadCount(threads))
-        let input = readWindow(source, region: box, reach: effectView.reach)
-        let result = effectView.apply(
-            to: input.image, regionX: input.x, y: input.y, width: box.width, height: box.height,
-            workspace: workspace(workspaceHandle))
-        target.buffer.store(result, x: target.x, y: target.y)
+        let input = readWindow(source, region: box, reach: effectView.reach, scratch.workspace)
+        let output = target.buffer.view(
+            PixelBox(x: target.x, y: target.y, width: box.width, height: box.height), scratch.workspace)
+        // Straight alpha, or the result landing on pixels the material still reads (in place): through scratch.
+        let direct = !target.buffer.isStraight && !output.overlaps(input.image)
+        let result = direct ? output : scratch.workspace.scratchImage(width: box.width, height: box.height)
+        effectView.apply(to: input.image, regionX: input.x, y: input.y, into: result, workspace: scratch.workspace)
+        if !direct { target.buffer.store(result, x: target.x, y: target.y, scratch.workspace) }
     }
 }

@@ -47,13 +47,20 @@ struct CallerBuffer {
 
     func overlaps(_ other: CallerBuffer) -> Bool { byteRange.overlaps(other.byteRange) }
 
-    /// The buffer seen as an image without copying (its pixels must be premultiplied).
-    var borrowed: Image { Image(borrowing: pixels, width: width, height: height, bytesPerRow: stride) }
+    var whole: PixelBox { PixelBox(x: 0, y: 0, width: width, height: height) }
+
+    /// The pixels of `box` seen as an image without copying (as premultiplied, whatever they hold): the
+    /// workspace's object for that geometry when there is one, so a renderer's frame loop allocates none.
+    func view(_ box: PixelBox, _ workspace: Workspace?) -> Image {
+        let first = pixels + box.y * stride + box.x * 4
+        return workspace?.borrowedImage(first, width: box.width, height: box.height, bytesPerRow: stride)
+            ?? Image(borrowing: first, width: box.width, height: box.height, bytesPerRow: stride)
+    }
 
     /// The pixels of `box` as a premultiplied image: borrowed in place when the buffer is premultiplied, else a
     /// premultiplied copy of that rectangle only.
-    func premultiplied(_ box: PixelBox) -> Image {
-        let view = borrowed.region(x: box.x, y: box.y, width: box.width, height: box.height)
+    func premultiplied(_ box: PixelBox, _ workspace: Workspace? = nil) -> Image {
+        let view = view(box, workspace)
         guard isStraight else { return view }
         let copy = view.copy()
         copy.premultiplyInPlace()
@@ -62,8 +69,8 @@ struct CallerBuffer {
 
     /// Writes `image` (premultiplied) at (x, y), converting to straight alpha when the buffer holds that; a
     /// borrowed view of this buffer's own pixels is left as it is.
-    func store(_ image: Image, x: Int = 0, y: Int = 0) {
-        let target = borrowed.region(x: x, y: y, width: image.width, height: image.height)
+    func store(_ image: Image, x: Int = 0, y: Int = 0, _ workspace: Workspace? = nil) {
+        let target = view(PixelBox(x: x, y: y, width: image.width, height: image.height), workspace)
         if isStraight {
             target.withUnsafeMutableBytes { bytes in
                 image.writeStraightRGBA(to: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytesPerRow: stride)
@@ -78,7 +85,7 @@ struct CallerBuffer {
 func region(_ pointer: UnsafePointer<blurtool_rect_t>?, in buffer: CallerBuffer, _ name: String)
     throws(CallFailure) -> PixelBox
 {
-    guard let rect = pointer?.pointee else { return PixelBox(x: 0, y: 0, width: buffer.width, height: buffer.height) }
+    guard let rect = pointer?.pointee else { return buffer.whole }
     guard rect.width >= 1, rect.height >= 1, rect.x >= 0, rect.y >= 0,
         Int(rect.x) + Int(rect.width) <= buffer.width, Int(rect.y) + Int(rect.height) <= buffer.height
     else {

@@ -80,7 +80,7 @@ public func blurtool_encode(
             options.quality = Int(quality)
         default: throw .argument("format", "must be BLURTOOL_FORMAT_PNG or _JPEG, not \(format.rawValue)")
         }
-        let image = buffer.premultiplied(PixelBox(x: 0, y: 0, width: buffer.width, height: buffer.height))
+        let image = buffer.premultiplied(buffer.whole)
         let encoded: [UInt8]
         do {
             encoded = try ImageEncoder.encode(image, as: imageFormat, options: options)

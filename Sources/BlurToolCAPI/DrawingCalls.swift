@@ -3,7 +3,8 @@ import Compositor
 
 @_cdecl("blurtool_composite")
 public func blurtool_composite(
-    _ destinationPointer: UnsafePointer<blurtool_buffer_t>?, _ sourcePointer: UnsafePointer<blurtool_buffer_t>?,
+    _ workspaceHandle: OpaquePointer?, _ destinationPointer: UnsafePointer<blurtool_buffer_t>?,
+    _ sourcePointer: UnsafePointer<blurtool_buffer_t>?,
     _ x: Int32, _ y: Int32, _ op: UnsafePointer<CChar>?, _ opacity: Double, _ mask: UnsafePointer<UInt8>?,
     _ maskStride: Int64, _ threads: Int32
 ) -> blurtool_status_t {
@@ -32,15 +33,16 @@ public func blurtool_composite(
                 bytesPerRow: Int(maskStride))
         }
         // The rectangle drawn, in the destination; only its pixels are read and written.
-        let whole = PixelBox(x: 0, y: 0, width: destination.width, height: destination.height)
-        let drawn = PixelBox(x: Int(x), y: Int(y), width: source.width, height: source.height).intersection(whole)
+        let drawn = PixelBox(x: Int(x), y: Int(y), width: source.width, height: source.height)
+            .intersection(destination.whole)
         guard !drawn.isEmpty else { return }
-        let sourceImage = source.premultiplied(PixelBox(x: 0, y: 0, width: source.width, height: source.height))
-        let target = destination.premultiplied(drawn)
+        let scratch = workspaceHandle.map { workspace($0) }
+        let sourceImage = source.premultiplied(source.whole, scratch)
+        let target = destination.premultiplied(drawn, scratch)
         target.draw(
             sourceImage, x: Int(x) - drawn.x, y: Int(y) - drawn.y, operator: compositeOperator, opacity: alpha,
             mask: coverage, threads: workers)
-        destination.store(target, x: drawn.x, y: drawn.y)
+        destination.store(target, x: drawn.x, y: drawn.y, scratch)
     }
 }
 
@@ -91,8 +93,9 @@ public func blurtool_warp(
         let warp = AffineWarp(
             transform: AffineTransform2D(a: m[0], b: m[1], c: m[2], d: m[3], tx: m[4], ty: m[5]),
             filter: try resampleFilter(filter), edgeMode: .transparent, threads: try threadCount(threads))
-        let whole = PixelBox(x: 0, y: 0, width: source.width, height: source.height)
-        store(warp.apply(to: source.premultiplied(whole), width: destination.width, height: destination.height), into: destination)
+        store(
+            warp.apply(to: source.premultiplied(source.whole), width: destination.width, height: destination.height),
+            into: destination)
     }
 }
 
@@ -108,7 +111,8 @@ public func blurtool_warp_3d(
             m11: m[0], m12: m[1], m13: m[2], m14: m[3], m21: m[4], m22: m[5], m23: m[6], m24: m[7],
             m31: m[8], m32: m[9], m33: m[10], m34: m[11], m41: m[12], m42: m[13], m43: m[14], m44: m[15])
         let warp = PerspectiveWarp(homography: transform.homography, threads: try threadCount(threads))
-        let whole = PixelBox(x: 0, y: 0, width: source.width, height: source.height)
-        store(warp.apply(to: source.premultiplied(whole), width: destination.width, height: destination.height), into: destination)
+        store(
+            warp.apply(to: source.premultiplied(source.whole), width: destination.width, height: destination.height),
+            into: destination)
     }
 }

@@ -12,7 +12,7 @@ import Typesetting
 
 /// `blurtool_scene_t`: a scene read from its file and the frames drawn of it so far (the frame cache).
 final class SceneHandle {
-    var frames: AnimationRenderer.FrameSource
+    let frames: AnimationRenderer.FrameSource
 
     init(_ scene: Scene) {
         frames = AnimationRenderer.FrameSource(scene: scene)
@@ -168,12 +168,7 @@ public func blurtool_scene_render(
                 "destination",
                 "is \(destination.width)x\(destination.height); the scene is \(canvas.pixelWidth)x\(canvas.pixelHeight)")
         }
-        let workers = try threadCount(threads)
-        if source.frames.renderer.renderer.threads != workers {
-            source.frames = AnimationRenderer.FrameSource(
-                scene: canvas,
-                renderer: AnimationRenderer(renderer: SceneRenderer(threads: workers)))
-        }
+        source.frames.threads = try threadCount(threads)
         let frame: Image
         do {
             frame = try source.frames.frame(at: seconds)

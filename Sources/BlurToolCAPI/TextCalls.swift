@@ -82,9 +82,8 @@ public func blurtool_text_draw(
         // Frame points to destination pixels; the mask covers the ink's pixels within the destination only.
         let toPixels = AffineTransform2D(scaleX: label.scale, y: label.scale)
             .concatenating(AffineTransform2D(translationX: left, y: top))
-        let whole = PixelBox(x: 0, y: 0, width: destination.width, height: destination.height)
         let box = PixelBox(covering: ink, through: toPixels, within: destination.width, destination.height)
-            .intersection(whole)
+            .intersection(destination.whole)
         guard !box.isEmpty else { return }
         let mask = Plane(width: box.width, height: box.height)
         label.text.addCoverage(

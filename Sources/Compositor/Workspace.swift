@@ -1,6 +1,6 @@
 /// Scratch memory that blurs, resampling, materials and scene rendering reuse from call to call: once a
 /// renderer's sizes have settled, a call takes no new pixel-sized scratch (buffers only grow). Results are
-/// still new images unless the call writes `into:` one, and small tables (kernel weights) are made per call.
+/// still new images unless the call writes `into:` one; kernel weights are kept for the last few σ asked.
 ///
 /// Thread safety: a workspace serves one operation at a time (which may use several threads). Give each
 /// thread that works concurrently its own workspace.
@@ -11,14 +11,56 @@ public final class Workspace {
             columnFractions,
             columnGroups, rowTaps, rowWeights, renderRow, renderScratch, grain, sourceCopy,
             resizeRows, resizeRowPointers, resizeOutput, resizeFirst, resizeWeights,
-            sharedRowTable, sharedRowList, sharedRows, sharedRowStates
+            sharedRowTable, sharedRowList, sharedRows, sharedRowStates, shadeRow, scratchImage
         /// Tables of per-worker pointers, one table per use (stored under the use's raw value as "worker").
         case pointerTable
     }
 
     private var storage: [Int: (pointer: UnsafeMutableRawPointer, bytes: Int)] = [:]
+    /// Gaussian weights by σ: a renderer blurs at a handful of σ, frame after frame.
+    private var kernels: [Double: GaussianKernel] = [:]
+    private static let keptKernels = 8
+    /// Images over borrowed memory (a caller's buffer, this workspace's scratch) by their geometry: a call repeated
+    /// every frame wraps the same pixels in the same object instead of a new one.
+    private var views: [BorrowedGeometry: Image] = [:]
+    private static let keptViews = 32
+
+    private struct BorrowedGeometry: Hashable {
+        let address: UInt
+        let width, height, bytesPerRow: Int
+    }
+
+    /// An image of the given size in this workspace's memory, for a result that cannot be written in place: the
+    /// same pixels (and object) each call of that size, valid until the next call.
+    package func scratchImage(width: Int, height: Int) -> Image {
+        let pixels = buffer(.scratchImage, count: width * height * Image.bytesPerPixel, of: UInt8.self)
+        return borrowedImage(pixels, width: width, height: height, bytesPerRow: width * Image.bytesPerPixel)
+    }
+
+    /// An image borrowing `pointer`'s pixels (see `Image(borrowing:…)`), the same object for the same geometry
+    /// while this workspace keeps at most `keptViews` of them.
+    package func borrowedImage(
+        _ pointer: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int
+    ) -> Image {
+        let key = BorrowedGeometry(
+            address: UInt(bitPattern: pointer), width: width, height: height, bytesPerRow: bytesPerRow)
+        if let view = views[key] { return view }
+        let view = Image(borrowing: pointer, width: width, height: height, bytesPerRow: bytesPerRow)
+        if views.count >= Workspace.keptViews { views.removeAll(keepingCapacity: true) }
+        views[key] = view
+        return view
+    }
 
     public init() {}
+
+    /// The weights for σ, made once while this workspace holds at most `keptKernels` of them.
+    func gaussianKernel(sigma: Double) -> GaussianKernel {
+        if let kernel = kernels[sigma] { return kernel }
+        let kernel = GaussianKernel(sigma: sigma)
+        if kernels.count >= Workspace.keptKernels { kernels.removeAll(keepingCapacity: true) }
+        kernels[sigma] = kernel
+        return kernel
+    }
 
     deinit {
         for buffer in storage.values { PixelMemory.release(buffer.pointer) }

@@ -9,8 +9,14 @@ extension AnimationRenderer {
     /// checked against the renderer's limits, as a still is.
     public final class FrameSource {
         public let scene: Scene
-        public let renderer: AnimationRenderer
+        public private(set) var renderer: AnimationRenderer
         private let workspace = Workspace()
+
+        /// The threads each frame is drawn on; changing it keeps what is cached (the pixels do not depend on it).
+        public var threads: Int {
+            get { renderer.renderer.threads }
+            set { renderer.renderer.threads = newValue }
+        }
         private var cache: FrameCache?
 
         public init(scene: Scene, renderer: AnimationRenderer = AnimationRenderer()) {

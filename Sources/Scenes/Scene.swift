@@ -126,13 +126,9 @@ public struct BackdropMaterial: Equatable, Sendable {
     /// The recipe with `effect` applied: the blur radius and grain times the effect, the saturation that part
     /// of the way from 1, each tint's opacity times the effect.
     public var effectiveRecipe: MaterialRecipe {
-        let amount = min(max(effect, 0), 1)
-        guard amount < 1 else { return recipe }
+        guard effect < 1 else { return recipe }
         var partial = recipe
-        partial.blurPoints *= amount
-        partial.saturation = 1 + (recipe.saturation - 1) * amount
-        partial.grain *= amount
-        partial.tints = recipe.tints.map { TintLayer($0.color.opacity($0.color.alpha * amount), blendMode: $0.blendMode) }
+        partial.set(recipe, showing: effect)
         return partial
     }
 }

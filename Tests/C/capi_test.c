@@ -109,6 +109,7 @@ static void test_library(void) {
     CHECK(strcmp(blurtool_version(), "") != 0, "a version");
     CHECK(strstr(blurtool_kernels(), "") && strlen(blurtool_kernels()) > 0, "kernels named");
     CHECK(strcmp(blurtool_last_error(), "") == 0, "no error before any failure");
+    CHECK(strstr(blurtool_materials(), "ultraThin,thin,") == blurtool_materials(), "materials: %s", blurtool_materials());
 }
 
 static void test_blur(const blurtool_buffer_t *photo) {
@@ -209,28 +210,30 @@ static void test_material(void) {
 }
 
 static void test_composite(const blurtool_buffer_t *photo) {
+    blurtool_workspace_t *workspace = blurtool_workspace_new(); /* its views of the buffers kept call to call */
     blurtool_buffer_t canvas = copy_of(photo, 8);
     blurtool_buffer_t red = blank(10, 10, 0, BLURTOOL_ALPHA_STRAIGHT);
     for (int i = 0; i < 100; i++) memcpy(red.pixels + i * 4, (uint8_t[]){255, 0, 0, 255}, 4);
-    CHECK(blurtool_composite(&canvas, &red, 5, 7, NULL, 1, NULL, 0, 0) == 0, "source-over");
+    CHECK(blurtool_composite(workspace, &canvas, &red, 5, 7, NULL, 1, NULL, 0, 0) == 0, "source-over");
     CHECK(difference_at(&red, &canvas, 5, 7) == 0, "an opaque source replaces what it covers");
     blurtool_buffer_t before = copy_of(&canvas, 0);
-    CHECK(blurtool_composite(&canvas, &red, 20, 20, "source-over", 0, NULL, 0, 0) == 0, "opacity 0");
+    CHECK(blurtool_composite(workspace, &canvas, &red, 20, 20, "source-over", 0, NULL, 0, 0) == 0, "opacity 0");
     CHECK(difference(&before, &canvas) == 0, "opacity 0 leaves the destination");
     uint8_t mask[100] = {0};
-    CHECK(blurtool_composite(&canvas, &red, 20, 20, "copy", 1, mask, 10, 0) == 0, "mask");
+    CHECK(blurtool_composite(NULL, &canvas, &red, 20, 20, "copy", 1, mask, 10, 0) == 0, "mask");
     CHECK(difference(&before, &canvas) == 0, "a clear mask leaves the destination");
     blurtool_buffer_t white = blank(10, 10, 0, BLURTOOL_ALPHA_PREMULTIPLIED);
     memset(white.pixels, 255, 400);
-    CHECK(blurtool_composite(&canvas, &white, 200, 100, "multiply", 1, NULL, 0, 0) == 0, "multiply");
+    CHECK(blurtool_composite(NULL, &canvas, &white, 200, 100, "multiply", 1, NULL, 0, 0) == 0, "multiply");
     CHECK(difference(&before, &canvas) == 0, "multiplying by white changes nothing");
-    CHECK(blurtool_composite(&canvas, &red, -5, -5, "source-over", 1, NULL, 0, 0) == 0, "partly outside");
+    CHECK(blurtool_composite(workspace, &canvas, &red, -5, -5, "source-over", 1, NULL, 0, 0) == 0, "partly outside");
     CHECK(canvas.pixels[0] == 255 && canvas.pixels[1] == 0, "the part inside drawn");
 
-    EXPECT_FAILURE(blurtool_composite(&canvas, &red, 0, 0, "bogus", 1, NULL, 0, 0), BLURTOOL_ERROR_ARGUMENT, "blurtool_composite", "op: unknown operator \"bogus\"");
-    EXPECT_FAILURE(blurtool_composite(&canvas, &red, 0, 0, NULL, INFINITY, NULL, 0, 0), BLURTOOL_ERROR_ARGUMENT, "blurtool_composite", "opacity");
-    EXPECT_FAILURE(blurtool_composite(&canvas, &red, 0, 0, NULL, 1, mask, 9, 0), BLURTOOL_ERROR_ARGUMENT, "blurtool_composite", "mask_stride");
-    EXPECT_FAILURE(blurtool_composite(NULL, &red, 0, 0, NULL, 1, NULL, 0, 0), BLURTOOL_ERROR_ARGUMENT, "blurtool_composite", "destination: is NULL");
+    EXPECT_FAILURE(blurtool_composite(NULL, &canvas, &red, 0, 0, "bogus", 1, NULL, 0, 0), BLURTOOL_ERROR_ARGUMENT, "blurtool_composite", "op: unknown operator \"bogus\"");
+    EXPECT_FAILURE(blurtool_composite(NULL, &canvas, &red, 0, 0, NULL, INFINITY, NULL, 0, 0), BLURTOOL_ERROR_ARGUMENT, "blurtool_composite", "opacity");
+    EXPECT_FAILURE(blurtool_composite(NULL, &canvas, &red, 0, 0, NULL, 1, mask, 9, 0), BLURTOOL_ERROR_ARGUMENT, "blurtool_composite", "mask_stride");
+    EXPECT_FAILURE(blurtool_composite(NULL, NULL, &red, 0, 0, NULL, 1, NULL, 0, 0), BLURTOOL_ERROR_ARGUMENT, "blurtool_composite", "destination: is NULL");
+    blurtool_workspace_free(workspace);
     free(canvas.pixels), free(red.pixels), free(before.pixels), free(white.pixels);
 }
 

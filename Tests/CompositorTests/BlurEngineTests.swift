@@ -69,7 +69,7 @@ final class BlurEngineTests: XCTestCase {
             let baseline = blur.apply(to: image)
             for threads in [2, 3, 8] {
                 for tileWidth in [nil, 16, 37, 150] {
-                    var engine = GaussianBlur(sigma: sigma, precision: .exact, threads: threads).engine
+                    var engine = GaussianBlur(sigma: sigma, precision: .exact, threads: threads).engine(Workspace())
                     engine.tileWidth = tileWidth
                     let result = Image(width: image.width, height: image.height)
                     engine.run(
@@ -99,7 +99,7 @@ final class BlurEngineTests: XCTestCase {
             for shaded in [false, true] {
                 func render(threads: Int) -> Image {
                     var rows = PyramidGaussianBlur(source: image, sigma: sigma)
-                    if shaded { rows.shadeSmallImage { shader.shade($0, count: $1) } }
+                    if shaded { rows.shadeSmallImage(with: shader) }
                     let result = Image(width: image.width, height: image.height)
                     rows.render(into: result, dither: shaded, threads: threads)
                     return result

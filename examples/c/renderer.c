@@ -4,10 +4,13 @@
  *   renderer PHOTO SCENE.json OUT.png [FRAMES] [SCENE_FRAMES]
  *
  * Every frame it draws the photo into its frame buffer (as an app redraws its content), frosts the bottom
- * third in place with the thin material as its effect fades in (a sheet's backdrop), and draws a translucent
- * card over it; one workspace serves every frame, so once the first frame has sized it the loop allocates
- * nothing. Then it renders SCENE.json frame by frame (the scene's handle keeps what does not move) and writes
- * the last scene frame to OUT.png. Build: cc renderer.c $(pkg-config --cflags --libs blurtool) -o renderer
+ * third in place with the thin material (a sheet's backdrop) and draws a translucent card over it; one workspace
+ * serves every frame, so once the first frame has sized it the loop allocates nothing (a material whose effect
+ * animates makes its blur weights anew for each new sigma: a few small allocations a frame). Then it renders
+ * SCENE.json frame by frame (the scene's handle keeps what does not move) and writes the last scene frame to
+ * OUT.png (SCENE_FRAMES 0: the frame loop alone, nothing read or written after it).
+ *
+ * Build: cc renderer.c $(pkg-config --cflags --libs blurtool) -o renderer
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <blurtool.h>
@@ -106,16 +109,22 @@ int main(int argc, char **argv) {
         for (int y = 0; y < photo.height; y++) {
             memcpy(frame.pixels + y * frame.stride, photo.pixels + y * photo.stride, (size_t)photo.width * 4);
         }
-        double effect = frames > 1 ? (double)index / (frames - 1) : 1;
-        if (blurtool_material(workspace, &frame, &sheet, NULL, "thin", BLURTOOL_APPEARANCE_LIGHT, 0, effect, 0, 1))
+        if (blurtool_material(workspace, &frame, &sheet, NULL, "thin", BLURTOOL_APPEARANCE_LIGHT, 0, 1, 0, 1))
             return failed("material");
-        if (blurtool_composite(&frame, &card, sheet.x, sheet.y, "source-over", 1, NULL, 0, 1))
+        if (blurtool_composite(workspace, &frame, &card, sheet.x, sheet.y, "source-over", 1, NULL, 0, 1))
             return failed("composite");
     }
     double drawn = seconds() - start;
     printf("%d frames of %dx%d with a frosted sheet: %.2f ms a frame\n", frames, frame.width, frame.height,
            frames ? drawn * 1000 / frames : 0);
 
+    if (scene_frames <= 0) {
+        blurtool_workspace_free(workspace);
+        blurtool_free(photo.pixels);
+        free(frame.pixels);
+        free(card.pixels);
+        return 0;
+    }
     blurtool_scene_t *scene;
     if (blurtool_scene_load(argv[2], &scene)) return failed("scene");
     int32_t width, height;

@@ -130,15 +130,21 @@ const char *blurtool_version(void);
  * string. */
 const char *blurtool_kernels(void);
 
-/* The message of this thread's last failed call (UTF-8, one line), or "" when none failed. Valid until the
- * next call on this thread. */
+/* The message of this thread's last failed call (UTF-8, one line), or "" when none has failed yet. A call that
+ * succeeds leaves it as it was; read it when a call returns a status other than BLURTOOL_OK. The pointer stays
+ * valid until this thread's next failure (or its end). */
 const char *blurtool_last_error(void);
+
+/* The material names blurtool_material takes, comma-separated ("ultraThin,thin,...,prominent"). A static
+ * string. */
+const char *blurtool_materials(void);
 
 /* ---- Workspaces ----------------------------------------------------------------------------------------- */
 
-/* Scratch memory for blurs and materials. A renderer that passes the same workspace to every frame's calls
- * allocates nothing once the sizes settle. One thread at a time; NULL is never returned (out of memory ends
- * in the Swift runtime, as any allocation of a few hundred bytes would). */
+/* Scratch memory for blurs, materials and compositing, and views of the caller's buffers. A renderer that passes
+ * the same workspace to every frame's calls allocates nothing once its sizes and sigmas settle (weights are kept
+ * for the last 8 sigmas; a blur radius animated frame by frame makes a few small tables a frame). One thread at
+ * a time; NULL is never returned (out of memory ends in the Swift runtime, as any small allocation would). */
 blurtool_workspace_t *blurtool_workspace_new(void);
 /* Frees a workspace; NULL is ignored. */
 void blurtool_workspace_free(blurtool_workspace_t *workspace);
@@ -149,7 +155,8 @@ void blurtool_workspace_free(blurtool_workspace_t *workspace);
  * reading the pixels around the region as a backdrop filter does (past the buffer's edges, `edge`), so the
  * result equals the whole buffer blurred and cropped to the region: no seam where a panel meets the rest.
  * The result goes to `destination`, which has the region's size, or, when `destination` is NULL, back into the
- * region of `source` (in place). `destination` may overlap `source`. sigma <= 0 copies. `workspace` may be
+ * region of `source` (in place). `destination` may overlap `source`. sigma <= 0 copies the bytes (converted
+ * only when the two buffers' alpha differ). `workspace` may be
  * NULL (scratch memory is then allocated for the call). Straight-alpha buffers are premultiplied for the blur
  * (the region and the pixels around it that it reads) and converted back. */
 blurtool_status_t blurtool_blur(
@@ -162,7 +169,9 @@ blurtool_status_t blurtool_blur(
  * "systemMaterialDark", ...), `dim` the opacity of a black overlay drawn last (0 to 1, SwiftUI's
  * Color.black.opacity(dim)), `effect` how much of the material shows (0: none, 1: all of it, as
  * UIVisualEffectView animates its effect), `pixels_per_point` the buffer's scale (0: the buffer fills a phone
- * screen, its shorter side 390 points). Destination, overlap and alpha as blurtool_blur. */
+ * screen, its shorter side 390 points). Destination, overlap and alpha as blurtool_blur. A region equals the
+ * whole buffer's material cropped: to the bit where the blur takes the pyramid route (sigma from 6.6 px, every
+ * catalogue material at 1 pixel a point and more), within one level below it (shading after rounding). */
 blurtool_status_t blurtool_material(
     blurtool_workspace_t *workspace, const blurtool_buffer_t *source, const blurtool_rect_t *region,
     const blurtool_buffer_t *destination, const char *name, blurtool_appearance_t appearance, double dim,
@@ -173,14 +182,17 @@ blurtool_status_t blurtool_material(
 /* Draws `source` onto `destination` with its top-left corner at (x, y) (parts outside are skipped) with
  * `op`: a Porter-Duff operator ("source-over", "copy", "clear", "destination", "source-in", "source-out",
  * "source-atop", "destination-over", "destination-in", "destination-out", "destination-atop", "xor",
- * "plus-lighter", "plus-darker") or a blend mode ("normal", "multiply", "screen", "overlay", "darken", "lighten", "color-dodge",
+ * "plus-lighter", "plus-darker"; also "over", "lighter", "plus", "darker" and camelCase or Core Graphics
+ * spellings) or a blend mode ("normal", "multiply", "screen", "overlay", "darken", "lighten", "color-dodge",
  * "color-burn", "soft-light", "hard-light", "difference", "exclusion", "hue", "saturation", "color",
  * "luminosity"); NULL is "source-over". The source counts `opacity` (0 to 1) times; `mask` (NULL for none) is an
  * A8 coverage plane of the source's size with `mask_stride` bytes a row, acting as a clip. The operator acts
- * inside the drawn rectangle only, as Core Graphics draws an image. `source` may overlap `destination`. */
+ * inside the drawn rectangle only, as Core Graphics draws an image. `source` may overlap `destination`.
+ * `workspace` (NULL allowed) keeps what a call repeated every frame would otherwise allocate. */
 blurtool_status_t blurtool_composite(
-    const blurtool_buffer_t *destination, const blurtool_buffer_t *source, int32_t x, int32_t y, const char *op,
-    double opacity, const uint8_t *mask, int64_t mask_stride, int32_t threads);
+    blurtool_workspace_t *workspace, const blurtool_buffer_t *destination, const blurtool_buffer_t *source,
+    int32_t x, int32_t y, const char *op, double opacity, const uint8_t *mask, int64_t mask_stride,
+    int32_t threads);
 
 /* Draws `source` through an affine transform onto `destination`, which is first cleared to transparent:
  * `matrix` is {a, b, c, d, tx, ty} as CGAffineTransform (a source point (x, y), in pixels from the top-left
@@ -236,7 +248,7 @@ blurtool_status_t blurtool_scene_duration(const blurtool_scene_t *scene, double 
 /* Draws the scene as it shows at `time` seconds into `destination` (the scene's pixel size, any alpha). What
  * does not move is drawn once and kept in the handle (the frame cache), so asking frame after frame renders at
  * the animation's speed; each frame equals the same frame drawn alone, to the bit. The scene's work limits
- * apply to each frame. */
+ * apply to each frame. Changing `threads` between calls keeps the cache (the pixels do not depend on it). */
 blurtool_status_t blurtool_scene_render(
     blurtool_scene_t *scene, double time, const blurtool_buffer_t *destination, int32_t threads);
 
@@ -252,9 +264,9 @@ typedef enum blurtool_alignment {
 
 /* A label, laid out as UILabel does: `text` UTF-8 (NUL-terminated); `font` a family fontconfig knows ("Inter",
  * "DejaVu Serif"), a font file's absolute path, or NULL for the system face; `size` in points; `weight` 100 to
- * 900 (400 regular, 700 bold); `color` straight RGBA 0 to 1; `width` the width lines wrap to in points (0: no
- * wrapping); `line_limit` the most lines shown, the last truncated by an ellipsis (0: no limit). Pixels are
- * points times `scale`. */
+ * 900 in hundreds (400 regular, 700 bold; 0 is 400); `color` straight RGBA 0 to 1; `width` the width lines wrap
+ * to in points (0: no wrapping); `line_limit` the most lines shown, the last truncated by an ellipsis (0: no
+ * limit). Pixels are points times `scale` (0 is 1), so a zeroed struct with text and size set is a label. */
 typedef struct blurtool_label {
     const char *text;
     const char *font;

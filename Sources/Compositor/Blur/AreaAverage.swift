@@ -12,6 +12,36 @@ protocol CellRows: Sendable {
     ) -> UnsafePointer<Float>
 }
 
+/// The grid's rows from one of the two sources, held inline: an existential (`any CellRows`) of these structs
+/// would be boxed on the heap at every blur, the one allocation left in a renderer's steady state.
+enum GridCells: CellRows, @unchecked Sendable {
+    case whole(WholeCellRows)
+    case averaged(AreaAverage)
+
+    var scratchBytes: Int {
+        switch self {
+        case .whole(let cells): return cells.scratchBytes
+        case .averaged(let cells): return cells.scratchBytes
+        }
+    }
+
+    var bytesReadPerRow: Int {
+        switch self {
+        case .whole(let cells): return cells.bytesReadPerRow
+        case .averaged(let cells): return cells.bytesReadPerRow
+        }
+    }
+
+    func row(_ j: Int, into output: UnsafeMutablePointer<Float>, scratch: UnsafeMutableRawPointer)
+        -> UnsafePointer<Float>
+    {
+        switch self {
+        case .whole(let cells): return cells.row(j, into: output, scratch: scratch)
+        case .averaged(let cells): return cells.row(j, into: output, scratch: scratch)
+        }
+    }
+}
+
 /// A grid made whole beforehand (the resizing route's, a few thousand cells).
 struct WholeCellRows: CellRows, @unchecked Sendable {
     let cells: UnsafePointer<Float>

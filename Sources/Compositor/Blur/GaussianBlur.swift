@@ -52,7 +52,7 @@ public struct GaussianBlur: Sendable {
         guard edgeMode != .wrap else { return nil }
         let sigma = GaussianKernel.usableSigma(self.sigma)
         guard sigma > 0 else { return 0 }
-        return usesPyramid ? PyramidGaussianBlur.reach(forSigma: sigma) : GaussianKernel(sigma: sigma).radius
+        return usesPyramid ? PyramidGaussianBlur.reach(forSigma: sigma) : GaussianKernel.radius(forSigma: sigma)
     }
 
     /// Whether `precision` resolves to the pyramid route for this σ.
@@ -74,7 +74,7 @@ public struct GaussianBlur: Sendable {
             return PyramidGaussianBlur(
                 source: source, sigma: sigma, edgeMode: edgeMode, kernels: kernels, workspace: workspace)
         }
-        return SeparableBlurRows(source: source, engine: engine, workspace: workspace)
+        return SeparableBlurRows(source: source, engine: engine(workspace), workspace: workspace)
     }
 
     /// A new blurred image of the same size.
@@ -112,7 +112,7 @@ public struct GaussianBlur: Sendable {
                 width: destination.width, height: destination.height, workspace: workspace)
             rows.render(into: destination, threads: threads, workspace: workspace)
         } else {
-            engine.run(
+            engine(workspace).run(
                 source: PixelRows(input), outputX: x, outputY: y, destination: PixelRows(destination),
                 workspace: workspace)
         }
@@ -134,7 +134,7 @@ public struct GaussianBlur: Sendable {
             input = Plane(borrowing: bytes, width: source.width, height: source.height, bytesPerRow: source.width)
             for y in 0..<source.height { input.row(y).update(from: source.row(y), count: source.width) }
         }
-        engine.run(
+        engine(workspace).run(
             source: PixelRows(input), outputX: 0, outputY: 0, destination: PixelRows(destination),
             workspace: workspace)
     }
@@ -158,15 +158,17 @@ public struct GaussianBlur: Sendable {
         }
     }
 
-    var engine: SeparableBlurEngine {
+    /// The exact route, its weights from the workspace's memo (a renderer's steady state makes none).
+    func engine(_ workspace: Workspace) -> SeparableBlurEngine {
         SeparableBlurEngine(
-            kernel: GaussianKernel(sigma: sigma), edgeMode: edgeMode, kernels: kernels, threads: threads)
+            kernel: workspace.gaussianKernel(sigma: sigma), edgeMode: edgeMode, kernels: kernels, threads: threads)
     }
 
     /// `source` copied into the workspace, so an in-place blur reads pixels it has not yet overwritten.
     private func copy(_ source: Image, into workspace: Workspace) -> Image {
         let bytes = workspace.buffer(.sourceCopy, count: source.width * source.height * 4, of: UInt8.self)
-        let copy = Image(borrowing: bytes, width: source.width, height: source.height, bytesPerRow: source.width * 4)
+        let copy = workspace.borrowedImage(
+            bytes, width: source.width, height: source.height, bytesPerRow: source.width * 4)
         copy.copyPixels(from: source)
         return copy
     }

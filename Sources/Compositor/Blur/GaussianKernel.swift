@@ -33,6 +33,12 @@ public struct GaussianKernel: Sendable {
         return min(sigma, maximumSigma)
     }
 
+    /// The radius `init(sigma:)` gives, without making the weights.
+    public static func radius(forSigma sigma: Double) -> Int {
+        let sigma = usableSigma(sigma)
+        return sigma > 0 ? max(1, Int((truncation * sigma).rounded(.up))) : 0
+    }
+
     public init(sigma: Double) {
         let sigma = GaussianKernel.usableSigma(sigma)
         self.sigma = sigma
@@ -41,7 +47,7 @@ public struct GaussianKernel: Sendable {
             weights = [1]
             return
         }
-        let radius = max(1, Int((GaussianKernel.truncation * sigma).rounded(.up)))
+        let radius = GaussianKernel.radius(forSigma: sigma)
         var values = (-radius...radius).map { offset -> Double in
             // x/σ first: for σ = 1e-300, 2σ² underflows to 0 and x²/(2σ²) at x = 0 would be 0/0.
             let z = Double(offset) / sigma

@@ -32,7 +32,7 @@ extension PyramidGaussianBlur {
             resampler.resample(source, columns: columns, rows: rows, workspace: workspace) { j, row in
                 (averaged + j * grid.width * 4).update(from: row, count: grid.width * 4)
             }
-            return WholeCellRows(cells: averaged, width: grid.width)
+            return .whole(WholeCellRows(cells: averaged, width: grid.width))
         }
     }
 }

@@ -58,15 +58,15 @@ struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
 
     /// Grid cells read beyond a region's cells: the small kernel's radius, and interpolation reads one small
     /// sample before and two after the one at or left of a pixel.
-    static func margin(smallKernel kernel: GaussianKernel) -> Int { kernel.radius + 2 }
+    static func margin(smallKernelRadius radius: Int) -> Int { radius + 2 }
 
     /// How far beyond a region, in pixels along each axis, the pixels its result depends on may lie: the
     /// grid's margin of cells and the cells' alignment to the canvas origin.
     static func reach(forSigma sigma: Double) -> Int {
         let sigma = GaussianKernel.usableSigma(sigma)
         let factor = self.factor(forSigma: sigma)
-        let kernel = GaussianKernel(sigma: smallSigma(sigma: sigma, factor: factor))
-        return (margin(smallKernel: kernel) + 2) * factor
+        let radius = GaussianKernel.radius(forSigma: smallSigma(sigma: sigma, factor: factor))
+        return (margin(smallKernelRadius: radius) + 2) * factor
     }
 
     /// The factor this route uses for σ; 1 means the pyramid is not used (NaN and σ ≤ 0 too). At most 3030,
@@ -103,10 +103,10 @@ struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
             width: regionWidth ?? source.width * scale, height: regionHeight ?? source.height * scale,
             workspace: workspace
         ) { grid in
-            AreaAverage(
+            .averaged(AreaAverage(
                 source, factor: factor / scale, firstColumn: grid.firstColumn, firstRow: grid.firstRow,
                 width: grid.width, edgeMode: edgeMode, kernels: Kernels.pyramid(matching: kernels),
-                workspace: workspace)
+                workspace: workspace))
         }
     }
 
@@ -122,13 +122,13 @@ struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     /// Floats, cell by cell, margins included) and to interpolate back up.
     init(
         sigma: Double, factor: Int, kernels: any ConvolutionKernelSet.Type, regionX: Int, y regionY: Int,
-        width: Int, height: Int, workspace: Workspace, cells: (Grid) -> some CellRows
+        width: Int, height: Int, workspace: Workspace, cells: (Grid) -> GridCells
     ) {
         let sigma = GaussianKernel.usableSigma(sigma)
         let smallSigma = PyramidGaussianBlur.smallSigma(sigma: sigma, factor: factor)
-        let kernel = GaussianKernel(sigma: smallSigma)
+        let kernel = workspace.gaussianKernel(sigma: smallSigma)
         interpolation = PyramidGaussianBlur.interpolation(forSigma: sigma)
-        let margin = PyramidGaussianBlur.margin(smallKernel: kernel)
+        let margin = PyramidGaussianBlur.margin(smallKernelRadius: kernel.radius)
         self.width = width
         self.height = height
         self.factor = factor
@@ -176,8 +176,8 @@ struct PyramidGaussianBlur: BlurredRows, @unchecked Sendable {
     /// Applies a per-pixel function to each row of the small blurred image before it is interpolated up. For
     /// the smooth signal a wide blur leaves, shading then interpolating differs from interpolating then shading
     /// only by the function's curvature over one small pixel's change (measured in MaterialTests).
-    mutating func shadeSmallImage(_ shade: @escaping @Sendable (UnsafeMutablePointer<Float>, Int) -> Void) {
-        small.shade = shade
+    mutating func shadeSmallImage(with shader: MaterialShader) {
+        small.shader = shader
     }
 
     /// Row y mixes four small rows (two, linearly), each first upsampled across: the per-pixel work of the

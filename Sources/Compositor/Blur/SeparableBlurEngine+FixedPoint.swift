@@ -45,12 +45,8 @@ extension SeparableBlurEngine {
             columnMap[i] = edgeMode.sourceIndex(outputX - radius + i, count: source.width)
         }
         let weights = workspace.buffer(.weights, count: 2 * (radius + 1), of: UInt32.self)
-        let horizontal = FixedPoint.weights(kernel, scale: FixedPoint.horizontalScale)
-        let vertical = FixedPoint.weights(kernel, scale: FixedPoint.verticalScale)
-        for k in 0...radius {
-            weights[k] = horizontal[k]
-            weights[radius + 1 + k] = vertical[k]
-        }
+        FixedPoint.write(kernel, scale: FixedPoint.horizontalScale, into: weights)
+        FixedPoint.write(kernel, scale: FixedPoint.verticalScale, into: weights + radius + 1)
         let tileValues = min(tile, width) * channels
         let scratch = FixedPointScratch(
             ring: workspace.buffers(.ring, workers: workers, count: ringRows * Self.ringStride(tileValues)),

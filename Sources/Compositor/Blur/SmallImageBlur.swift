@@ -23,16 +23,16 @@ struct SmallImageBlur: @unchecked Sendable {
     private let taps: Int
     /// The kernel with three zeros on each side (`PaddedWeights`), in the workspace.
     private let paddedWeights: UnsafePointer<Float>
-    private let cells: any CellRows
+    private let cells: GridCells
     private let kernels: any ConvolutionKernelSet.Type
     private let pyramidKernels: any PyramidKernelSet.Type
     /// Applied to each blurred row as it is made (a material's shading), if set.
-    var shade: (@Sendable (UnsafeMutablePointer<Float>, Int) -> Void)?
+    var shader: MaterialShader?
     /// The grid rows that several streams read (`shareCellRows`), or nil: streams make every row themselves.
     private var sharedRows: SharedCellRows?
 
     init(
-        _ cells: some CellRows, width: Int, height: Int, kernel: GaussianKernel, kernels: any ConvolutionKernelSet.Type,
+        _ cells: GridCells, width: Int, height: Int, kernel: GaussianKernel, kernels: any ConvolutionKernelSet.Type,
         workspace: Workspace
     ) {
         self.cells = cells
@@ -171,7 +171,7 @@ struct SmallImageBlur: @unchecked Sendable {
                 }
                 let output = blurred + r * rowCount
                 blur.pyramidKernels.convolveAcross(line, weights: weights, count: rowCount, into: output)
-                blur.shade?(output, width)
+                blur.shader?.shade(output, count: width)
             }
             group = next
         }

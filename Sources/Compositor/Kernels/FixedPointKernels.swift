@@ -42,8 +42,15 @@ enum FixedPoint {
     /// The centre's error is then at most radius units and the others' half a unit, which bounds the weights'
     /// effect on a result by 127.5 · 2·radius / scale levels (see `errorBound`).
     static func weights(_ kernel: GaussianKernel, scale: Int) -> [UInt32] {
+        [UInt32](unsafeUninitializedCapacity: kernel.radius + 1) { buffer, count in
+            write(kernel, scale: scale, into: buffer.baseAddress!)
+            count = kernel.radius + 1
+        }
+    }
+
+    /// `weights(kernel, scale:)` written to `result` (radius + 1 values), allocating nothing.
+    static func write(_ kernel: GaussianKernel, scale: Int, into result: UnsafeMutablePointer<UInt32>) {
         let radius = kernel.radius
-        var result = [UInt32](repeating: 0, count: radius + 1)
         var sides = 0
         for k in stride(from: 1, through: radius, by: 1) {
             let value = Int((Double(kernel.weights[radius + k]) * Double(scale)).rounded())
@@ -51,7 +58,6 @@ enum FixedPoint {
             sides += 2 * value
         }
         result[0] = UInt32(scale - sides)
-        return result
     }
 
     /// The largest radius the integer route takes: the weights' error grows with the radius (the bound below

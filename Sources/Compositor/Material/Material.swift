@@ -33,6 +33,21 @@ public struct MaterialRecipe: Equatable, Sendable {
         self.grain = grain
     }
 
+    /// `base` with only part of it showing, as `UIVisualEffectView` animates its `effect` from nil: the blur
+    /// radius and grain times `amount` (0...1), the saturation that part of the way from 1, each tint's opacity
+    /// times it. Written over this recipe, whose tints' storage is reused when the counts match, so a renderer
+    /// animating the effect frame by frame allocates nothing.
+    public mutating func set(_ base: MaterialRecipe, showing amount: Double) {
+        let amount = amount.isNaN ? 1 : min(max(amount, 0), 1)
+        blurPoints = base.blurPoints * amount
+        saturation = 1 + (base.saturation - 1) * amount
+        grain = base.grain * amount
+        if tints.count != base.tints.count { tints = base.tints }
+        for (index, tint) in base.tints.enumerated() {
+            tints[index] = TintLayer(tint.color.opacity(tint.color.alpha * amount), blendMode: tint.blendMode)
+        }
+    }
+
     /// How much of the backdrop the normal-blended tints hide together: 1 − Π(1 − opacity).
     public var coverage: Double {
         1 - tints.filter { $0.blendMode == .normal }.reduce(1) { $0 * (1 - $1.color.alpha) }

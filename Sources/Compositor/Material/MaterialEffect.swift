@@ -93,8 +93,7 @@ public struct MaterialEffect: Sendable {
     ) {
         var rows = rows
         if !isPlainBlur {  // a plain blur's shader would change nothing (but rounding)
-            let shader = MaterialShader(recipe: recipe, dim: dim)
-            rows.shadeSmallImage { row, count in shader.shade(row, count: count) }
+            rows.shadeSmallImage(with: MaterialShader(recipe: recipe, dim: dim))
         }
         rows.render(
             into: result, dither: dither, grain: Float(recipe.grain), threads: threads, workspace: workspace,
@@ -109,19 +108,29 @@ public struct MaterialEffect: Sendable {
     public func apply(
         to source: Image, regionX x: Int, y: Int, width: Int, height: Int, workspace: Workspace = Workspace()
     ) -> Image {
-        precondition(x >= 0 && y >= 0 && x + width <= source.width && y + height <= source.height, "region outside")
         let result = Image(uninitializedWidth: width, height: height)  // every pixel is written
+        apply(to: source, regionX: x, y: y, into: result, workspace: workspace)
+        return result
+    }
+
+    /// The same, written into `result` (the region's size, not overlapping `source`): a renderer that passes the
+    /// same result and workspace every frame allocates nothing.
+    public func apply(
+        to source: Image, regionX x: Int, y: Int, into result: Image, workspace: Workspace = Workspace()
+    ) {
+        let (width, height) = (result.width, result.height)
+        precondition(x >= 0 && y >= 0 && x + width <= source.width && y + height <= source.height, "region outside")
+        precondition(!result.overlaps(source), "the result overlaps the source")
         let blur = GaussianBlur(sigma: sigmaPixels, edgeMode: edgeMode, precision: precision, threads: threads)
         if blur.usesPyramid && !isPlainBlur {
             renderPyramid(source, sourceScale: 1, region: (x, y), into: result, workspace: workspace)
-            return result
+            return
         }
         blur.apply(to: source, regionX: x, y: y, into: result, workspace: workspace)
         if !isPlainBlur {
             let shader = MaterialShader(recipe: recipe, dim: dim)
             let quantizer = Quantizer(dither: dither, grain: Float(recipe.grain))
-            let row = UnsafeMutablePointer<Float>.allocate(capacity: width * 4 * 2)
-            defer { row.deallocate() }
+            let row = workspace.buffer(.shadeRow, count: width * 4 * 2, of: Float.self)
             for line in 0..<height {
                 for i in 0..<(width * 4) { row[i] = Float(result.row(line)[i]) }
                 shader.shade(row, count: width)
@@ -129,7 +138,6 @@ public struct MaterialEffect: Sendable {
                     row, count: width, into: result.row(line), y: y + line, firstX: x, grainScratch: row + width * 4)
             }
         }
-        return result
     }
 
     /// The `crop` of `source` resized to `width` × `height` with `filter`, seen through this material: the
@@ -183,24 +191,35 @@ public struct MaterialEffect: Sendable {
 /// is added per output pixel when quantising.)
 struct MaterialShader: Sendable {
     private let saturation: Float
-    private let tints: [(red: Float, green: Float, blue: Float, opacity: Float, mode: BlendMode)]
+    /// The recipe's own array (shared, not copied: a renderer's frame makes no new one), in Float per row.
+    private let tints: [TintLayer]
     private let keep: Float  // 1 − dim
+
+    private typealias FloatTint = (red: Float, green: Float, blue: Float, opacity: Float, mode: BlendMode)
 
     // Rec. 709 luma, as UIImageEffects' saturation matrix uses.
     private static let luma: (Float, Float, Float) = (0.2126, 0.7152, 0.0722)
 
     init(recipe: MaterialRecipe, dim: Double) {
         saturation = Float(recipe.saturation)
-        tints = recipe.tints.map {
-            (
-                Float($0.color.red), Float($0.color.green), Float($0.color.blue),
-                Float(min(max($0.color.alpha, 0), 1)), $0.blendMode
-            )
-        }
+        tints = recipe.tints
         keep = Float(1 - min(max(dim, 0), 1))
     }
 
     func shade(_ row: UnsafeMutablePointer<Float>, count: Int) {
+        // On the stack: a row's tints in Float.
+        withUnsafeTemporaryAllocation(of: FloatTint.self, capacity: tints.count) { floats in
+            for (index, tint) in tints.enumerated() {
+                floats[index] = (
+                    Float(tint.color.red), Float(tint.color.green), Float(tint.color.blue),
+                    Float(min(max(tint.color.alpha, 0), 1)), tint.blendMode
+                )
+            }
+            shade(row, count: count, tints: UnsafeBufferPointer(floats))
+        }
+    }
+
+    private func shade(_ row: UnsafeMutablePointer<Float>, count: Int, tints: UnsafeBufferPointer<FloatTint>) {
         let dimAlpha = 1 - keep
         for x in 0..<count {
             let p = row + x * 4
