@@ -24,7 +24,7 @@ APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev
 TEST_APT_PACKAGES := ffmpeg python3-venv valgrind
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-PHONY_CAPI := capi install uninstall test-capi python-deps valgrind-capi bench-capi
+PHONY_CAPI := capi install uninstall test-capi python-deps valgrind-capi bench-capi bench-python
 .PHONY: $(PHONY_CAPI) deps test-deps oracles build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text bench-transition bench-perspective bench-portable
 
 deps test-deps: PACKAGES = $(if $(filter test-deps,$@),$(TEST_APT_PACKAGES),$(APT_PACKAGES))
@@ -137,6 +137,18 @@ valgrind-capi: test-deps
 bench-capi: release
 	$(MAKE) --no-print-directory install PREFIX=$(CAPI_PREFIX) > .build/capi-install.log
 	python3 Benchmarks/capi/c_against_swift.py --library-prefix $(CAPI_PREFIX) $(BENCH_ARGS)
+
+# The Python module against OpenCV and Pillow-SIMD on one 12 MP array, one thread, trial by trial (the targets:
+# σ 2 at least 1.3x cv2.GaussianBlur, σ 30 at least 4x Pillow-SIMD), and a Python call's cost over C's.
+bench-python: release peers-setup
+	$(MAKE) --no-print-directory install PREFIX=$(CAPI_PREFIX) > .build/capi-install.log
+	@mkdir -p .build/capi-bench
+	cc -std=c99 -O2 Benchmarks/capi/region_blur.c -I$(CAPI_PREFIX)/include -L$(CAPI_PREFIX)/lib -lblurtool \
+		-Wl,-rpath,$(abspath $(CAPI_PREFIX))/lib -o .build/capi-bench/region_blur
+	BLURTOOL_LIBRARY=$(abspath $(CAPI_PREFIX))/lib/libblurtool.so.1 PYTHONPATH=python \
+		$(PEERS_PY) Benchmarks/peers/peer_python.py --peer opencv --overhead .build/capi-bench/region_blur $(BENCH_ARGS)
+	BLURTOOL_LIBRARY=$(abspath $(CAPI_PREFIX))/lib/libblurtool.so.1 PYTHONPATH=python \
+		.venv-simd/bin/python Benchmarks/peers/peer_python.py --peer pillow-simd $(BENCH_ARGS)
 
 test-release: deps test-deps
 	$(SWIFT) test --disable-swift-testing -c release -Xswiftc -enable-testing $(CPU_FLAGS)

@@ -6,6 +6,8 @@
  *
  * Reads benchmark names from standard input, one a line, runs one trial of each and writes its milliseconds: the
  * bottom third of the photo blurred into a buffer of its size, one workspace for every call, as a renderer does.
+ * `tiny-blur N` (PHOTO may then be -) writes the microseconds of one call blurring an 8x8 buffer into another,
+ * the mean of N: the cost of a call itself, which Benchmarks/peers/peer_python.py compares with Python's.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <blurtool.h>
@@ -21,11 +23,37 @@ static double milliseconds(void) {
     return now.tv_sec * 1e3 + now.tv_nsec * 1e-6;
 }
 
+/* Answers `tiny-blur N` lines: the mean microseconds of N blurs of an 8x8 buffer into another. */
+static int tiny_blurs(int threads) {
+    uint8_t source_pixels[8 * 8 * 4], destination_pixels[8 * 8 * 4];
+    for (int i = 0; i < (int)sizeof source_pixels; i++) source_pixels[i] = (uint8_t)(i % 4 == 3 ? 255 : i * 7);
+    blurtool_buffer_t source = {source_pixels, 8, 8, 32, BLURTOOL_ALPHA_PREMULTIPLIED};
+    blurtool_buffer_t destination = {destination_pixels, 8, 8, 32, BLURTOOL_ALPHA_PREMULTIPLIED};
+    blurtool_workspace_t *workspace = blurtool_workspace_new();
+    char line[256];
+    int count;
+    while (fgets(line, sizeof line, stdin)) {
+        if (sscanf(line, "tiny-blur %d", &count) != 1 || count < 1) {
+            printf("unknown\n");
+            continue;
+        }
+        for (int i = 0; i < 1000; i++)
+            blurtool_blur(workspace, &source, NULL, &destination, 1, BLURTOOL_EDGE_MIRROR, BLURTOOL_PRECISION_AUTO, threads);
+        double start = milliseconds();
+        for (int i = 0; i < count; i++)
+            blurtool_blur(workspace, &source, NULL, &destination, 1, BLURTOOL_EDGE_MIRROR, BLURTOOL_PRECISION_AUTO, threads);
+        printf("%.3f\n", (milliseconds() - start) * 1000 / count);
+    }
+    blurtool_workspace_free(workspace);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) {
         fprintf(stderr, "usage: region_blur PHOTO THREADS\n");
         return 64;
     }
+    if (strcmp(argv[1], "-") == 0) return tiny_blurs(atoi(argv[2]));
     FILE *file = fopen(argv[1], "rb");
     if (!file) return 66;
     fseek(file, 0, SEEK_END);

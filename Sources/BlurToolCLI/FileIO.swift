@@ -37,6 +37,10 @@ enum FileIO {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw ToolFailure(.ioError, path, errorText(errno)) }
         guard status.st_mode & S_IFMT != S_IFDIR else { throw ToolFailure(.noInput, path, "is a directory") }
+        if let stream = ownOutputStream(status) {
+            // A pipe or terminal this process writes itself (`/proc/self/fd/1`): it would wait for its own end.
+            throw ToolFailure(.noInput, path, "is this process's own \(stream); it would never end")
+        }
         guard status.st_size <= limit else { throw ToolFailure(.dataError, path, tooLarge) }
         // A regular file's size is known: read it into one buffer of that size (a pipe, a device or a file that
         // grows meanwhile still ends up complete, through the growing loop).
@@ -99,6 +103,18 @@ enum FileIO {
     }
 
     /// True when `path` (through any symbolic link) is a character device or a FIFO, which is written directly.
+    /// "standard output" or "standard error" when `status` is the pipe, socket or terminal behind one of them.
+    private static func ownOutputStream(_ status: stat) -> String? {
+        guard status.st_mode & S_IFMT != S_IFREG else { return nil }
+        for (descriptor, name) in [(STDOUT_FILENO, "standard output"), (STDERR_FILENO, "standard error")] {
+            var output = stat()
+            if fstat(descriptor, &output) == 0, output.st_dev == status.st_dev, output.st_ino == status.st_ino {
+                return name
+            }
+        }
+        return nil
+    }
+
     static func isStream(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT == S_IFCHR || status.st_mode & S_IFMT == S_IFIFO)

@@ -86,6 +86,21 @@ final class OutputTargetTests: XCTestCase {
         XCTAssertEqual(try files(), ["photo.jpg"], "no temporary file beside the input either")
     }
 
+    /// An input that is the process's own standard output or error (a pipe here, as under a script) would wait for
+    /// its own end for ever: refused at once, naming it (the CLI fuzzer's seed 5, case 3806, hung 300 s).
+    func testAnInputThatIsTheProcesssOwnOutputIsRefused() throws {
+        for (path, name) in [("/proc/self/fd/1", "standard output"), ("/proc/self/fd/2", "standard error")] {
+            let (process, out, err) = try ToolProcess.start([path, "--sigma", "3", "-o", directory + "out.png"])
+            let deadline = Date().addingTimeInterval(20)
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            if process.isRunning { process.terminate() }
+            let result = ToolProcess.finish(process, out, err)
+            XCTAssertEqual(result.status, 66, "\(path): \(result.err)")
+            XCTAssertEqual(
+                result.err, "blurtool: error: \"\(path)\": is this process's own \(name); it would never end\n")
+        }
+    }
+
     func testAFIFOIsWrittenThrough() throws {
         let fifo = directory + "pipe"
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
