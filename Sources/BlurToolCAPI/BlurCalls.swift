@@ -42,6 +42,18 @@ private func readWindow(_ source: CallerBuffer, region: PixelBox, reach: Int?, _
     return (source.premultiplied(window), region.x - window.x, region.y - window.y)
 }
 
+/// Whether a region filter over straight-alpha pixels may run on them as premultiplied ones: every pixel it
+/// reads (the region and its reach, all of the buffer for a wrapped edge) is opaque, and the edge reads no
+/// transparent pixels, so the result is opaque too and its straight and premultiplied bytes agree. That saves
+/// converting the window and the result both, for the opaque photos most straight buffers hold.
+private func readsOnlyOpaque(_ source: CallerBuffer, region: PixelBox, reach: Int?, edge: EdgeMode, _ workspace: Workspace)
+    -> Bool
+{
+    guard source.isStraight, edge != .transparent else { return false }
+    let window = reach.map { region.expanded(by: $0).intersection(source.whole) } ?? source.whole
+    return source.view(window, workspace).isOpaque
+}
+
 /// The destination of a region's result: the caller's buffer of the region's size, or the region itself.
 private func destination(_ pointer: UnsafePointer<blurtool_buffer_t>?, source: CallerBuffer, region: PixelBox)
     throws(CallFailure) -> (buffer: CallerBuffer, x: Int, y: Int)
@@ -93,9 +105,9 @@ public func blurtool_blur(
     _ sigma: Double, _ edge: blurtool_edge_t, _ precision: blurtool_precision_t, _ threads: Int32
 ) -> blurtool_status_t {
     entry("blurtool_blur") { () throws(CallFailure) in
-        let source = try CallerBuffer(sourcePointer, "source")
+        var source = try CallerBuffer(sourcePointer, "source")
         let box = try region(regionPointer, in: source, "region")
-        let target = try destination(destinationPointer, source: source, region: box)
+        var target = try destination(destinationPointer, source: source, region: box)
         let blur = GaussianBlur(
             sigma: try finite(sigma, "sigma"), edgeMode: try edgeMode(edge), precision: try blurPrecision(precision),
             threads: try threadCount(threads))
@@ -104,6 +116,9 @@ public func blurtool_blur(
             return
         }
         let scratch = workspace(workspaceHandle)
+        if readsOnlyOpaque(source, region: box, reach: blur.reach, edge: blur.edgeMode, scratch) {
+            (source, target.buffer) = (source.asPremultiplied, target.buffer.asPremultiplied)
+        }
         let input = readWindow(source, region: box, reach: blur.reach, scratch)
         if target.buffer.isStraight {
             let result = Image(width: box.width, height: box.height)
@@ -133,9 +148,9 @@ public func blurtool_material(
     _ pixelsPerPoint: Double, _ threads: Int32
 ) -> blurtool_status_t {
     entry("blurtool_material") { () throws(CallFailure) in
-        let source = try CallerBuffer(sourcePointer, "source")
+        var source = try CallerBuffer(sourcePointer, "source")
         let box = try region(regionPointer, in: source, "region")
-        let target = try destination(destinationPointer, source: source, region: box)
+        var target = try destination(destinationPointer, source: source, region: box)
         let materialName = try string(name, "name")
         guard let (material, fixed) = MaterialCatalog.lookup(materialName) else {
             throw .argument(
@@ -151,6 +166,9 @@ public func blurtool_material(
             recipe: scratch.recipe, dim: try finite(dim, "dim", in: 0...1),
             pixelsPerPoint: scale > 0 ? scale : MaterialEffect.pixelsPerPoint(fillingScreenWith: source.width, source.height),
             threads: try threadCount(threads))
+        if readsOnlyOpaque(source, region: box, reach: effectView.reach, edge: effectView.edgeMode, scratch.workspace) {
+            (source, target.buffer) = (source.asPremultiplied, target.buffer.asPremultiplied)
+        }
         let input = readWindow(source, region: box, reach: effectView.reach, scratch.workspace)
         let output = target.buffer.view(
             PixelBox(x: target.x, y: target.y, width: box.width, height: box.height), scratch.workspace)

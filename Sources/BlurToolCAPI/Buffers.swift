@@ -14,6 +14,16 @@ struct CallerBuffer {
     let stride: Int
     let isStraight: Bool
 
+    /// The same pixels read and written as premultiplied: for straight-alpha pixels that are all opaque, whose
+    /// premultiplied and straight bytes are the same.
+    var asPremultiplied: CallerBuffer {
+        CallerBuffer(pixels: pixels, width: width, height: height, stride: stride, isStraight: false)
+    }
+
+    private init(pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, isStraight: Bool) {
+        (self.pixels, self.width, self.height, self.stride, self.isStraight) = (pixels, width, height, stride, isStraight)
+    }
+
     init(_ pointer: UnsafePointer<blurtool_buffer_t>?, _ name: String) throws(CallFailure) {
         guard let buffer = pointer?.pointee else { throw .argument(name, "is NULL") }
         guard let pixels = buffer.pixels else { throw .argument("\(name)->pixels", "is NULL") }

@@ -204,12 +204,23 @@ public final class Image: @unchecked Sendable {
         }
     }
 
-    /// True when every pixel has alpha 255.
+    /// True when every pixel has alpha 255. Sixteen pixels at a time (a 12 MP photo in a few milliseconds, which a
+    /// caller's straight-alpha buffer saves converting when it is opaque), stopping at the first that is not.
     public var isOpaque: Bool {
+        // Little-endian: a pixel's alpha byte is the top byte of its 32-bit word.
+        let alphas = SIMD16<UInt32>(repeating: 0xFF00_0000)
         for y in 0..<height {
-            let p = row(y)
-            for x in 0..<width where p[x * 4 + 3] != 255 {
-                return false
+            let pixels = UnsafeRawPointer(row(y))
+            var x = 0
+            while x + 16 <= width {
+                if pixels.loadUnaligned(fromByteOffset: x * 4, as: SIMD16<UInt32>.self) & alphas != alphas {
+                    return false
+                }
+                x += 16
+            }
+            while x < width {
+                if pixels.load(fromByteOffset: x * 4 + 3, as: UInt8.self) != 255 { return false }
+                x += 1
             }
         }
         return true

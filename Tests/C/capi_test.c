@@ -136,6 +136,16 @@ static void test_blur(const blurtool_buffer_t *photo) {
     straight.alpha = BLURTOOL_ALPHA_STRAIGHT;
     CHECK(blurtool_blur(NULL, &straight, &region, &panel, 3, BLURTOOL_EDGE_MIRROR, BLURTOOL_PRECISION_AUTO, 0) == 0, "straight");
     CHECK(difference_at(&panel, &whole, 100, 50) == 0, "straight opaque equals premultiplied");
+    /* A translucent pixel in the window: the converting route, whose region still equals its whole's crop. */
+    straight.pixels[(60 * straight.width + 150) * 4 + 3] = 40;
+    blurtool_buffer_t straight_whole = blank(photo->width, photo->height, 0, BLURTOOL_ALPHA_STRAIGHT);
+    CHECK(blurtool_blur(NULL, &straight, NULL, &straight_whole, 3, BLURTOOL_EDGE_MIRROR, BLURTOOL_PRECISION_AUTO, 0) == 0, "whole");
+    blurtool_buffer_t straight_panel = blank(200, 120, 0, BLURTOOL_ALPHA_STRAIGHT);
+    CHECK(blurtool_blur(NULL, &straight, &region, &straight_panel, 3, BLURTOOL_EDGE_MIRROR, BLURTOOL_PRECISION_AUTO, 0) == 0, "region");
+    CHECK(difference_at(&straight_panel, &straight_whole, 100, 50) == 0, "straight translucent region equals the crop");
+    CHECK(straight_panel.pixels[(10 * 200 + 50) * 4 + 3] < 255, "the translucent pixel blurred into its neighbours");
+    CHECK(difference_at(&straight_panel, &whole, 100, 50) > 0, "and the result is not the opaque one");
+    free(straight_whole.pixels), free(straight_panel.pixels);
     blurtool_buffer_t wide = blank(photo->width, photo->height, 0, BLURTOOL_ALPHA_PREMULTIPLIED);
     CHECK(blurtool_blur(workspace, photo, NULL, &wide, 30, BLURTOOL_EDGE_MIRROR, BLURTOOL_PRECISION_AUTO, 0) == 0, "σ 30");
     CHECK(blurtool_blur(workspace, photo, &region, &panel, 30, BLURTOOL_EDGE_MIRROR, BLURTOOL_PRECISION_AUTO, 0) == 0, "σ 30 region");

@@ -10,6 +10,30 @@ final class ImageTests: XCTestCase {
         XCTAssertFalse(image.isOpaque)
     }
 
+    /// The sixteen-pixel test agrees with a pixel-by-pixel one wherever the one translucent pixel sits: in a
+    /// chunk, in a row's tail past the last chunk, in a region with a padded stride, or nowhere.
+    func testIsOpaqueFindsAnyTranslucentPixel() {
+        func pixelByPixel(_ image: Image) -> Bool {
+            (0..<image.height).allSatisfy { y in (0..<image.width).allSatisfy { x in image[x, y].alpha == 255 } }
+        }
+        for width in [1, 15, 16, 17, 37] {
+            let image = Image(width: width, height: 3, fill: Pixel(red: 9, green: 8, blue: 7))
+            XCTAssertTrue(image.isOpaque)
+            for (x, y) in [(0, 0), (width - 1, 2), (width / 2, 1)] {
+                for alpha: UInt8 in [0, 254] {
+                    image[x, y] = Pixel(red: 0, green: 0, blue: 0, alpha: alpha)
+                    XCTAssertEqual(image.isOpaque, pixelByPixel(image), "width \(width), (\(x), \(y))")
+                    XCTAssertFalse(image.isOpaque)
+                    image[x, y] = Pixel(red: 9, green: 8, blue: 7)
+                }
+            }
+        }
+        let parent = Image(width: 40, height: 4, fill: Pixel(red: 1, green: 2, blue: 3))
+        parent[39, 1] = .transparent  // outside the region: the padded stride must not read it
+        XCTAssertTrue(parent.region(x: 2, y: 0, width: 37, height: 4).isOpaque)
+        XCTAssertFalse(parent.isOpaque)
+    }
+
     func testFillSetsEveryPixel() {
         let pixel = Pixel(red: 10, green: 20, blue: 30, alpha: 40)
         let image = Image(width: 7, height: 2, fill: pixel)
