@@ -1,11 +1,12 @@
+import CBlurToolAPI
+import Compositor
+import Scenes
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import CBlurToolAPI
-import Compositor
-import Scenes
 
 /// `blurtool_workspace_t`: the scratch memory a renderer passes to every frame's blur and material calls.
 final class WorkspaceHandle {
@@ -34,11 +35,13 @@ func workspace(_ handle: OpaquePointer?) -> Workspace { workspaceHandle(handle).
 
 /// The source pixels a region's filter reads (its reach around the region, clipped to the buffer; all of it
 /// when the edge wraps), premultiplied, and where the region sits in them.
-private func readWindow(_ source: CallerBuffer, region: PixelBox, reach: Int?, _ workspace: Workspace)
+private func readWindow(
+    _ source: CallerBuffer, region: PixelBox, reach: Int?, _ workspace: Workspace
+)
     -> (image: Image, x: Int, y: Int)
 {
     guard source.isStraight else { return (source.view(source.whole, workspace), region.x, region.y) }
-    let window = reach.map { region.expanded(by: $0).intersection(source.whole) } ?? source.whole
+    let window = source.window(around: region, reach: reach)
     return (source.premultiplied(window), region.x - window.x, region.y - window.y)
 }
 
@@ -46,16 +49,17 @@ private func readWindow(_ source: CallerBuffer, region: PixelBox, reach: Int?, _
 /// reads (the region and its reach, all of the buffer for a wrapped edge) is opaque, and the edge reads no
 /// transparent pixels, so the result is opaque too and its straight and premultiplied bytes agree. That saves
 /// converting the window and the result both, for the opaque photos most straight buffers hold.
-private func readsOnlyOpaque(_ source: CallerBuffer, region: PixelBox, reach: Int?, edge: EdgeMode, _ workspace: Workspace)
-    -> Bool
-{
+private func readsOnlyOpaque(
+    _ source: CallerBuffer, region: PixelBox, reach: Int?, edge: EdgeMode, _ workspace: Workspace
+) -> Bool {
     guard source.isStraight, edge != .transparent else { return false }
-    let window = reach.map { region.expanded(by: $0).intersection(source.whole) } ?? source.whole
-    return source.view(window, workspace).isOpaque
+    return source.view(source.window(around: region, reach: reach), workspace).isOpaque
 }
 
 /// The destination of a region's result: the caller's buffer of the region's size, or the region itself.
-private func destination(_ pointer: UnsafePointer<blurtool_buffer_t>?, source: CallerBuffer, region: PixelBox)
+private func destination(
+    _ pointer: UnsafePointer<blurtool_buffer_t>?, source: CallerBuffer, region: PixelBox
+)
     throws(CallFailure) -> (buffer: CallerBuffer, x: Int, y: Int)
 {
     guard pointer != nil else { return (source, region.x, region.y) }
@@ -154,7 +158,8 @@ public func blurtool_material(
         let materialName = try string(name, "name")
         guard let (material, fixed) = MaterialCatalog.lookup(materialName) else {
             throw .argument(
-                "name", "unknown material \(materialName.debugDescription); known: "
+                "name",
+                "unknown material \(materialName.debugDescription); known: "
                     + MaterialCatalog.knownNames.joined(separator: ", "))
         }
         let amount = try finite(effect, "effect", in: 0...1)
@@ -164,12 +169,14 @@ public func blurtool_material(
         scratch.recipe.set(material.recipe(for: fixed ?? asked), showing: amount)
         let effectView = MaterialEffect(
             recipe: scratch.recipe, dim: try finite(dim, "dim", in: 0...1),
-            pixelsPerPoint: scale > 0 ? scale : MaterialEffect.pixelsPerPoint(fillingScreenWith: source.width, source.height),
+            pixelsPerPoint: scale > 0
+                ? scale : MaterialEffect.pixelsPerPoint(fillingScreenWith: source.width, source.height),
             threads: try threadCount(threads))
-        if readsOnlyOpaque(source, region: box, reach: effectView.reach, edge: effectView.edgeMode, scratch.workspace) {
+        let reach = effectView.reach
+        if readsOnlyOpaque(source, region: box, reach: reach, edge: effectView.edgeMode, scratch.workspace) {
             (source, target.buffer) = (source.asPremultiplied, target.buffer.asPremultiplied)
         }
-        let input = readWindow(source, region: box, reach: effectView.reach, scratch.workspace)
+        let input = readWindow(source, region: box, reach: reach, scratch.workspace)
         let output = target.buffer.view(
             PixelBox(x: target.x, y: target.y, width: box.width, height: box.height), scratch.workspace)
         // Straight alpha, or the result landing on pixels the material still reads (in place): through scratch.

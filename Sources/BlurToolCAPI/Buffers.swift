@@ -21,7 +21,8 @@ struct CallerBuffer {
     }
 
     private init(pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, isStraight: Bool) {
-        (self.pixels, self.width, self.height, self.stride, self.isStraight) = (pixels, width, height, stride, isStraight)
+        (self.pixels, self.width, self.height) = (pixels, width, height)
+        (self.stride, self.isStraight) = (stride, isStraight)
     }
 
     init(_ pointer: UnsafePointer<blurtool_buffer_t>?, _ name: String) throws(CallFailure) {
@@ -41,7 +42,9 @@ struct CallerBuffer {
         switch buffer.alpha {
         case BLURTOOL_ALPHA_PREMULTIPLIED: isStraight = false
         case BLURTOOL_ALPHA_STRAIGHT: isStraight = true
-        default: throw .argument("\(name)->alpha", "must be BLURTOOL_ALPHA_PREMULTIPLIED or _STRAIGHT, not \(buffer.alpha.rawValue)")
+        default:
+            throw .argument(
+                "\(name)->alpha", "must be BLURTOOL_ALPHA_PREMULTIPLIED or _STRAIGHT, not \(buffer.alpha.rawValue)")
         }
         self.pixels = pixels
         width = Int(buffer.width)
@@ -58,6 +61,12 @@ struct CallerBuffer {
     func overlaps(_ other: CallerBuffer) -> Bool { byteRange.overlaps(other.byteRange) }
 
     var whole: PixelBox { PixelBox(x: 0, y: 0, width: width, height: height) }
+
+    /// The pixels a filter of `region` reads: `reach` around it, clipped to the buffer; all of it for nil (a
+    /// wrapped edge reads the far side).
+    func window(around region: PixelBox, reach: Int?) -> PixelBox {
+        reach.map { region.expanded(by: $0).intersection(whole) } ?? whole
+    }
 
     /// The pixels of `box` seen as an image without copying (as premultiplied, whatever they hold): the
     /// workspace's object for that geometry when there is one, so a renderer's frame loop allocates none.
@@ -92,7 +101,9 @@ struct CallerBuffer {
 }
 
 /// A `blurtool_rect_t` checked against the buffer it selects from; NULL is the whole buffer.
-func region(_ pointer: UnsafePointer<blurtool_rect_t>?, in buffer: CallerBuffer, _ name: String)
+func region(
+    _ pointer: UnsafePointer<blurtool_rect_t>?, in buffer: CallerBuffer, _ name: String
+)
     throws(CallFailure) -> PixelBox
 {
     guard let rect = pointer?.pointee else { return buffer.whole }

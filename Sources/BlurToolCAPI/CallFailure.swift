@@ -1,10 +1,11 @@
+import CBlurToolAPI
+import Compositor
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import CBlurToolAPI
-import Compositor
 
 /// Why a C call failed: its status code and one line naming the argument or the reason.
 struct CallFailure: Error {

@@ -1,11 +1,12 @@
+import CBlurToolAPI
+import Compositor
+import ImageCodecs
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import CBlurToolAPI
-import Compositor
-import ImageCodecs
 
 /// A codec's error as the C status it stands for.
 private func failure(_ error: any Error) -> CallFailure {
@@ -35,7 +36,9 @@ public func blurtool_decode(
         guard let data else { throw .argument("data", "is NULL") }
         guard let output else { throw .argument("image", "is NULL") }
         guard size > 0 else { throw .argument("size", "must be above 0") }
-        guard maxPixels >= 0 else { throw .argument("max_pixels", "must be 0 (100 megapixels) or more, not \(maxPixels)") }
+        guard maxPixels >= 0 else {
+            throw .argument("max_pixels", "must be 0 (100 megapixels) or more, not \(maxPixels)")
+        }
         guard alpha == BLURTOOL_ALPHA_PREMULTIPLIED || alpha == BLURTOOL_ALPHA_STRAIGHT else {
             throw .argument("alpha", "must be BLURTOOL_ALPHA_PREMULTIPLIED or _STRAIGHT, not \(alpha.rawValue)")
         }
@@ -54,7 +57,8 @@ public func blurtool_decode(
         if alpha == BLURTOOL_ALPHA_STRAIGHT {
             image.writeStraightRGBA(to: pixels, bytesPerRow: stride)
         } else {
-            Image(borrowing: pixels, width: image.width, height: image.height, bytesPerRow: stride).copyPixels(from: image)
+            Image(borrowing: pixels, width: image.width, height: image.height, bytesPerRow: stride).copyPixels(
+                from: image)
         }
         output.pointee = blurtool_buffer_t(
             pixels: pixels, width: Int32(image.width), height: Int32(image.height), stride: Int64(stride), alpha: alpha)

@@ -16,7 +16,8 @@ public func blurtool_composite(
             let name = try string(op, "op")
             guard let named = CompositeOperator(name: name) else {
                 throw .argument(
-                    "op", "unknown operator \(name.debugDescription); known: "
+                    "op",
+                    "unknown operator \(name.debugDescription); known: "
                         + CompositeOperator.allCases.map(\.rawValue).joined(separator: ", "))
             }
             compositeOperator = named
@@ -26,7 +27,8 @@ public func blurtool_composite(
         var coverage: Plane?
         if let mask {
             guard maskStride >= Int64(source.width), maskStride <= Int64(Int32.max) else {
-                throw .argument("mask_stride", "must be at least the source's width, \(source.width), not \(maskStride)")
+                throw .argument(
+                    "mask_stride", "must be at least the source's width, \(source.width), not \(maskStride)")
             }
             coverage = Plane(
                 borrowing: UnsafeMutablePointer(mutating: mask), width: source.width, height: source.height,

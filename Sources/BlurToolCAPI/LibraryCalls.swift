@@ -1,10 +1,11 @@
+import CBlurToolAPI
+import Compositor
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import CBlurToolAPI
-import Compositor
 
 /// Static C strings for the whole life of the process.
 nonisolated(unsafe) private let version: UnsafeMutablePointer<CChar> = strdup(LibraryVersion.string)!

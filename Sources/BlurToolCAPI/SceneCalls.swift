@@ -1,14 +1,15 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import CBlurToolAPI
 import Compositor
 import ImageCodecs
 import SceneFormat
 import Scenes
 import Typesetting
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `blurtool_scene_t`: a scene read from its file and the frames drawn of it so far (the frame cache).
 final class SceneHandle {
@@ -30,16 +31,19 @@ private final class SceneImageLoader {
     private var bytes = 0
 
     func load(_ path: String) throws -> Image {
-        guard let resolved = realpath(path, nil) else { throw LoadFailure("cannot open: \(String(cString: strerror(errno)))") }
+        guard let resolved = realpath(path, nil) else {
+            throw LoadFailure("cannot open: \(String(cString: strerror(errno)))")
+        }
         let key = String(cString: resolved)
         free(resolved)
         if let image = decoded[key] { return image }
-        let header = try ImageDecoder.inspect(try readFile(key, limit: Self.maximumFileBytes))
+        let file = try readFile(key, limit: Self.maximumFileBytes)
+        let header = try ImageDecoder.inspect(file)
         let needed = header.storedWidth * header.storedHeight * Image.bytesPerPixel
         guard bytes + needed <= Self.byteBudget else {
             throw LoadFailure("the scene's images would take more than \(Self.byteBudget >> 20) MiB decoded")
         }
-        let image = try ImageDecoder.decode(try readFile(key, limit: Self.maximumFileBytes)).image
+        let image = try ImageDecoder.decode(file).image
         bytes += needed
         decoded[key] = image
         return image
@@ -143,7 +147,9 @@ public func blurtool_scene_size(
 }
 
 @_cdecl("blurtool_scene_duration")
-public func blurtool_scene_duration(_ handle: OpaquePointer?, _ seconds: UnsafeMutablePointer<Double>?)
+public func blurtool_scene_duration(
+    _ handle: OpaquePointer?, _ seconds: UnsafeMutablePointer<Double>?
+)
     -> blurtool_status_t
 {
     entry("blurtool_scene_duration") { () throws(CallFailure) in
@@ -166,7 +172,8 @@ public func blurtool_scene_render(
         guard destination.width == canvas.pixelWidth, destination.height == canvas.pixelHeight else {
             throw .argument(
                 "destination",
-                "is \(destination.width)x\(destination.height); the scene is \(canvas.pixelWidth)x\(canvas.pixelHeight)")
+                "is \(destination.width)x\(destination.height); the scene is \(canvas.pixelWidth)x\(canvas.pixelHeight)"
+            )
         }
         source.frames.threads = try threadCount(threads)
         let frame: Image

@@ -30,7 +30,9 @@ private struct Label {
         case BLURTOOL_ALIGN_TRAILING: style.alignment = .trailing
         default: throw .argument("label->alignment", "must be a blurtool_alignment_t, not \(label.alignment.rawValue)")
         }
-        guard label.line_limit >= 0 else { throw .argument("label->line_limit", "must be 0 or more, not \(label.line_limit)") }
+        guard label.line_limit >= 0 else {
+            throw .argument("label->line_limit", "must be 0 or more, not \(label.line_limit)")
+        }
         style.lineLimit = Int(label.line_limit)
         let (r, g, b, a) = label.color
         let channels = [
