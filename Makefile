@@ -119,6 +119,8 @@ test-capi: deps python-deps
 	Tests/C/run.sh $(CAPI_PREFIX) .build/capi-test
 	BLURTOOL_LIBRARY=$(abspath $(CAPI_PREFIX))/lib/libblurtool.so.1 PYTHONPATH=python \
 		$(PYTHON_VENV)/bin/python -m unittest discover -s Tests/Python
+	$(MAKE) --no-print-directory uninstall PREFIX=$(CAPI_PREFIX) > /dev/null
+	@[ -z "$$(find $(CAPI_PREFIX) -type f -o -type l)" ] || { echo "make uninstall left files in $(CAPI_PREFIX)"; exit 1; }
 
 python-deps:
 	@$(PYTHON_VENV)/bin/python -c 'import numpy' 2>/dev/null || { \
