@@ -156,9 +156,9 @@ void blurtool_workspace_free(blurtool_workspace_t *workspace);
  * result equals the whole buffer blurred and cropped to the region: no seam where a panel meets the rest.
  * The result goes to `destination`, which has the region's size, or, when `destination` is NULL, back into the
  * region of `source` (in place). `destination` may overlap `source`. sigma <= 0 copies the bytes (converted
- * only when the two buffers' alpha differ). `workspace` may be
- * NULL (scratch memory is then allocated for the call). Straight-alpha buffers are premultiplied for the blur
- * (the region and the pixels around it that it reads) and converted back. */
+ * only when the two buffers' alpha differ). `workspace` may be NULL (scratch memory is then allocated for the
+ * call). Straight-alpha buffers are premultiplied for the blur (the region and the pixels around it that it
+ * reads) and converted back, unless every pixel read is opaque (their two forms are then the same bytes). */
 blurtool_status_t blurtool_blur(
     blurtool_workspace_t *workspace, const blurtool_buffer_t *source, const blurtool_rect_t *region,
     const blurtool_buffer_t *destination, double sigma, blurtool_edge_t edge, blurtool_precision_t precision,
