@@ -1,6 +1,7 @@
 import TestSupport
 import XCTest
 
+import CKernels
 @_spi(Benchmarks) @testable import Compositor
 
 /// The exact engine's integer route: its stated error bound against a Double evaluation of the same kernel,
@@ -113,13 +114,14 @@ final class FixedPointBlurTests: XCTestCase {
 
     private func kernelsAgreeWithTheirScalarTwins(_ kernels: any FixedPointKernelSet.Type, name: String) {
         var random = SeededGenerator(seed: 17)
-        for radius in [0, 1, 2, 5, 6, 7, 8, 32] {
+        // 2…12 are the radii AVX2's multiply-add route unrolls (fixed_point_madd.inc); 13 is the first it loops over.
+        for radius in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 32] {
             let kernel = GaussianKernel(sigma: Double(radius) / 4)
             XCTAssertEqual(kernel.radius, radius)
             // The SIMD loops have a copy for weights that fit 16 bits and one for weights that do not: the
-            // vertical centre weight passes 2¹⁶ up to radius 2 (σ 0.5), so both copies run here.
+            // vertical centre weight passes 2¹⁶ up to radius 3 (σ 0.75), so both copies run here.
             let wide = FixedPoint.weights(kernel, scale: FixedPoint.verticalScale).contains { $0 > 0xFFFF }
-            XCTAssertEqual(wide, radius <= 2, "radius \(radius)")
+            XCTAssertEqual(wide, radius <= 3, "radius \(radius)")
             // AVX2's multiply-add route takes weights that fit a signed word: horizontally from radius 4 (σ 1),
             // vertically from radius 7 (σ 1.75), so 5 and 6 take it in one pass only; 7 is odd, its last pair of taps
             // one tap.
@@ -142,12 +144,13 @@ final class FixedPointBlurTests: XCTestCase {
                         ScalarKernels.blurRow(line, step: step, weights: w, count: count, into: &scalar)
                     }
                     XCTAssertEqual(fast, scalar, "\(name) blurRow radius \(radius) count \(count) step \(step)")
-                    XCTAssertLessThanOrEqual(fast.max() ?? 0, 32_640)
+                    XCTAssertLessThanOrEqual(fast.max() ?? 0, FixedPoint.largestIntermediate)
                 }
                 for outputs in 1...4 {
+                    let largest = FixedPoint.largestIntermediate
                     let rows = (0..<(2 * radius + outputs)).map { _ in
                         (0..<count).map { _ in
-                            [0, 32_640, UInt16.random(in: 0...32_640, using: &random)][
+                            [0, largest, UInt16.random(in: 0...largest, using: &random)][
                                 Int.random(in: 0..<3, using: &random)]
                         }
                     }
@@ -155,13 +158,17 @@ final class FixedPointBlurTests: XCTestCase {
                     let scalar = combined(
                         rows, kernel: kernel, count: count, outputs: outputs, kernels: ScalarKernels.self)
                     XCTAssertEqual(fast, scalar, "\(name) combine radius \(radius) count \(count) outputs \(outputs)")
+                    let prefetching = combined(
+                        rows, kernel: kernel, count: count, outputs: outputs, kernels: kernels, prefetching: true)
+                    XCTAssertEqual(prefetching, fast, "\(name) combine prefetching radius \(radius) count \(count)")
                 }
             }
         }
     }
 
     private func combined(
-        _ rows: [[UInt16]], kernel: GaussianKernel, count: Int, outputs: Int, kernels: any FixedPointKernelSet.Type
+        _ rows: [[UInt16]], kernel: GaussianKernel, count: Int, outputs: Int, kernels: any FixedPointKernelSet.Type,
+        prefetching: Bool = false
     ) -> [[UInt8]] {
         let rowPointers = rows.map { row in
             let pointer = UnsafeMutablePointer<UInt16>.allocate(capacity: count)
@@ -176,7 +183,21 @@ final class FixedPointBlurTests: XCTestCase {
         let weights = FixedPoint.weights(kernel, scale: FixedPoint.verticalScale)
         weights.withUnsafeBufferPointer { w in
             outputPointers.withUnsafeBufferPointer { outputBuffer in
-                kernels.combine(rowPointers, weights: w, count: count, into: outputBuffer)
+                guard prefetching else {
+                    return kernels.combine(rowPointers, weights: w, count: count, into: outputBuffer)
+                }
+                // As many upcoming rows as outputs (so fewer than four too), each the bytes of one of the rows.
+                var upcoming = bt_upcoming_rows()
+                upcoming.count = outputs
+                upcoming.bytes = 2 * count
+                withUnsafeMutablePointer(to: &upcoming.rows) { tuple in
+                    tuple.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 4) { named in
+                        for r in 0..<outputs {
+                            named[r] = UnsafeRawPointer(rowPointers[r]).assumingMemoryBound(to: UInt8.self)
+                        }
+                    }
+                }
+                kernels.combine(rowPointers, weights: w, count: count, into: outputBuffer, prefetching: &upcoming)
             }
         }
         return outputPointers.map { Array(UnsafeBufferPointer(start: $0, count: count)) }

@@ -17,16 +17,27 @@
 /// x86-64-v4: AVX-512 F, BW, DQ, VL (Skylake-SP and later, Zen 4).
 #define BT_LEVEL_X86_64_V4 2
 
+/// Source rows the blur reads next, which `fixed_combine` starts loading while it sums (`bt_prefetch_share`): the
+/// blur reads each source row once, in one burst, and a row's 16 KB then waited on memory for about a tenth of
+/// the σ 2 blur's time; spread over the sums, the loads overlap them.
+typedef struct bt_upcoming_rows {
+    /// The first byte of each row's part that will be read; `count` (0...4) of them are set.
+    const uint8_t *_Nullable rows[4];
+    ptrdiff_t count;
+    /// Bytes read of each row.
+    ptrdiff_t bytes;
+} bt_upcoming_rows;
+
 /// One level's kernels. The meaning of each is the Swift protocol requirement of the same name.
 typedef struct bt_kernel_table {
     /// `FixedPointKernelSet.blurRow`, `weight_count` = radius + 1.
     void (*fixed_blur_row)(
         const uint16_t *line, ptrdiff_t step, const uint32_t *weights, ptrdiff_t weight_count, ptrdiff_t count,
         uint16_t *output);
-    /// `FixedPointKernelSet.combine` into `output_count` (1...4) rows.
+    /// `FixedPointKernelSet.combine` into `output_count` (1...4) rows, prefetching `upcoming` unless NULL.
     void (*fixed_combine)(
         const uint16_t *_Nonnull const *_Nonnull rows, const uint32_t *weights, ptrdiff_t weight_count, ptrdiff_t count,
-        uint8_t *_Nonnull const *_Nonnull outputs, ptrdiff_t output_count);
+        uint8_t *_Nonnull const *_Nonnull outputs, ptrdiff_t output_count, const bt_upcoming_rows *_Nullable upcoming);
     /// `Quantizer.byte` of `input[i] + offsets[i]` (of `input[i]` when `offsets` is NULL) for i in 0..<count.
     void (*quantize)(const float *input, const float *_Nullable offsets, ptrdiff_t count, uint8_t *output);
     /// `Quantizer.byte` of the mix `((w₀·r0[i] + w₁·r1[i]) + w₂·r2[i]) + w₃·r3[i]`, plus `offsets[i]` unless NULL,

@@ -1,3 +1,5 @@
+import CKernels
+
 /// The exact engine's integer route (`FixedPointKernelSet`), taken up to `FixedPoint.maximumRadius` (σ 8).
 ///
 /// Same schedule as the Float route (column tiles, row bands, a ring of horizontally blurred rows walked down
@@ -124,6 +126,28 @@ extension SeparableBlurEngine {
             for i in 0..<((directEnd - directStart) * channels) { values[i] = UInt16(bytes[i]) }
             fixed.blurRow(line, step: channels, weights: horizontal, count: tileValues, into: target)
         }
+        // The parts of the source rows behind the virtual rows the next step widens, for the vertical pass to start
+        // loading while it sums (`bt_upcoming_rows`).
+        var upcoming = bt_upcoming_rows()
+        upcoming.bytes = (directEnd - directStart) * channels
+        func nameUpcomingRows(_ virtualRows: Range<Int>) {
+            var named = upcoming.rows
+            var count = 0
+            if directStart < directEnd {
+                withUnsafeMutablePointer(to: &named) { tuple in
+                    tuple.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 4) { namedRows in
+                        for v in virtualRows {
+                            let sourceY = edgeMode.sourceIndex(outputY + v, count: source.height)
+                            guard sourceY >= 0 else { continue }
+                            namedRows[count] = UnsafePointer(source.row(sourceY) + (firstX + directStart) * channels)
+                            count += 1
+                        }
+                    }
+                }
+            }
+            upcoming.rows = named
+            upcoming.count = count
+        }
         for v in (rows.lowerBound - radius)..<(rows.lowerBound + radius) {
             blurRowHorizontally(v)
         }
@@ -135,9 +159,10 @@ extension SeparableBlurEngine {
                 outputs[r] = destination.row(y + r) + columns.lowerBound * channels
             }
             for k in 0..<(2 * radius + step) { rowPointers[k] = UnsafePointer(slot(y - radius + k)) }
+            nameUpcomingRows(y + step + radius..<min(y + step + radius + Self.rowsPerStep, rows.upperBound + radius))
             fixed.combine(
                 rowPointers, weights: vertical, count: tileValues,
-                into: UnsafeBufferPointer(start: outputs, count: step))
+                into: UnsafeBufferPointer(start: outputs, count: step), prefetching: &upcoming)
             if channels == 4 {
                 // Premultiplied input cannot give a colour above its alpha (every step is monotone and the same
                 // for all channels); this keeps the output premultiplied even when the input was not.

@@ -86,7 +86,16 @@ extension CKernels: FixedPointKernelSet {
         _ rows: UnsafePointer<UnsafePointer<UInt16>>, weights: UnsafeBufferPointer<UInt32>, count: Int,
         into outputs: UnsafeBufferPointer<UnsafeMutablePointer<UInt8>>
     ) {
-        Level.table.fixed_combine(rows, weights.baseAddress!, weights.count, count, outputs.baseAddress!, outputs.count)
+        Level.table.fixed_combine(
+            rows, weights.baseAddress!, weights.count, count, outputs.baseAddress!, outputs.count, nil)
+    }
+
+    static func combine(
+        _ rows: UnsafePointer<UnsafePointer<UInt16>>, weights: UnsafeBufferPointer<UInt32>, count: Int,
+        into outputs: UnsafeBufferPointer<UnsafeMutablePointer<UInt8>>, prefetching upcoming: UpcomingRows
+    ) {
+        Level.table.fixed_combine(
+            rows, weights.baseAddress!, weights.count, count, outputs.baseAddress!, outputs.count, upcoming)
     }
 }
 

@@ -1,19 +1,25 @@
+import CKernels
+
 /// The exact Gaussian's hot loops in integers: bytes in, bytes out, with one rounding in between.
 ///
-/// Horizontal: `(Σₖ Wₖ · byte + 2⁸) >> 9` with weights in 1/2¹⁶, giving values in 1/128 of a level (≤ 32,640),
-/// stored as UInt16. Vertical: `(Σₖ Vₖ · value + 2²³) >> 24` with weights in 1/2¹⁷, giving the byte. Every
-/// sum fits a UInt32 (255 · 2¹⁶ and 32,640 · 2¹⁷ + 2²³ < 2³²), so nothing wraps and the order of the adds
+/// Horizontal: `(Σₖ Wₖ · byte + 2⁹) >> 10` with weights in 1/2¹⁶, giving values in 1/64 of a level (≤ 16,320),
+/// stored as UInt16. Vertical: `(Σₖ Vₖ · value + 2²²) >> 23` with weights in 1/2¹⁷, giving the byte. Every
+/// sum fits a UInt32 (255 · 2¹⁶ and 16,320 · 2¹⁷ + 2²² < 2³²), so nothing wraps and the order of the adds
 /// cannot matter: the SIMD kernels and their scalar twins agree to the bit by construction.
 ///
+/// Why 1/64 and not 1/128: a vertical sum of symmetric pairs (≤ 32,640) then fits a signed 16-bit word, which
+/// AVX2's `vpmaddwd` multiplies two taps at a time with no offset to take off and add back (nine fewer operations
+/// per 16 values at σ 2). It costs 0.5/128 of a level more in the bound (`errorBound`).
+///
 /// The SIMD kernels fold the symmetric taps (left + right, then one multiply) and add the pairs in 16 bits
-/// (≤ 510 horizontally, ≤ 65,280 vertically: no overflow). In a build for a given CPU (AVX2, AVX-512) they
+/// (≤ 510 horizontally, ≤ 32,640 vertically: no overflow). In a build for a given CPU (AVX2, AVX-512) they
 /// take 32 at a time and read each sum of pairs as 16 words: the even values are `word & 0xFFFF` and the odd
 /// ones `word >> 16`, multiplied in 32 bits and packed back in order at the end. That costs two bit
 /// operations per vector instead of the shuffles a widening load needs, and the vertical pass, with four rows
 /// in flight, gains most; with it the integer route beats the Float engine at every radius it takes. The
 /// default build's kernels (FixedPointKernels+Baseline.swift) widen instead: see there.
 protocol FixedPointKernelSet: Sendable {
-    /// One horizontally blurred row: `output[i] = (W₀·c[0] + Σₖ Wₖ·(c[−k·step] + c[k·step]) + 2⁸) >> 9`
+    /// One horizontally blurred row: `output[i] = (W₀·c[0] + Σₖ Wₖ·(c[−k·step] + c[k·step]) + 2⁹) >> 10`
     /// where `c = line + i + radius·step` and `weights` holds W₀…W_radius. `line` holds
     /// `count + 2·radius·step` values, each at most 255.
     static func blurRow(
@@ -21,21 +27,44 @@ protocol FixedPointKernelSet: Sendable {
         into output: UnsafeMutablePointer<UInt16>)
 
     /// `outputs.count` (1…4) consecutive output rows: row r is
-    /// `(V₀·rows[r + radius] + Σₖ Vₖ·(rows[r + radius − k] + rows[r + radius + k]) + 2²³) >> 24`, per value,
-    /// where `rows` holds 2·radius + outputs.count rows of values at most 32,640.
+    /// `(V₀·rows[r + radius] + Σₖ Vₖ·(rows[r + radius − k] + rows[r + radius + k]) + 2²²) >> 23`, per value,
+    /// where `rows` holds 2·radius + outputs.count rows of values at most `FixedPoint.largestIntermediate`.
     static func combine(
         _ rows: UnsafePointer<UnsafePointer<UInt16>>, weights: UnsafeBufferPointer<UInt32>, count: Int,
         into outputs: UnsafeBufferPointer<UnsafeMutablePointer<UInt8>>)
+
+    /// `combine`, naming to the CPU meanwhile the source rows the engine reads next, spread over the sums so that
+    /// their loads overlap them (`bt_upcoming_rows`). The same bytes as `combine`; kernels that cannot prefetch
+    /// (the Swift ones) only combine.
+    static func combine(
+        _ rows: UnsafePointer<UnsafePointer<UInt16>>, weights: UnsafeBufferPointer<UInt32>, count: Int,
+        into outputs: UnsafeBufferPointer<UnsafeMutablePointer<UInt8>>, prefetching upcoming: UpcomingRows)
+}
+
+/// The source rows a vertical pass's kernels may start loading (`FixedPointKernelSet.combine(…prefetching:)`).
+typealias UpcomingRows = UnsafePointer<bt_upcoming_rows>
+
+extension FixedPointKernelSet {
+    static func combine(
+        _ rows: UnsafePointer<UnsafePointer<UInt16>>, weights: UnsafeBufferPointer<UInt32>, count: Int,
+        into outputs: UnsafeBufferPointer<UnsafeMutablePointer<UInt8>>, prefetching upcoming: UpcomingRows
+    ) {
+        combine(rows, weights: weights, count: count, into: outputs)
+    }
 }
 
 /// The fixed-point formats shared by the kernels and the engine.
 enum FixedPoint {
-    /// Horizontal weights sum to 2¹⁶; the sum is shifted right by 9, leaving 1/128 of a level.
+    /// Horizontal weights sum to 2¹⁶; the sum is shifted right by 10, leaving 1/64 of a level. The C kernels'
+    /// BT_HORIZONTAL_SHIFT (level.inc) is the same.
     static let horizontalScale = 1 << 16
-    static let horizontalShift: UInt32 = 9
-    /// Vertical weights sum to 2¹⁷; with the horizontal 2⁷ that makes 2²⁴, shifted out at the end.
+    static let horizontalShift: UInt32 = 10
+    /// The largest horizontally blurred value: 255 in 1/64 of a level.
+    static let largestIntermediate: UInt16 = 255 << 6
+    /// Vertical weights sum to 2¹⁷; with the horizontal 2⁶ that makes 2²³, shifted out at the end
+    /// (BT_VERTICAL_SHIFT).
     static let verticalScale = 1 << 17
-    static let verticalShift: UInt32 = 24
+    static let verticalShift: UInt32 = 23
 
     /// `kernel`'s weights from the centre out (W₀…W_radius) in units of 1/`scale`, summing to `scale`
     /// exactly: the side weights are rounded and the centre takes the rest, so a uniform image stays uniform.
@@ -65,13 +94,13 @@ enum FixedPoint {
     static let maximumRadius = 32
 
     /// How far, in levels, a result may lie from the same kernel evaluated exactly: the final rounding (0.5),
-    /// the intermediate rounding to 1/128 (0.5/128), and the two passes' weight rounding (127.5·2r/2¹⁶ and
+    /// the intermediate rounding to 1/64 (0.5/64), and the two passes' weight rounding (127.5·2r/2¹⁶ and
     /// 127.5·2r/2¹⁷).
     static func errorBound(radius: Int) -> Double {
-        0.5 + 0.5 / 128 + 127.5 * 2 * Double(radius) * (1.0 / Double(horizontalScale) + 1.0 / Double(verticalScale))
+        0.5 + 0.5 / 64 + 127.5 * 2 * Double(radius) * (1.0 / Double(horizontalScale) + 1.0 / Double(verticalScale))
     }
 
-    /// Whether every weight fits 16 bits (the vertical centre weight passes 2¹⁶ up to σ 0.5). Then the default
+    /// Whether every weight fits 16 bits (the vertical centre weight passes 2¹⁶ up to σ 0.75). Then the default
     /// build's SIMD loops mask each weight with 0xFFFF, which leaves it unchanged but tells LLVM that both factors
     /// of every multiply fit 16 bits: the x86-64 baseline (SSE2) has no 32-bit multiply (`pmulld` is SSE4.1) and
     /// otherwise builds each product from two `pmuludq` and shuffles; with the mask it uses `pmullw` and
