@@ -17,7 +17,7 @@ RELEASE := $(SWIFT) build -c release --static-swift-stdlib $(CPU_FLAGS)
 BLURTOOL := .build/release/blurtool
 # Text: FreeType rasterises, HarfBuzz shapes, fontconfig finds fonts; Inter is the UI face, DejaVu Sans the
 # fallback (and the face for Hebrew and Arabic).
-APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev \
+APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev libisal-dev libdeflate-dev libwebp-dev \
 	libfreetype-dev libharfbuzz-dev libfontconfig-dev fonts-inter fonts-dejavu-core
 # The tests' oracles: ffmpeg decodes our y4m and draws xfade's frames to compare with ours (those tests skip
 # without it, so a machine that lacks it would pass without checking them).

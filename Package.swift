@@ -40,7 +40,9 @@ let package = Package(
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         // zlib is named here because pkg-config lists it for libpng only as a private (static) dependency.
-        .target(name: "CCodecShim", dependencies: ["CJPEG", "CPNG"], linkerSettings: [.linkedLibrary("z")]),
+        .target(
+            name: "CCodecShim", dependencies: ["CJPEG", "CPNG"],
+            linkerSettings: [.linkedLibrary("z"), .linkedLibrary("isal"), .linkedLibrary("deflate")]),
         // The hot loops in C, each compiled once per x86-64 level (AVX2, AVX-512) with target attributes, so that
         // the default build, a dependent's, runs them chosen at run time: no unsafeFlags, no -target-cpu.
         .target(

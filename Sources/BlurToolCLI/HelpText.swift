@@ -88,7 +88,7 @@ enum HelpText {
           --chroma 420|444        JPEG chroma subsampling (default 420).
           --progressive           Progressive JPEG (slower to write).
           --optimize              Optimised JPEG Huffman tables (smaller, slower to write).
-          --png-compression N     zlib level 0...9 (default 1, fast; 5 for an animated PNG).
+          --png-compression N     0...9 as zlib counts (default 1, fast; 5 for an animated PNG).
           --no-auto-orient        Keep the stored orientation instead of applying EXIF orientation.
           --lenient               Keep what decoded from truncated or corrupt data (with a warning).
           --max-pixels N          Refuse larger images and --size frames (default 100000000), checked

@@ -15,7 +15,8 @@ enum ImageWriting {
                 options: EncodeOptions(
                     quality: request.quality, chromaSubsampling: request.chromaSubsampling,
                     optimizesHuffmanTables: request.optimizesHuffmanTables, isProgressive: request.isProgressive,
-                    pngCompressionLevel: request.pngCompressionLevel, iccProfile: iccProfile))
+                    pngCompressionLevel: request.pngCompressionLevel, iccProfile: iccProfile,
+                    threads: request.threads))
         } catch let error as CodecError {
             if isOutOfMemory(error) {
                 throw ToolFailure(

@@ -48,16 +48,36 @@ static void bt_png_warning(png_structp png, png_const_charp text) {
     (void)text;  // nothing the encoder warns about is worth a line on stderr
 }
 
+enum { BT_IDAT_BYTES = 1 << 20 };
+
+// Rows per band for `bt_png_frame_encode`: about 256 KiB of filtered bytes, as the animated PNG writer cuts them.
+static int bt_png_band_rows(int width, int channels) {
+    size_t row = (size_t)width * (size_t)channels + 1;
+    size_t rows = ((size_t)256 << 10) / row;
+    return rows < 1 ? 1 : (rows > 0x7FFFFFFF ? 0x7FFFFFFF : (int)rows);
+}
+
 int bt_png_encode(const uint8_t *rgba, int width, int height, size_t bytes_per_row,
                   const bt_png_encode_options *options, uint8_t **out, size_t *out_length,
                   char message[BT_MESSAGE_LENGTH]) {
     *out = NULL;
     *out_length = 0;
     message[0] = 0;
+    // The image data first: Sub-filtered rows deflated on the threads (bt_png_frame.c). libpng writes the chunks
+    // before it (its own row writer would filter and deflate on one thread, with zlib), then the data goes in IDAT
+    // chunks of at most 1 MiB, then IEND.
+    bt_png_frame_input input = {
+        .pixels = rgba, .bytes_per_row = bytes_per_row, .width = width, .height = height,
+        .channels = options->has_alpha ? 4 : 3, .level = options->compression_level,
+        .band_rows = bt_png_band_rows(width, options->has_alpha ? 4 : 3), .threads = options->threads};
+    uint8_t *data = NULL;
+    size_t length = 0;
+    if (bt_png_frame_encode(&input, &data, &length, message) != 0) return 1;
     bt_growing_buffer buffer = {0};
     buffer.capacity = (size_t)width * (size_t)height * 2 + 1024;
     buffer.data = malloc(buffer.capacity);
     if (buffer.data == NULL) {
+        free(data);
         snprintf(message, BT_MESSAGE_LENGTH, "out of memory for the encoded PNG");
         return 1;
     }
@@ -66,21 +86,18 @@ int bt_png_encode(const uint8_t *rgba, int width, int height, size_t bytes_per_r
     if (png == NULL || info == NULL) {
         png_destroy_write_struct(&png, NULL);
         free(buffer.data);
+        free(data);
         snprintf(message, BT_MESSAGE_LENGTH, "could not start libpng");
         return 1;
     }
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
         free(buffer.data);
+        free(data);
         return 1;
     }
     png_set_benign_errors(png, 1);  // a questionable ICC profile is dropped with a warning, not fatal
     png_set_write_fn(png, &buffer, bt_png_write_bytes, bt_png_flush);
-    png_set_compression_level(png, options->compression_level);
-    if (options->compression_level <= 3) {
-        // Fast levels: one cheap filter instead of trying all five per row.
-        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
-    }
     png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
                  options->has_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
@@ -93,14 +110,13 @@ int bt_png_encode(const uint8_t *rgba, int width, int height, size_t bytes_per_r
         png_set_sRGB_gAMA_and_cHRM(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
     }
     png_write_info(png, info);
-    if (!options->has_alpha) {
-        png_set_filler(png, 0, PNG_FILLER_AFTER);  // on write: drop the fourth byte of each pixel
+    for (size_t offset = 0; offset < length; offset += BT_IDAT_BYTES) {
+        size_t chunk = length - offset < BT_IDAT_BYTES ? length - offset : BT_IDAT_BYTES;
+        png_write_chunk(png, (png_const_bytep)"IDAT", data + offset, chunk);
     }
-    for (int y = 0; y < height; y++) {
-        png_write_row(png, (png_const_bytep)(rgba + bytes_per_row * (size_t)y));
-    }
-    png_write_end(png, info);
+    png_write_chunk(png, (png_const_bytep)"IEND", NULL, 0);
     png_destroy_write_struct(&png, &info);
+    free(data);
     *out = buffer.data;
     *out_length = buffer.length;
     return 0;

@@ -14,14 +14,18 @@ public struct EncodeOptions: Sendable {
     public var optimizesHuffmanTables: Bool
     /// Progressive JPEG, for about four times the encoding time.
     public var isProgressive: Bool
-    /// zlib level 0...9 for PNG; the default, 1, favours speed (the output of a blur compresses well anyway).
+    /// PNG compression, 0...9 as zlib counts it: 0 stores, 1 (the default, for speed) deflates with ISA-L's igzip,
+    /// 2...9 with libdeflate at that level (smaller than zlib's same level, and faster).
     public var pngCompressionLevel: Int
+    /// Threads a PNG's rows are filtered and deflated on (level 1's bands are deflated in parallel too); the bytes
+    /// are the same for every count.
+    public var threads: Int
     /// Embedded in the output (JPEG APP2, PNG iCCP) when set; the decoder's profile passes through here.
     public var iccProfile: [UInt8]?
 
     public init(
         quality: Int = 90, chromaSubsampling: ChromaSubsampling = .yuv420, optimizesHuffmanTables: Bool = false,
-        isProgressive: Bool = false, pngCompressionLevel: Int = 1, iccProfile: [UInt8]? = nil
+        isProgressive: Bool = false, pngCompressionLevel: Int = 1, iccProfile: [UInt8]? = nil, threads: Int = 1
     ) {
         self.quality = quality
         self.chromaSubsampling = chromaSubsampling
@@ -29,5 +33,6 @@ public struct EncodeOptions: Sendable {
         self.isProgressive = isProgressive
         self.pngCompressionLevel = pngCompressionLevel
         self.iccProfile = iccProfile
+        self.threads = max(threads, 1)
     }
 }

@@ -52,7 +52,8 @@ public enum ImageEncoder {
         let status = icc.withUnsafeBufferPointer { icc in
             var shimOptions = bt_png_encode_options(
                 compression_level: Int32(min(max(options.pngCompressionLevel, 0), 9)), has_alpha: hasAlpha ? 1 : 0,
-                icc: icc.isEmpty ? nil : icc.baseAddress, icc_length: icc.count)
+                threads: Int32(clamping: max(options.threads, 1)), icc: icc.isEmpty ? nil : icc.baseAddress,
+                icc_length: icc.count)
             return bt_png_encode(
                 straight.baseAddress, Int32(image.width), Int32(image.height), straight.bytesPerRow,
                 &shimOptions, &output, &length, &message)

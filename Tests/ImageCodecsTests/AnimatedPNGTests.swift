@@ -6,11 +6,12 @@ import XCTest
 /// The APNG writer, read back by the project's reader and, for frame 0, by libpng.
 final class AnimatedPNGTests: XCTestCase {
     private func encode(
-        _ frames: [Image], opaque: Bool, delay: (UInt16, UInt16) = (1, 30), loopCount: Int = 0, threads: Int = 1
+        _ frames: [Image], opaque: Bool, delay: (UInt16, UInt16) = (1, 30), loopCount: Int = 0, threads: Int = 1,
+        level: Int = 6
     ) throws -> [UInt8] {
         let encoder = AnimatedPNGEncoder(
             width: frames[0].width, height: frames[0].height, frameDelay: FrameDelay(delay.0, delay.1), loopCount: loopCount,
-            opaque: opaque, threads: threads)
+            opaque: opaque, compressionLevel: level, threads: threads)
         var encoded: [AnimatedPNGFrame] = []
         for (index, frame) in frames.enumerated() {
             encoded.append(try encoder.encodeFrame(frame, previous: index == 0 ? nil : frames[index - 1]))
@@ -117,17 +118,23 @@ final class AnimatedPNGTests: XCTestCase {
         XCTAssertTrue(try ImageDecoder.decode(png).image.hasSamePixels(as: frames[0]))
     }
 
-    /// Frames of several bands (256 KiB of filtered rows each) are one zlib stream whatever the thread count.
+    /// Frames of several bands (256 KiB of filtered rows each) are one zlib stream whatever the thread count: stored
+    /// (level 0, zlib) and igzip's bands (level 1) joined, and libdeflate's whole stream (2...9) beside them.
     func testBandedFramesAreTheSameBytesForEveryThreadCount() throws {
         let frames = AnimationFrames.sliding(count: 2, width: 300, height: 700, step: 40, translucent: true)
-        let single = try encode(frames, opaque: false, threads: 1)
-        for threads in [2, 3, 8] {
-            XCTAssertEqual(try encode(frames, opaque: false, threads: threads), single, "\(threads) threads")
+        for level in [0, 1, 2, 5, 9] {
+            let single = try encode(frames, opaque: false, threads: 1, level: level)
+            for threads in [2, 3, 8] {
+                XCTAssertEqual(
+                    try encode(frames, opaque: false, threads: threads, level: level), single,
+                    "level \(level), \(threads) threads")
+            }
+            let decoded = try AnimatedPNGDecoder.decode(single, maxPixels: 1 << 22)
+            XCTAssertTrue(decoded.frames[0].hasSamePixels(as: frames[0]), "level \(level)")
+            XCTAssertTrue(decoded.frames[1].hasSamePixels(as: frames[1]), "level \(level)")
+            XCTAssertTrue(
+                try ImageDecoder.decode(single).image.hasSamePixels(as: frames[0]), "libpng reads level \(level)")
         }
-        let decoded = try AnimatedPNGDecoder.decode(single, maxPixels: 1 << 22)
-        XCTAssertTrue(decoded.frames[0].hasSamePixels(as: frames[0]))
-        XCTAssertTrue(decoded.frames[1].hasSamePixels(as: frames[1]))
-        XCTAssertTrue(try ImageDecoder.decode(single).image.hasSamePixels(as: frames[0]), "libpng reads the bands")
     }
 
     func testFrameOfAnotherSizeIsAnError() {

@@ -73,6 +73,35 @@ final class PNGEncoderRoundTripTests: XCTestCase {
         XCTAssertTrue(try ImageDecoder.decode(best).image.hasSamePixels(as: original))
     }
 
+    /// A still's rows are deflated in bands on the threads (levels 0 and 1) or whole (2...9): the same bytes for every
+    /// thread count, decoded back to the same pixels, in IDAT chunks of at most 1 MiB (a 700x1500 RGB image is past
+    /// 3 MB stored, so level 0 needs several).
+    func testStillsAreTheSameBytesForEveryThreadCountAndSplitIntoChunks() throws {
+        let original = TestImages.photoLike(width: 700, height: 1500, seed: 5)
+        for level in [0, 1, 2, 6] {
+            let single = try ImageEncoder.encode(
+                original, as: .png, options: EncodeOptions(pngCompressionLevel: level, threads: 1))
+            for threads in [2, 3, 8] {
+                let encoded = try ImageEncoder.encode(
+                    original, as: .png, options: EncodeOptions(pngCompressionLevel: level, threads: threads))
+                XCTAssertEqual(encoded, single, "level \(level), \(threads) threads")
+            }
+            XCTAssertTrue(try ImageDecoder.decode(single).image.hasSamePixels(as: original), "level \(level)")
+        }
+        let stored = try ImageEncoder.encode(original, as: .png, options: EncodeOptions(pngCompressionLevel: 0))
+        var offset = 8
+        var idatLengths: [Int] = []
+        while offset + 12 <= stored.count {
+            let length = stored[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+            if String(decoding: stored[(offset + 4)..<(offset + 8)], as: UTF8.self) == "IDAT" {
+                idatLengths.append(length)
+            }
+            offset += 12 + length
+        }
+        XCTAssertGreaterThan(idatLengths.count, 2)
+        XCTAssertTrue(idatLengths.dropLast().allSatisfy { $0 == 1 << 20 }, "\(idatLengths)")
+    }
+
     /// The file's structure, checked with the test's own CRC: every chunk's CRC is right, IHDR comes first
     /// and IEND last, and without an ICC profile the colour space is declared sRGB.
     func testEncodedFileIsWellFormed() throws {

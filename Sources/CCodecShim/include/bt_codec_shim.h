@@ -106,14 +106,15 @@ typedef struct {
 int bt_png_decode(const uint8_t *data, size_t size, const bt_png_decode_options *options, bt_png_decoded *out);
 
 typedef struct {
-    int compression_level;        // zlib level 0...9
+    int compression_level;        // 0...9, as bt_png_frame_input's level
     int has_alpha;                // write RGBA; otherwise RGB (the fourth byte of each pixel is dropped)
+    int threads;                  // threads to filter and deflate on (the bytes are the same for every count)
     const uint8_t *icc;           // written as iCCP when not NULL
     size_t icc_length;
 } bt_png_encode_options;
 
-/// Encodes straight-alpha RGBA8 rows as PNG into a malloc'd buffer (full libpng API, for the compression
-/// level and iCCP that the simplified API cannot set). Returns 0 on success.
+/// Encodes straight-alpha RGBA8 rows as PNG into a malloc'd buffer: libpng writes the header chunks (IHDR, iCCP or
+/// sRGB), the image data is `bt_png_frame_encode`'s stream in IDAT chunks. Returns 0 on success.
 int bt_png_encode(const uint8_t *rgba, int width, int height, size_t bytes_per_row,
                   const bt_png_encode_options *options, uint8_t **out, size_t *out_length,
                   char message[BT_MESSAGE_LENGTH]);
@@ -130,14 +131,13 @@ typedef struct {
     size_t bytes_per_row;         // the input's row stride
     int width, height;
     int channels;                 // written per pixel: 3 (RGB, the fourth input byte dropped) or 4 (RGBA)
-    int level;                    // zlib level 0...9
+    int level;                    // 0 stored, 1 igzip in bands, 2...9 libdeflate at that level (see the .c)
     int band_rows;                // rows per independently deflated band: the output depends on this alone
     int threads;                  // threads to filter and deflate bands on (1: the calling thread only)
     int opaque_alpha;             // with 4 channels, 1 writes every alpha byte as 255 (alpha the caller drops)
 } bt_png_frame_input;
 
-/// One PNG image's zlib data stream (what IDAT or fdAT chunks carry): each row filtered with the filter whose
-/// bytes sum smallest (as signed), then deflated in bands of `band_rows` rows on `threads` threads, each band
+/// One PNG image's zlib data stream (what IDAT or fdAT chunks carry): each row Sub-filtered, then deflated in bands of `band_rows` rows on `threads` threads, each band
 /// primed with the 32 KiB before it, so the stream is the same for every thread count. Returns 0 on success
 /// with a malloc'd buffer in *out; otherwise `message` says why.
 int bt_png_frame_encode(const bt_png_frame_input *input, uint8_t **out, size_t *out_length,

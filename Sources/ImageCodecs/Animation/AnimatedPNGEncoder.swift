@@ -34,7 +34,7 @@ public struct AnimatedPNGEncoder: Sendable {
     /// Every frame is opaque: later frames then carry unchanged pixels as transparent (see above). Alpha is
     /// dropped from the frames, so a translucent pixel shows as its picture over black.
     public let opaque: Bool
-    /// zlib level 0...9.
+    /// 0...9: 0 stores, 1 deflates with igzip in bands, 2...9 with libdeflate at that level (`bt_png_frame.c`).
     public let compressionLevel: Int
     /// Threads each frame's filtering and deflating may use (bands of rows, the same bytes for any count).
     public let threads: Int
