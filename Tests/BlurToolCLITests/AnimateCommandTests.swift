@@ -137,8 +137,8 @@ final class AnimateCommandTests: XCTestCase {
     }
 
     /// The encoder counts in the animation's work: 601 frames of a 1000×1000 fade are within the bound as
-    /// YUV4MPEG2 or an animated PNG at the default zlib level 5, and refused at once at level 9 (some 25 times
-    /// level 5's time a frame on smooth frames), nothing written.
+    /// YUV4MPEG2 or an animated PNG at the default level 5, and refused at once at level 9 (some 11 times level
+    /// 5's time a frame on smooth frames), nothing written.
     func testTheAnimatedPNGsLevelCountsInTheWork() throws {
         let fade = directory + "fade.json"
         try write(
