@@ -292,7 +292,11 @@ let benchmarks: [Benchmark] =
             try ImageEncoder.encode(image, as: .jpeg).count
         },
         Benchmark(name: "encode-png-fast", megapixels: megapixels) {
-            try ImageEncoder.encode(image, as: .png).count
+            try ImageEncoder.encode(image, as: .png, options: EncodeOptions(threads: threads)).count
+        },
+        Benchmark(name: "encode-png-level5", megapixels: megapixels) {
+            try ImageEncoder.encode(image, as: .png, options: EncodeOptions(pngCompressionLevel: 5, threads: threads))
+                .count
         },
     ] + TextBenchmarks.benchmarks(options.text, filters: options.filters)
 
