@@ -50,13 +50,6 @@ static void bt_png_warning(png_structp png, png_const_charp text) {
 
 enum { BT_IDAT_BYTES = 1 << 20 };
 
-// Rows per band for `bt_png_frame_encode`: about 256 KiB of filtered bytes, as the animated PNG writer cuts them.
-static int bt_png_band_rows(int width, int channels) {
-    size_t row = (size_t)width * (size_t)channels + 1;
-    size_t rows = ((size_t)256 << 10) / row;
-    return rows < 1 ? 1 : (rows > 0x7FFFFFFF ? 0x7FFFFFFF : (int)rows);
-}
-
 int bt_png_encode(const uint8_t *rgba, int width, int height, size_t bytes_per_row,
                   const bt_png_encode_options *options, uint8_t **out, size_t *out_length,
                   char message[BT_MESSAGE_LENGTH]) {

@@ -137,11 +137,16 @@ typedef struct {
     int opaque_alpha;             // with 4 channels, 1 writes every alpha byte as 255 (alpha the caller drops)
 } bt_png_frame_input;
 
-/// One PNG image's zlib data stream (what IDAT or fdAT chunks carry): each row Sub-filtered, then deflated in bands of `band_rows` rows on `threads` threads, each band
-/// primed with the 32 KiB before it, so the stream is the same for every thread count. Returns 0 on success
-/// with a malloc'd buffer in *out; otherwise `message` says why.
+/// One PNG image's zlib data stream (what IDAT or fdAT chunks carry): each row Sub-filtered, then deflated (in
+/// bands of `band_rows` rows on `threads` threads at levels 0 and 1, each band primed with the 32 KiB before it), so
+/// the stream is the same for every thread count. Returns 0 on success with a malloc'd buffer in *out; otherwise
+/// `message` says why.
 int bt_png_frame_encode(const bt_png_frame_input *input, uint8_t **out, size_t *out_length,
                         char message[BT_MESSAGE_LENGTH]);
+
+/// The `band_rows` for an image `width` pixels wide written with `channels` channels: about 256 KiB of filtered
+/// bytes a band, at least one row.
+int bt_png_band_rows(int width, int channels);
 
 /// CRC-32 as PNG chunks use it.
 uint32_t bt_crc32(uint32_t crc, const uint8_t *data, size_t size);

@@ -39,11 +39,6 @@ public struct AnimatedPNGEncoder: Sendable {
     /// Threads each frame's filtering and deflating may use (bands of rows, the same bytes for any count).
     public let threads: Int
 
-    /// Rows per band aim at this many filtered bytes: large enough that the 5-byte sync flush and the restarted
-    /// match search between bands cost well under 0.1 %, small enough that a full phone frame splits into
-    /// dozens of bands for the threads to share.
-    static let bandBytes = 256 << 10
-
     /// - Precondition: width and height in 1...2^31 - 1, loopCount in 0...2^32 - 1.
     public init(
         width: Int, height: Int, frameDelay: FrameDelay, loopCount: Int = 0,
@@ -84,11 +79,10 @@ public struct AnimatedPNGEncoder: Sendable {
             pixels = opaque ? region : try straightCopy(of: region)
         }
         let channels = 4
-        let bandRows = max(1, AnimatedPNGEncoder.bandBytes / (box.width * channels + 1))
         var input = bt_png_frame_input(
             pixels: pixels.baseAddress, bytes_per_row: pixels.bytesPerRow, width: Int32(box.width),
             height: Int32(box.height), channels: Int32(channels), level: Int32(compressionLevel),
-            band_rows: Int32(clamping: bandRows), threads: Int32(clamping: threads),
+            band_rows: bt_png_band_rows(Int32(box.width), Int32(channels)), threads: Int32(clamping: threads),
             opaque_alpha: opaque && !blendsOver ? 1 : 0)
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
