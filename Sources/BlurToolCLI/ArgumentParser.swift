@@ -30,7 +30,9 @@ public enum ArgumentParser {
                 name = String(argument.prefix(2))  // -ovalue
                 inlineValue = String(argument.dropFirst(2))
             }
-            guard let spec = OptionSpec.named(name) else {
+            // In a batch, -j counts photos in flight (as GNU parallel's and make's do); --threads is per photo.
+            let isBatch = positionals.first == "batch"
+            guard let spec = isBatch && name == "-j" ? OptionSpec.named("--jobs") : OptionSpec.named(name) else {
                 throw UsageError("unknown option \(name.quotedForMessage())")
             }
             if spec.takesValue {
@@ -72,6 +74,8 @@ public enum ArgumentParser {
             return .animate(try animationRequest(scene: positionals[1], options: options))
         case "transition":
             return .transition(try transitionRequest(positionals: Array(positionals.dropFirst()), options: options))
+        case "batch":
+            return .batch(try batchRequest(positionals: Array(positionals.dropFirst()), options: options))
         case nil:
             throw UsageError("no INPUT given")
         default:
@@ -286,6 +290,13 @@ struct OptionSpec {
         OptionSpec(name: "--scale", short: nil, takesValue: true),
         OptionSpec(name: "--style", short: nil, takesValue: true),
         OptionSpec(name: "--curve", short: nil, takesValue: true),
+        OptionSpec(name: "--jobs", short: nil, takesValue: true),
+        OptionSpec(name: "--shard", short: nil, takesValue: true),
+        OptionSpec(name: "--shards", short: nil, takesValue: true),
+        OptionSpec(name: "--report", short: nil, takesValue: true),
+        OptionSpec(name: "--quiet", short: nil, takesValue: false),
+        OptionSpec(name: "--list", short: nil, takesValue: false),
+        OptionSpec(name: "--sheet", short: nil, takesValue: false),
     ]
 
     static func named(_ name: String) -> OptionSpec? {

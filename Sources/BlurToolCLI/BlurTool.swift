@@ -41,6 +41,7 @@ public enum BlurTool {
             case .curve(let request): try CurveCommand(request: request, console: console).run()
             case .animate(let request): try Animator(request: request, console: console).run()
             case .transition(let request): try TransitionCommand(request: request, console: console).run()
+            case .batch(let request): return try Batch(request: request, console: console).run().rawValue
             }
             return ExitCode.success.rawValue
         } catch let error as UsageError {
@@ -48,7 +49,8 @@ public enum BlurTool {
                 "blurtool: error: \(error.message.escapedForMessageLine())\n"
                     + "Usage: blurtool INPUT (--material NAME | --sigma S | --size WxH | --transform T) [-o OUTPUT], "
                     + "blurtool compose|animate SCENE.json [-o OUTPUT], "
-                    + "blurtool transition FROM TO --style NAME [-o OUTPUT]; "
+                    + "blurtool transition FROM TO --style NAME [-o OUTPUT], "
+                    + "blurtool batch SOURCE -o DEST (--material NAME[,NAME…] | --sigma S | --size WxH); "
                     + "see 'blurtool --help'.")
             return ExitCode.usage.rawValue
         } catch let failure as ToolFailure {

@@ -18,6 +18,8 @@ public enum Command: Equatable, Sendable {
     case animate(AnimationRequest)
     /// `blurtool transition FROM TO --style NAME`: one photo turning into the other, to an animation.
     case transition(TransitionRequest)
+    /// `blurtool batch SOURCE -o DEST …`: a whole folder or list of photos, resumable and shardable.
+    case batch(BatchRequest)
 }
 
 /// `blurtool INPUT --material NAME …` or `blurtool INPUT --sigma S …`.

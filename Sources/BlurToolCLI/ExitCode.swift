@@ -13,6 +13,9 @@ public enum ExitCode: Int32, Sendable {
     case cannotCreate = 73
     /// Reading or writing failed part-way (EX_IOERR).
     case ioError = 74
+    /// A batch stopped by SIGINT, SIGTERM or SIGHUP before every photo was done; the photos in flight were
+    /// finished, and running the same command again does the rest (EX_TEMPFAIL).
+    case incomplete = 75
     /// The environment asks for something this machine cannot do, e.g. `BLURTOOL_KERNELS` naming kernels the CPU
     /// lacks (EX_CONFIG).
     case configuration = 78

@@ -17,16 +17,20 @@ final class OutputFile {
     private enum Target {
         case standardOutput
         case direct(descriptor: Int32)
-        case replacing(final: String, temporary: String, descriptor: Int32)
+        case replacing(final: String, temporary: String, descriptor: Int32, slot: Int)
     }
 
     /// The path as the user gave it, for messages.
     let path: String
     private var target: Target?
+    /// A batch's outputs are written through `.NAME.blurtool-batch.tmp`: one name per output, so a run killed
+    /// outright (SIGKILL, a node lost) leaves at most that file, which the rerun that redoes the photo takes over.
+    private let hasFixedTemporaryName: Bool
 
     /// Opens `path` ("-" for standard output) for writing; nothing is replaced until `commit`.
-    init(_ path: String) throws(ToolFailure) {
+    init(_ path: String, fixedTemporaryName: Bool = false) throws(ToolFailure) {
         self.path = path
+        hasFixedTemporaryName = fixedTemporaryName
         if path == "-" {
             target = .standardOutput
             return
@@ -35,7 +39,7 @@ final class OutputFile {
         guard stat(path, &status) == 0 else {
             // Nothing there yet (a dangling link's target is created where the link points).
             guard errno == ENOENT else { throw ToolFailure(.cannotCreate, path, FileIO.errorText(errno)) }
-            target = try OutputFile.replacing(try OutputFile.resolvingSymbolicLinks(path), keeping: nil, for: path)
+            target = try replacing(try OutputFile.resolvingSymbolicLinks(path), keeping: nil)
             return
         }
         switch status.st_mode & S_IFMT {
@@ -49,7 +53,7 @@ final class OutputFile {
                 throw ToolFailure(.cannotCreate, path, FileIO.errorText(errno))
             }
             defer { free(resolved) }
-            target = try OutputFile.replacing(String(cString: resolved), keeping: status.st_mode & 0o777, for: path)
+            target = try replacing(String(cString: resolved), keeping: status.st_mode & 0o777)
         case S_IFDIR:
             throw ToolFailure(.cannotCreate, path, "is a directory")
         default:
@@ -58,16 +62,18 @@ final class OutputFile {
     }
 
     /// A temporary file beside `final`, to be renamed over it; `mode` is the replaced file's permissions.
-    private static func replacing(
-        _ final: String, keeping mode: mode_t?, for path: String
-    ) throws(ToolFailure)
-        -> Target
-    {
+    private func replacing(_ final: String, keeping mode: mode_t?) throws(ToolFailure) -> Target {
         for attempt in 0..<100 {
-            let temporary = OutputFile.temporaryPath(beside: final, attempt: attempt)
-            guard let descriptor = try TemporaryFileCleanup.create(temporary, subject: path) else { continue }
+            let temporary =
+                hasFixedTemporaryName
+                ? OutputFile.temporaryPath(beside: final, suffix: ".blurtool-batch.tmp")
+                : OutputFile.temporaryPath(beside: final, attempt: attempt)
+            guard
+                let (descriptor, slot) = try TemporaryFileCleanup.create(
+                    temporary, subject: path, replacing: hasFixedTemporaryName)
+            else { continue }
             if let mode { _ = fchmod(descriptor, mode) }
-            return .replacing(final: final, temporary: temporary, descriptor: descriptor)
+            return .replacing(final: final, temporary: temporary, descriptor: descriptor, slot: slot)
         }
         throw ToolFailure(.cannotCreate, path, "100 temporary names beside it are taken")
     }
@@ -82,7 +88,7 @@ final class OutputFile {
         switch target {
         case .standardOutput: descriptor = STDOUT_FILENO
         case .direct(let open): descriptor = open
-        case .replacing(_, _, let open): descriptor = open
+        case .replacing(_, _, let open, _): descriptor = open
         }
         guard OutputFile.writeAll(bytes, to: descriptor) else {
             let error = errno
@@ -104,22 +110,22 @@ final class OutputFile {
             let error = errno
             discard()
             guard written else { throw ToolFailure(.ioError, path, FileIO.errorText(error)) }
-        case .replacing(let final, let temporary, let descriptor):
+        case .replacing(let final, let temporary, let descriptor, let slot):
             let written = OutputFile.writeAll(bytes, to: descriptor)
             var error = errno
             let closed = close(descriptor) == 0
             if written, !closed { error = errno }
             self.target = nil
             guard written, closed else {
-                TemporaryFileCleanup.remove(temporary)
+                TemporaryFileCleanup.remove(temporary, slot: slot)
                 throw ToolFailure(.ioError, path, FileIO.errorText(error))
             }
             guard rename(temporary, final) == 0 else {
                 let error = errno
-                TemporaryFileCleanup.remove(temporary)
+                TemporaryFileCleanup.remove(temporary, slot: slot)
                 throw ToolFailure(.cannotCreate, path, FileIO.errorText(error))
             }
-            TemporaryFileCleanup.forget()
+            TemporaryFileCleanup.forget(slot: slot)
         }
         self.target = nil
     }
@@ -131,9 +137,9 @@ final class OutputFile {
         switch target {
         case .standardOutput: break
         case .direct(let descriptor): close(descriptor)
-        case .replacing(_, let temporary, let descriptor):
+        case .replacing(_, let temporary, let descriptor, let slot):
             close(descriptor)
-            TemporaryFileCleanup.remove(temporary)
+            TemporaryFileCleanup.remove(temporary, slot: slot)
         }
     }
 
@@ -161,10 +167,13 @@ final class OutputFile {
     /// whole stays within NAME_MAX (255 bytes): an output name near the limit must not fail for its temporary
     /// file's longer name.
     static func temporaryPath(beside path: String, attempt: Int = 0) -> String {
+        temporaryPath(beside: path, suffix: ".blurtool-\(getpid())" + (attempt == 0 ? "" : "-\(attempt)") + ".tmp")
+    }
+
+    static func temporaryPath(beside path: String, suffix: String) -> String {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let suffix = ".blurtool-\(getpid())" + (attempt == 0 ? "" : "-\(attempt)") + ".tmp"
         var kept = ""
         var bytes = 1 + suffix.utf8.count
         for character in name {

@@ -9,7 +9,7 @@ struct Renderer {
     private var subject: String { request.input == "-" ? "<stdin>" : request.input }
 
     /// Stage names and durations, for --verbose.
-    private final class StageTimes {
+    final class StageTimes {
         private let clock = ContinuousClock()
         private(set) var stages: [(name: String, duration: Duration)] = []
 
@@ -62,34 +62,52 @@ struct Renderer {
 
     /// Decodes (as small as the frame and the material allow), lays out, transforms, blurs and tints.
     private func render(_ bytes: [UInt8], times: StageTimes) throws -> (DecodedImage, MaterialEffect, Image) {
-        // The full, upright size decides the layout and the material's σ, whatever size is decoded.
         let header = try loading.inspect(bytes, path: request.input)
+        let scale = try decodeScale(for: header)
+        let decoded = try decode(bytes, header: header, scale: scale, times: times)
+        let (effect, result) = try finish(decoded.image, header: header, scale: scale, times: times)
+        return (decoded, effect, result)
+    }
+
+    /// How many times smaller the picture may be decoded for this request (a JPEG's DCT scaling; 1 for other
+    /// formats, for a transform and where the material's blur would not hide it). The full, upright size
+    /// decides the layout and the material's σ, whatever size is decoded.
+    func decodeScale(for header: ImageInfo) throws -> Int {
         let (width, height) = loading.upright(header)
-        let isJPEG = header.format == .jpeg
+        guard header.format == .jpeg else { return 1 }
+        guard let size = request.size else {
+            // A transform needs the picture at full size.
+            guard request.transform == nil else { return 1 }
+            return materialEffect(forWidth: width, height: height).decodeScale(fullWidth: width, fullHeight: height)
+        }
+        let layout = FitLayout(
+            sourceWidth: width, sourceHeight: height, frameWidth: size.width,
+            frameHeight: size.height, mode: request.fit)
+        let shrink = min(
+            layout.sourceRect.width / Double(layout.frameRect.width),
+            layout.sourceRect.height / Double(layout.frameRect.height))
+        return materialEffect(forWidth: size.width, height: size.height).decodeScale(
+            fullWidth: width, fullHeight: height, shrink: shrink)
+    }
+
+    /// The result from `image`, the picture `header` describes decoded at 1/`scale` (any scale up to
+    /// `decodeScale(for:)`: several requests may share one decode at the smallest of theirs).
+    func finish(_ image: Image, header: ImageInfo, scale: Int, times: StageTimes) throws -> (MaterialEffect, Image) {
+        let (width, height) = loading.upright(header)
         guard let size = request.size else {
             let effect = materialEffect(forWidth: width, height: height)
-            // A transform needs the picture at full size; otherwise decode as small as the blur allows.
-            let scale =
-                isJPEG && request.transform == nil ? effect.decodeScale(fullWidth: width, fullHeight: height) : 1
-            let decoded = try decode(bytes, header: header, scale: scale, times: times)
-            let placed = try transformed(decoded.image, times: times)
-            guard hasEffect else { return (decoded, effect, placed) }
+            let placed = try transformed(image, times: times)
+            guard hasEffect else { return (effect, placed) }
             let result = times.time("blur+tint") {
                 effect.apply(toReduced: placed, scale: scale, width: width, height: height)
             }
-            return (decoded, effect, result)
+            return (effect, result)
         }
         let layout = FitLayout(
             sourceWidth: width, sourceHeight: height, frameWidth: size.width,
             frameHeight: size.height, mode: request.fit)
         let effect = materialEffect(forWidth: size.width, height: size.height)
-        let shrink = min(
-            layout.sourceRect.width / Double(layout.frameRect.width),
-            layout.sourceRect.height / Double(layout.frameRect.height))
-        let scale = isJPEG ? effect.decodeScale(fullWidth: width, fullHeight: height, shrink: shrink) : 1
         try MemoryBudget.check(width: size.width, height: size.height, what: "--size", subject: nil)
-        let decoded = try decode(bytes, header: header, scale: scale, times: times)
-        let image = decoded.image
         // Under a pyramid blur whose cells span 4 or more frame pixels, the reconstruction filter cannot
         // show; bilinear is then as good and much cheaper (the reduced decode is usually magnified here).
         let hidesFilter = GaussianBlur(sigma: effect.sigmaPixels, precision: effect.precision).reductionFactor >= 4
@@ -102,7 +120,7 @@ struct Renderer {
                     toResized: image, crop: layout.sourceRect(reducedBy: sourceScale), filter: filter,
                     width: size.width, height: size.height)
             }
-            return (decoded, effect, result)
+            return (effect, result)
         }
         let resized = times.time("resize") {
             Resampler(filter: filter, threads: request.threads).place(
@@ -111,8 +129,8 @@ struct Renderer {
                 sourceScale: sourceScale)
         }
         let placed = try transformed(resized, times: times)
-        guard hasEffect else { return (decoded, effect, placed) }
-        return (decoded, effect, times.time("blur+tint") { effect.apply(to: placed) })
+        guard hasEffect else { return (effect, placed) }
+        return (effect, times.time("blur+tint") { effect.apply(to: placed) })
     }
 
     /// False for a resize or a warp alone (no material, no blur, no tint, dim, saturation or grain): the picture
@@ -140,7 +158,7 @@ struct Renderer {
         }
     }
 
-    private var loading: ImageLoading { ImageLoading(request: request, console: console) }
+    var loading: ImageLoading { ImageLoading(request: request, console: console) }
 
     private func decode(_ bytes: [UInt8], header: ImageInfo, scale: Int, times: StageTimes) throws -> DecodedImage {
         try times.time(scale > 1 ? "decode at 1/\(scale)" : "decode") {
@@ -170,15 +188,19 @@ struct Renderer {
     /// `<stem>-transformed` for a warp alone) beside the input or in the directory -o names; stdout for stdin.
     private func resolvedOutputPath() throws(UsageError) -> String {
         try OutputPath.resolve(request.output, input: request.input) { stem in
-            let suffix =
-                request.materialName.map(kebabCase) ?? request.sigma.map { "sigma\(String(format2: $0))" }
-                ?? request.size.map { "\($0.width)x\($0.height)" } ?? "transformed"
             let format = request.format ?? ImageFormat(fileExtensionOf: request.input) ?? .png
-            return stem + "-" + suffix + "." + format.fileExtension
+            return stem + "-" + defaultSuffix + "." + format.fileExtension
         }
     }
 
-    private func kebabCase(_ name: String) -> String {
+    /// What a default output name adds to the input's stem: the material, `sigma<S>`, `<W>x<H>` for a resize
+    /// alone or `transformed` for a warp alone.
+    var defaultSuffix: String {
+        request.materialName.map(Renderer.kebabCase) ?? request.sigma.map { "sigma\(String(format2: $0))" }
+            ?? request.size.map { "\($0.width)x\($0.height)" } ?? "transformed"
+    }
+
+    static func kebabCase(_ name: String) -> String {
         var result = ""
         for character in name where character != "." {
             if character.isUppercase, !result.isEmpty, result.last != "-" { result.append("-") }

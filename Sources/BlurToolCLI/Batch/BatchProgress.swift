@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Synchronization
+
+/// A batch's progress on a terminal (photos done, photos/s, failures, time left, redrawn at most ten times a
+/// second), one line per failure, and a summary at the end.
+final class BatchProgress: Sendable {
+    private struct Tally {
+        var done = 0
+        var skipped = 0
+        var failed = 0
+        var lastDrawn: ContinuousClock.Instant?
+    }
+
+    let total: Int
+    let shard: Shard
+    /// A bar only on a terminal and without --quiet; failure lines and the summary go to the console always.
+    let showsBar: Bool
+    private let console: BlurTool.Console
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+    private let tally = Mutex(Tally())
+
+    init(total: Int, shard: Shard, showsBar: Bool, console: BlurTool.Console) {
+        self.total = total
+        self.shard = shard
+        self.showsBar = showsBar
+        self.console = console
+        start = clock.now
+    }
+
+    func record(_ photo: BatchPhoto, _ outcome: PhotoOutcome) {
+        tally.withLock { tally in
+            switch outcome.status {
+            case .done: tally.done += 1
+            case .skipped: tally.skipped += 1
+            case .failed: tally.failed += 1
+            }
+            if let failure = outcome.failure {
+                if showsBar { writeToStandardError("\r\u{1B}[K") }
+                console.err(failure.line)
+            }
+            let now = clock.now
+            guard showsBar, outcome.failure != nil || tally.lastDrawn.map({ now - $0 > .milliseconds(100) }) ?? true
+            else { return }
+            tally.lastDrawn = now
+            writeToStandardError("\r\u{1B}[K" + bar(tally, at: now))
+        }
+    }
+
+    /// The summary; `left` is the photos not started when a signal stopped the run.
+    func finish(left: Int?, quiet: Bool) {
+        let tally = tally.withLock { $0 }
+        if showsBar { writeToStandardError("\r\u{1B}[K") }
+        guard !quiet else { return }
+        let seconds = elapsedSeconds(clock.now)
+        let handled = tally.done + tally.skipped + tally.failed
+        let rate = seconds > 0 ? Double(handled) / seconds : 0
+        var line =
+            "blurtool: batch: \(total) photos" + (shard.count > 1 ? " in shard \(shard)" : "")
+            + ": \(tally.done) done, \(tally.skipped) already done, \(tally.failed) failed; "
+            + "\(String(format2: seconds)) s, \(String(format2: rate)) photos/s"
+        if let left {
+            line += "; stopped by a signal with \(left) left: run the same command again to finish"
+        }
+        console.err(line)
+    }
+
+    private func bar(_ tally: Tally, at now: ContinuousClock.Instant) -> String {
+        let finished = tally.done + tally.skipped + tally.failed
+        let seconds = elapsedSeconds(now)
+        let rate = seconds > 0 ? Double(finished) / seconds : 0
+        let width = 24
+        let filled = total > 0 ? width * finished / total : width
+        let left = rate > 0 ? Int((Double(total - finished) / rate).rounded()) : nil
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
+            + "\(finished)/\(total) photos, \(String(format2: rate))/s"
+            + (tally.failed > 0 ? ", \(tally.failed) failed" : "")
+            + (left.map { ", \($0 / 60):" + ($0 % 60 < 10 ? "0" : "") + "\($0 % 60) left" } ?? "")
+    }
+
+    private func elapsedSeconds(_ now: ContinuousClock.Instant) -> Double {
+        let elapsed = (now - start).components
+        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+    }
+}
+
+/// `--report FILE`: one JSON line per photo (input, outputs, status, milliseconds, error), written as the photos
+/// finish into a temporary file renamed into place at the end, so shards can write reports side by side and a
+/// report is never half there.
+final class BatchReport: Sendable {
+    private struct State {
+        let file: OutputFile
+        /// The first write that failed: the report is then incomplete, and `commit` says so.
+        var failure: ToolFailure?
+    }
+
+    private let state: Mutex<State>
+
+    init(_ path: String) throws(ToolFailure) {
+        state = Mutex(State(file: try OutputFile(path)))
+    }
+
+    func record(_ photo: BatchPhoto, _ outcome: PhotoOutcome) {
+        var line = "{\"input\":" + BatchReport.quoted(photo.path)
+        line += ",\"outputs\":[" + outcome.outputs.map(BatchReport.quoted).joined(separator: ",") + "]"
+        line += ",\"status\":\"\(outcome.status.rawValue)\",\"ms\":\(outcome.milliseconds)"
+        if let failure = outcome.failure {
+            line += ",\"error\":" + BatchReport.quoted(failure.reason) + ",\"exit\":\(failure.code.rawValue)"
+        }
+        line += "}\n"
+        state.withLock { state in
+            guard state.failure == nil else { return }
+            do throws(ToolFailure) {
+                try state.file.append(Array(line.utf8))
+            } catch {
+                state.failure = error
+            }
+        }
+    }
+
+    func commit() throws(ToolFailure) {
+        try state.withLock { state throws(ToolFailure) in
+            if let failure = state.failure { throw failure }
+            try state.file.commit([])
+        }
+    }
+
+    /// A JSON string: quotes, backslashes and control characters escaped; anything else as UTF-8.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

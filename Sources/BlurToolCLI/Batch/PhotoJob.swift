@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Compositor
+import ImageCodecs
+
+/// What became of one photo of a batch.
+struct PhotoOutcome: Sendable {
+    enum Status: String, Sendable {
+        case done
+        /// Its outputs were already there, made from this very file with these options.
+        case skipped
+        case failed
+    }
+
+    var status: Status
+    /// Relative to the destination; none for a failure.
+    var outputs: [String]
+    var milliseconds: Int
+    var failure: ToolFailure?
+}
+
+/// One photo of a batch: checked against the journal, read and decoded once (at the smallest scale its outputs
+/// allow), rendered once per variant, each output renamed into place, then journalled.
+struct PhotoJob {
+    let photo: BatchPhoto
+    let plan: BatchPlan
+
+    /// `<folder>/<stem>-<suffix>.<ext>` relative to the destination, one per variant; the format is `--format`'s
+    /// or the one the photo's name says (PNG when it says none), as for a single render.
+    var outputs: [(relativePath: String, format: ImageFormat)] {
+        let slash = photo.relativePath.lastIndex(of: "/")
+        let folder = slash.map { String(photo.relativePath[...$0]) } ?? ""
+        var stem = slash.map { String(photo.relativePath[photo.relativePath.index(after: $0)...]) } ?? photo.relativePath
+        if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = String(stem[..<dot]) }
+        return plan.variants.map { variant in
+            let format = variant.request.format ?? ImageFormat(fileExtensionOf: photo.path) ?? .png
+            return (folder + stem + "-" + variant.suffix + "." + format.fileExtension, format)
+        }
+    }
+
+    func run(console: BlurTool.Console) -> PhotoOutcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let outputs = self.outputs
+        var outcome = PhotoOutcome(status: .done, outputs: outputs.map(\.relativePath), milliseconds: 0)
+        do {
+            outcome.status = try render(outputs, console: console)
+        } catch let failure as ToolFailure {
+            outcome.status = .failed
+            outcome.failure = failure
+        } catch let error as UsageError {
+            outcome.status = .failed
+            outcome.failure = ToolFailure(.dataError, photo.path, error.message)
+        } catch {
+            outcome.status = .failed
+            outcome.failure = ToolFailure(.internalError, photo.path, "\(error)")
+        }
+        if outcome.status == .failed { outcome.outputs = [] }  // what a failed photo had written is replaced later
+        let elapsed = (clock.now - start).components
+        outcome.milliseconds = Int(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000)
+        return outcome
+    }
+
+    private func render(
+        _ outputs: [(relativePath: String, format: ImageFormat)], console: BlurTool.Console
+    ) throws -> PhotoOutcome.Status {
+        guard let identity = BatchJournal.identity(of: photo.path) else {
+            throw ToolFailure(.noInput, photo.path, FileIO.errorText(errno))
+        }
+        let entry = BatchJournal.Entry(
+            fingerprint: plan.fingerprint, size: identity.size, modified: identity.modified,
+            relativePath: photo.relativePath)
+        let paths = outputs.map { plan.destination + "/" + $0.relativePath }
+        if plan.journal.contains(entry), paths.allSatisfy({ access($0, F_OK) == 0 }) { return .skipped }
+
+        let bytes = try FileIO.readImage(photo.path)
+        let renderers = plan.variants.map { variant in
+            var request = variant.request
+            request.input = photo.path
+            return Renderer(request: request, console: console)
+        }
+        let loading = renderers[0].loading
+        let header = try loading.inspect(bytes, path: photo.path)
+        let scale = try renderers.map { try $0.decodeScale(for: header) }.min() ?? 1
+        let need = plan.memoryNeed(header: header, fileBytes: bytes.count, scale: scale)
+        plan.memory.acquire(need)
+        defer { plan.memory.release(need) }
+        let decoded = try loading.decode(bytes, header: header, path: photo.path, scale: scale)
+        try makeFolders(for: paths[0])
+        for ((renderer, output), path) in zip(zip(renderers, outputs), paths) {
+            let (_, image) = try renderer.finish(
+                decoded.image, header: header, scale: scale, times: Renderer.StageTimes())
+            let encoded = try ImageWriting.encode(
+                image, as: output.format, request: renderer.request, iccProfile: decoded.info.iccProfile,
+                outputPath: path)
+            let file = try OutputFile(path, fixedTemporaryName: true)
+            try file.commit(encoded)
+        }
+        try plan.journal.record(entry)
+        return .done
+    }
+
+    /// `mkdir -p` of the output's folder below the destination.
+    private func makeFolders(for path: String) throws(ToolFailure) {
+        guard let slash = path.lastIndex(of: "/") else { return }
+        let folder = String(path[..<slash])
+        var status = stat()
+        if stat(folder, &status) == 0 { return }
+        var partial = folder.hasPrefix("/") ? "" : "."
+        for part in folder.split(separator: "/") {
+            partial += "/" + part
+            guard mkdir(partial, 0o755) == 0 || errno == EEXIST else {
+                throw ToolFailure(.cannotCreate, partial, FileIO.errorText(errno))
+            }
+        }
+    }
+}
