@@ -74,6 +74,8 @@ public enum ArgumentParser {
             return .animate(try animationRequest(scene: positionals[1], options: options))
         case "transition":
             return .transition(try transitionRequest(positionals: Array(positionals.dropFirst()), options: options))
+        case "sheet":
+            return .sheet(try sheetRequest(positionals: Array(positionals.dropFirst()), options: options))
         case "batch":
             return .batch(try batchRequest(positionals: Array(positionals.dropFirst()), options: options))
         case nil:
@@ -297,6 +299,8 @@ struct OptionSpec {
         OptionSpec(name: "--quiet", short: nil, takesValue: false),
         OptionSpec(name: "--list", short: nil, takesValue: false),
         OptionSpec(name: "--sheet", short: nil, takesValue: false),
+        OptionSpec(name: "--foreground", short: nil, takesValue: true),
+        OptionSpec(name: "--embed", short: nil, takesValue: false),
     ]
 
     static func named(_ name: String) -> OptionSpec? {

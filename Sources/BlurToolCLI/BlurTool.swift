@@ -42,6 +42,7 @@ public enum BlurTool {
             case .animate(let request): try Animator(request: request, console: console).run()
             case .transition(let request): try TransitionCommand(request: request, console: console).run()
             case .batch(let request): return try Batch(request: request, console: console).run().rawValue
+            case .sheet(let request): try SheetCommand(request: request, console: console).run()
             }
             return ExitCode.success.rawValue
         } catch let error as UsageError {

@@ -20,6 +20,8 @@ public enum Command: Equatable, Sendable {
     case transition(TransitionRequest)
     /// `blurtool batch SOURCE -o DEST …`: a whole folder or list of photos, resumable and shardable.
     case batch(BatchRequest)
+    /// `blurtool sheet PHOTO -o sheet.html`: the photo under every material, on one page.
+    case sheet(SheetRequest)
 }
 
 /// `blurtool INPUT --material NAME …` or `blurtool INPUT --sigma S …`.

@@ -77,30 +77,49 @@ struct PhotoJob {
         if plan.journal.contains(entry), paths.allSatisfy({ access($0, F_OK) == 0 }) { return .skipped }
 
         let bytes = try FileIO.readImage(photo.path)
-        let renderers = plan.variants.map { variant in
+        let requests = plan.variants.map { variant in
             var request = variant.request
             request.input = photo.path
-            return Renderer(request: request, console: console)
+            return request
         }
-        let loading = renderers[0].loading
-        let header = try loading.inspect(bytes, path: photo.path)
-        let scale = try renderers.map { try $0.decodeScale(for: header) }.min() ?? 1
-        let need = plan.memoryNeed(header: header, fileBytes: bytes.count, scale: scale)
-        plan.memory.acquire(need)
-        defer { plan.memory.release(need) }
-        let decoded = try loading.decode(bytes, header: header, path: photo.path, scale: scale)
         try makeFolders(for: paths[0])
-        for ((renderer, output), path) in zip(zip(renderers, outputs), paths) {
-            let (_, image) = try renderer.finish(
-                decoded.image, header: header, scale: scale, times: Renderer.StageTimes())
+        try PhotoJob.render(
+            bytes, path: photo.path, requests: requests, console: console,
+            admit: { header, scale in
+                let need = plan.memoryNeed(header: header, fileBytes: bytes.count, scale: scale)
+                plan.memory.acquire(need)
+                return { plan.memory.release(need) }
+            }
+        ) { index, image, decoded in
             let encoded = try ImageWriting.encode(
-                image, as: output.format, request: renderer.request, iccProfile: decoded.info.iccProfile,
-                outputPath: path)
-            let file = try OutputFile(path, fixedTemporaryName: true)
-            try file.commit(encoded)
+                image, as: outputs[index].format, request: requests[index], iccProfile: decoded.info.iccProfile,
+                outputPath: paths[index])
+            try OutputFile(paths[index], fixedTemporaryName: true).commit(encoded)
         }
         try plan.journal.record(entry)
         return .done
+    }
+
+    /// One decode for several outputs: `bytes` decoded at the smallest scale every request allows, then each
+    /// request's result handed to `body` in turn, so one result is held at a time. `admit` is called with the
+    /// header and the scale before anything is decoded and returns what to call once the work is over.
+    static func render(
+        _ bytes: [UInt8], path: String, requests: [RenderRequest], console: BlurTool.Console,
+        admit: (ImageInfo, Int) -> () -> Void = { _, _ in {} },
+        _ body: (Int, Image, DecodedImage) throws -> Void
+    ) throws {
+        let renderers = requests.map { Renderer(request: $0, console: console) }
+        guard let loading = renderers.first?.loading else { return }
+        let header = try loading.inspect(bytes, path: path)
+        let scale = try renderers.map { try $0.decodeScale(for: header) }.min() ?? 1
+        let release = admit(header, scale)
+        defer { release() }
+        let decoded = try loading.decode(bytes, header: header, path: path, scale: scale)
+        for (index, renderer) in renderers.enumerated() {
+            let (_, image) = try renderer.finish(
+                decoded.image, header: header, scale: scale, times: Renderer.StageTimes())
+            try body(index, image, decoded)
+        }
     }
 
     /// `mkdir -p` of the output's folder below the destination.
