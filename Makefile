@@ -19,9 +19,10 @@ BLURTOOL := .build/release/blurtool
 # fallback (and the face for Hebrew and Arabic).
 APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev libisal-dev libdeflate-dev libwebp-dev \
 	libfreetype-dev libharfbuzz-dev libfontconfig-dev fonts-inter fonts-dejavu-core
-# The tests' oracles: ffmpeg decodes our y4m and draws xfade's frames to compare with ours (those tests skip
-# without it, so a machine that lacks it would pass without checking them).
-TEST_APT_PACKAGES := ffmpeg python3-venv valgrind
+# The tests' oracles: ffmpeg decodes our y4m and draws xfade's frames to compare with ours, headless Chromium
+# screenshots the contact sheets (those tests skip without them, so a machine that lacks one would pass without
+# checking them); util-linux's `script` gives the batch's progress bar a terminal.
+TEST_APT_PACKAGES := ffmpeg python3-venv valgrind chromium bsdutils
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PHONY_CAPI := capi install uninstall test-capi python-deps valgrind-capi bench-capi bench-python

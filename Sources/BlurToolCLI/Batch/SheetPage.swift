@@ -16,7 +16,7 @@ struct SheetPage {
     static let margin = 16
     static let gap = 16
     static let headerHeight = 64
-    static let labelHeight = 48
+    static let labelHeight = 64
     static let cornerRadius = 20
 
     let title: String
@@ -66,7 +66,8 @@ struct SheetPage {
             h1 { position: absolute; left: \(SheetPage.margin)px; top: 0; margin: 0; line-height: \(SheetPage.headerHeight)px; font-size: 18px; }
             .screen { position: absolute; display: block; box-sizing: border-box; border-radius: \(SheetPage.cornerRadius)px; object-fit: cover; }
             .failed { background: #ff3b30; color: #fff; padding: 24px 12px; overflow: hidden; }
-            .label { position: absolute; box-sizing: border-box; height: \(SheetPage.labelHeight)px; padding-top: 6px; overflow: hidden; text-align: center; }
+            .label { position: absolute; box-sizing: border-box; height: \(SheetPage.labelHeight)px; padding-top: 6px; overflow: hidden; text-align: center; font-size: 11px; line-height: 14px; }
+            .label b { font-size: 12px; }
             </style>
             </head>
             <body>
