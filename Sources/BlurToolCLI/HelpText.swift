@@ -15,6 +15,10 @@ enum HelpText {
                blurtool transition FROM TO --style NAME [--duration S] [--curve SPEC] [--fps N] [--size WxH]
                                    [-o OUTPUT.png|.webp|.y4m|FOLDER/|-]
                blurtool curve SPEC [--samples N] [--format csv|png] [-o OUTPUT]
+               blurtool batch SOURCE -o DEST --material NAME[,NAME…] [--appearance light,dark]
+                              [--size WxH[,WxH…]] [-j N] [--shard K/N | --shards N] [--report FILE]
+                              [--sheet] [--quiet] [--list]
+               blurtool sheet PHOTO [-o PAGE.html] [--size WxH] [--dim D] [--foreground FILE] [--embed]
                blurtool materials
                blurtool info INPUT...
 
@@ -46,6 +50,31 @@ enum HelpText {
                                   curve prints --samples lines t,value (default 11) from t = 0 to the
                                   curve's duration (a spring's own, else 1 s), or with --format png (or
                                   -o NAME.png) draws a 480x320 plot.
+
+          SOURCE                  batch: a folder (walked recursively; JPEGs and PNGs recognised by
+                                  content or name; hidden files and DEST left out) or a file listing one
+                                  photo per line (- for standard input). Outputs mirror it under DEST:
+                                  DEST/sub/dir/<stem>-<material>[-<appearance>][-<W>x<H>].<ext>, one per
+                                  material x appearance x size listed (comma-separated or repeated), all
+                                  from one decode of the photo. Photos run in parallel (-j N, default one
+                                  per core, each on the cores left over, or --threads), their memory held
+                                  together under a quarter of what the process may use (at most 2 GiB).
+                                  Resumable: a photo whose outputs exist and whose size, modification time
+                                  and options match the journal in DEST/.blurtool-batch/ is skipped; the
+                                  first SIGINT, SIGTERM or SIGHUP finishes the photos in flight and exits 75
+                                  (a second one stops at once, leaving no partial file). --shard K/N (K from
+                                  0) takes the photos whose relative path hashes to K; without it, the
+                                  index comes from SLURM_ARRAY_TASK_ID (count: SLURM_ARRAY_TASK_COUNT or
+                                  --shards N) or JOB_COMPLETION_INDEX (with --shards N). --report FILE: a
+                                  JSON line per photo (input, outputs, status done|skipped|failed, ms,
+                                  error). --list prints this shard's photos and does nothing. --sheet
+                                  writes DEST/index.html, a tile per photo, failures in red. A progress
+                                  bar shows when stderr is a terminal (not with --quiet).
+          PHOTO                   sheet: the photo under every material in light and dark as phone
+                                  screens (--size, default 390x844) on one HTML page (default
+                                  <stem>-sheet.html), the pictures in <page>_files/ beside it or inside it
+                                  (--embed), each tile labelled; --dim over each, --foreground (a PNG with
+                                  alpha, or a scene file composed) fitted over each.
 
         OPTIONS:
           -m, --material NAME     A material: ultraThin, thin, regular, thick, ultraThick, bar, chrome,
@@ -118,7 +147,9 @@ enum HelpText {
         EXIT STATUS:
           0 success, 64 usage error, 65 bad or unsupported input data, 66 input missing or unreadable,
           70 internal error, 73 cannot create the output (also: too large to encode in the memory
-          available), 74 I/O error, 78 BLURTOOL_KERNELS names kernels this CPU or build lacks.
+          available), 74 I/O error, 75 a batch stopped by a signal before the end (run it again to
+          finish), 78 BLURTOOL_KERNELS names kernels this CPU or build lacks. A batch exits 65 when a
+          photo failed (the others are done), 73 or 74 when its destination did.
           Killed by SIGINT, SIGTERM or SIGHUP: that signal's status.
           Numbers are ASCII decimals (12, 0.5, 2.5e3); whole numbers are digits only.
           --edge and --precision need a blur (--material or --sigma), --appearance and
@@ -133,6 +164,8 @@ enum HelpText {
           cat photo.jpg | blurtool - -m regular --format png -o - > out.png
           blurtool photos/*.jpg --material thin -o backgrounds/
           blurtool info photo.jpg
+          blurtool batch ~/Photos -o backgrounds/ -m thin,regular -a light,dark --size 1170x2532
+          blurtool sheet photo.jpg --dim 0.2 -o materials.html
           blurtool animate fixtures/review-entrance.json -o entrance.png
           blurtool transition table.jpg apples.jpg --style circleopen --size 1170x2532 -o change.webp
           blurtool curve 'spring(damping: 0.2, velocity: 0.3, duration: 0.8)' -o spring.png

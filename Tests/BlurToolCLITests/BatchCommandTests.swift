@@ -1,7 +1,7 @@
 import Foundation
 import ImageCodecs
-import TestSupport
 import Synchronization
+import TestSupport
 import XCTest
 
 @testable import BlurToolCLI
@@ -75,7 +75,8 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertEqual(lines.count, 7, "one report line per photo")
         XCTAssertEqual(Set(lines.map { $0["status"] as? String }), ["done"])
         for output in expected {
-            let image = try ImageDecoder.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: destination + "/" + output))))
+            let image = try ImageDecoder.decode(
+                [UInt8](try Data(contentsOf: URL(fileURLWithPath: destination + "/" + output))))
             XCTAssertEqual([image.image.width, image.image.height], [40, 30])
         }
 
@@ -120,7 +121,9 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertEqual(statuses[changed], "done")
         XCTAssertEqual(statuses.values.filter { $0 == "skipped" }.count, 3)
         let output = try ImageDecoder.decode(
-            [UInt8](try Data(contentsOf: URL(fileURLWithPath: destination + "/" + String(photos[2].dropLast(4)) + "-thin.jpg"))))
+            [UInt8](
+                try Data(
+                    contentsOf: URL(fileURLWithPath: destination + "/" + String(photos[2].dropLast(4)) + "-thin.jpg"))))
         XCTAssertEqual([output.image.width, output.image.height], [50, 40], "the output is the changed photo's")
     }
 
@@ -137,8 +140,12 @@ final class BatchCommandTests: XCTestCase {
         let lines = try reportLines(report)
         XCTAssertEqual(lines.count, 5)
         let failed = lines.filter { $0["status"] as? String == "failed" }
-        XCTAssertEqual(Set(failed.map { ($0["input"] as! String).split(separator: "/").last! }), ["cut.jpg", "fake.png"])
-        XCTAssertTrue(failed.allSatisfy { ($0["error"] as? String)?.isEmpty == false && ($0["outputs"] as? [Any])?.isEmpty == true })
+        XCTAssertEqual(
+            Set(failed.map { ($0["input"] as! String).split(separator: "/").last! }), ["cut.jpg", "fake.png"])
+        XCTAssertTrue(
+            failed.allSatisfy {
+                ($0["error"] as? String)?.isEmpty == false && ($0["outputs"] as? [Any])?.isEmpty == true
+            })
         XCTAssertEqual(try writtenFiles().count, 3)
     }
 
@@ -168,8 +175,12 @@ final class BatchCommandTests: XCTestCase {
         try relative.reversed().joined(separator: "\n").write(toFile: backward, atomically: true, encoding: .utf8)
         var union: [String] = []
         for index in 0..<3 {
-            let one = ToolRun.run(["batch", forward, "-o", destination, "-m", "thin", "--shard", "\(index)/3", "--list"])
-            let other = ToolRun.run(["batch", backward, "-o", destination, "-m", "thin", "--shard", "\(index)/3", "--list"])
+            let one = ToolRun.run([
+                "batch", forward, "-o", destination, "-m", "thin", "--shard", "\(index)/3", "--list",
+            ])
+            let other = ToolRun.run([
+                "batch", backward, "-o", destination, "-m", "thin", "--shard", "\(index)/3", "--list",
+            ])
             XCTAssertEqual(one.status, 0, one.err)
             XCTAssertEqual(one.out, other.out)
             union += one.out.split(separator: "\n").map(String.init)
@@ -188,10 +199,15 @@ final class BatchCommandTests: XCTestCase {
         let counted = try Shard.fromEnvironment(
             ["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil)
         XCTAssertEqual(counted, Shard(index: 3, count: 4))
+        // One task resubmitted alone keeps its place among --shards.
+        let alone = try Shard.fromEnvironment(
+            ["SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_MIN": "2", "SLURM_ARRAY_TASK_COUNT": "1"], count: 4)
+        XCTAssertEqual(alone, Shard(index: 2, count: 4))
         XCTAssertEqual(try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "5"], count: 8), Shard(index: 5, count: 8))
         XCTAssertNil(try Shard.fromEnvironment([:], count: nil))
         XCTAssertThrowsError(try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "5"], count: nil))
-        XCTAssertThrowsError(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil))
+        XCTAssertThrowsError(
+            try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil))
         XCTAssertThrowsError(try Shard.fromEnvironment([:], count: 4))
     }
 
@@ -326,22 +342,28 @@ final class BatchCommandTests: XCTestCase {
     }
 
     func testBatchArguments() throws {
-        guard case .batch(let request) = try ArgumentParser.parse([
-            "batch", "in", "-o", "out", "-m", "thin,thick", "--material", "regular", "-a", "light,dark", "-j", "3",
-            "--size", "100x200", "--threads", "2",
-        ]) else { return XCTFail("not a batch") }
+        guard
+            case .batch(let request) = try ArgumentParser.parse([
+                "batch", "in", "-o", "out", "-m", "thin,thick", "--material", "regular", "-a", "light,dark", "-j", "3",
+                "--size", "100x200", "--threads", "2",
+            ])
+        else { return XCTFail("not a batch") }
         XCTAssertEqual(request.jobs, 3, "-j counts photos in flight in a batch")
         XCTAssertEqual(request.threadsPerPhoto, 2)
         XCTAssertEqual(
             request.variants.map(\.suffix),
             ["thin-light", "thin-dark", "thick-light", "thick-dark", "regular-light", "regular-dark"])
-        XCTAssertEqual(request.variants.map { $0.request.size }, Array(repeating: FrameSize(width: 100, height: 200), count: 6))
+        XCTAssertEqual(
+            request.variants.map { $0.request.size }, Array(repeating: FrameSize(width: 100, height: 200), count: 6))
         XCTAssertNotNil(ToolRun.usageError(["batch", "in", "-m", "thin"]), "no -o")
         XCTAssertNotNil(ToolRun.usageError(["batch", "in", "-o", "out"]), "no effect")
         XCTAssertNotNil(ToolRun.usageError(["batch", "in", "-o", "out", "-m", "thin", "--shard", "3/3"]))
         XCTAssertNotNil(ToolRun.usageError(["batch", "in", "-o", "out", "-m", "thin", "--transform", "scale(2)"]))
         XCTAssertNotNil(ToolRun.usageError(["batch", "in", "-o", "out", "-m", "thin,,thick"]))
-        guard case .batch(let sized) = try ArgumentParser.parse(["batch", "in", "-o", "out", "-m", "thin", "--size", "10x20,30x40"])
+        guard
+            case .batch(let sized) = try ArgumentParser.parse([
+                "batch", "in", "-o", "out", "-m", "thin", "--size", "10x20,30x40",
+            ])
         else { return XCTFail("not a batch") }
         XCTAssertEqual(sized.variants.map(\.suffix), ["thin-10x20", "thin-30x40"])
     }

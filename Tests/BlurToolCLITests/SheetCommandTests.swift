@@ -46,7 +46,9 @@ final class SheetCommandTests: XCTestCase {
     }
 
     /// The mean absolute difference of two images' channels over a rectangle.
-    private func difference(_ a: Image, _ ax: Int, _ ay: Int, _ b: Image, _ bx: Int, _ by: Int, _ w: Int, _ h: Int)
+    private func difference(
+        _ a: Image, _ ax: Int, _ ay: Int, _ b: Image, _ bx: Int, _ by: Int, _ w: Int, _ h: Int
+    )
         -> Double
     {
         var total = 0
@@ -65,8 +67,9 @@ final class SheetCommandTests: XCTestCase {
     func testEveryTileShowsItsOwnPictureWhereTheLayoutPutsIt() throws {
         let page = directory + "sheet.html"
         let (tileWidth, tileHeight) = (100, 216)
-        let run = ToolRun.run([Fixtures.path("coffee.jpg"), "-o", page, "--size", "\(tileWidth)x\(tileHeight)"]
-            .with(command: "sheet"))
+        let run = ToolRun.run(
+            [Fixtures.path("coffee.jpg"), "-o", page, "--size", "\(tileWidth)x\(tileHeight)"]
+                .with(command: "sheet"))
         XCTAssertEqual(run.status, 0, run.err)
         let html = try String(contentsOfFile: page, encoding: .utf8)
         let sources = html.components(separatedBy: "src=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
@@ -99,15 +102,20 @@ final class SheetCommandTests: XCTestCase {
             }
         }
         // The page's background around the tiles: nothing is drawn in the gaps.
-        XCTAssertLessThan(difference(shot, 16 + tileWidth + 2, 70, Image(width: 8, height: 8, fill: Pixel(red: 242, green: 242, blue: 247, alpha: 255)), 0, 0, 8, 8), 2)
+        XCTAssertLessThan(
+            difference(
+                shot, 16 + tileWidth + 2, 70,
+                Image(width: 8, height: 8, fill: Pixel(red: 242, green: 242, blue: 247, alpha: 255)), 0, 0, 8, 8), 2)
     }
 
     func testABatchIndexPageHasATilePerPhotoAndMarksFailures() throws {
         let source = directory + "photos"
         try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
         for index in 0..<3 {
-            try Data(try ImageEncoder.encode(TestImages.photoLike(width: 64, height: 48, seed: UInt64(index + 1)), as: .jpeg))
-                .write(to: URL(fileURLWithPath: source + "/photo \(index).jpg"))
+            try Data(
+                try ImageEncoder.encode(TestImages.photoLike(width: 64, height: 48, seed: UInt64(index + 1)), as: .jpeg)
+            )
+            .write(to: URL(fileURLWithPath: source + "/photo \(index).jpg"))
         }
         try Data("broken".utf8).write(to: URL(fileURLWithPath: source + "/broken.jpg"))
         let run = ToolRun.run(["batch", source, "-o", directory + "out", "-m", "thin", "--sheet"])

@@ -1,11 +1,12 @@
+import Compositor
+import ImageCodecs
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Compositor
-import ImageCodecs
-import Synchronization
 
 /// What every photo of a batch shares: the outputs asked for, where they go, the journal and the memory gate.
 final class BatchPlan: Sendable {
@@ -119,8 +120,10 @@ struct Batch {
 
     static func processEnvironment() -> [String: String] {
         var result: [String: String] = [:]
-        for name in ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_COUNT",
-                     "JOB_COMPLETION_INDEX"] {
+        for name in [
+            "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_COUNT",
+            "JOB_COMPLETION_INDEX",
+        ] {
             if let value = getenv(name) { result[name] = String(cString: value) }
         }
         return result

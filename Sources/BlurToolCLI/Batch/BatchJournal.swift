@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Synchronization
 
 /// What a batch has finished, kept under DEST/.blurtool-batch/ so a rerun does only what is left.
 ///

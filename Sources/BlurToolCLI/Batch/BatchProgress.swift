@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Synchronization
 
 /// A batch's progress on a terminal (photos done, photos/s, failures, time left, redrawn at most ten times a
 /// second), one line per failure, and a summary at the end.

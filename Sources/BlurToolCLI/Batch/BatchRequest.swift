@@ -89,7 +89,9 @@ extension ArgumentParser {
         }
         request.destination = destination
         request.variants = try variants(listed: listed, shared: shared)
-        if shared.contains(where: { $0.name == "--threads" }) { request.threadsPerPhoto = request.variants[0].request.threads }
+        if shared.contains(where: { $0.name == "--threads" }) {
+            request.threadsPerPhoto = request.variants[0].request.threads
+        }
         return request
     }
 

@@ -1,10 +1,11 @@
+import Compositor
+import ImageCodecs
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Compositor
-import ImageCodecs
 
 /// What became of one photo of a batch.
 struct PhotoOutcome: Sendable {
@@ -33,7 +34,8 @@ struct PhotoJob {
     var outputs: [(relativePath: String, format: ImageFormat)] {
         let slash = photo.relativePath.lastIndex(of: "/")
         let folder = slash.map { String(photo.relativePath[...$0]) } ?? ""
-        var stem = slash.map { String(photo.relativePath[photo.relativePath.index(after: $0)...]) } ?? photo.relativePath
+        var stem =
+            slash.map { String(photo.relativePath[photo.relativePath.index(after: $0)...]) } ?? photo.relativePath
         if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = String(stem[..<dot]) }
         return plan.variants.map { variant in
             let format = variant.request.format ?? ImageFormat(fileExtensionOf: photo.path) ?? .png

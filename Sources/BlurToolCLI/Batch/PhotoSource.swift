@@ -1,9 +1,10 @@
+import ImageCodecs
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import ImageCodecs
 
 /// A photo of a batch: the path it is read from and the path its outputs mirror under the destination.
 struct BatchPhoto: Equatable, Sendable {

@@ -45,8 +45,9 @@ public struct Shard: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The shard an array job's task is: Slurm's `SLURM_ARRAY_TASK_ID` less `SLURM_ARRAY_TASK_MIN` among
-    /// `SLURM_ARRAY_TASK_COUNT` (or MAX − MIN + 1) tasks, or Kubernetes' `JOB_COMPLETION_INDEX` among `count`
-    /// (`--shards`, which also overrides Slurm's count). Nil outside an array job without `count`: the whole set.
+    /// `SLURM_ARRAY_TASK_COUNT` (or MAX − MIN + 1) tasks; with `count` (`--shards N`), the task id itself among N,
+    /// so one task resubmitted alone (`sbatch --array=2 … --shards 4`) is still shard 2 of 4; or Kubernetes'
+    /// `JOB_COMPLETION_INDEX` among `count`. Nil outside an array job without `count`: the whole set.
     static func fromEnvironment(_ environment: [String: String], count: Int?) throws(UsageError) -> Shard? {
         func number(_ name: String) throws(UsageError) -> Int? {
             guard let text = environment[name], !text.isEmpty else { return nil }
@@ -59,9 +60,9 @@ public struct Shard: Equatable, Sendable, CustomStringConvertible {
         var total = count
         let source: String
         if let task = try number("SLURM_ARRAY_TASK_ID") {
-            let minimum = try number("SLURM_ARRAY_TASK_MIN") ?? 0
+            let minimum = total == nil ? try number("SLURM_ARRAY_TASK_MIN") ?? 0 : 0
             index = task - minimum
-            source = "SLURM_ARRAY_TASK_ID \(task) − SLURM_ARRAY_TASK_MIN \(minimum)"
+            source = "SLURM_ARRAY_TASK_ID \(task)" + (minimum == 0 ? "" : " − SLURM_ARRAY_TASK_MIN \(minimum)")
             if total == nil {
                 if let tasks = try number("SLURM_ARRAY_TASK_COUNT") {
                     total = tasks

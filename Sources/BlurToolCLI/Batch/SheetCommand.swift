@@ -1,11 +1,12 @@
+import Compositor
+import ImageCodecs
+import Scenes
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Compositor
-import ImageCodecs
-import Scenes
 
 /// `blurtool sheet PHOTO -o sheet.html`: the photo under every material in light and dark (optionally dimmed, with
 /// a foreground over each), as phone screens on one page, each labelled with its name and parameters.
@@ -78,7 +79,9 @@ struct SheetCommand {
             }
         }
         let size = request.tiles[0].size ?? FrameSize(width: 390, height: 844)
-        let foreground = try request.foreground.map { try fitted(foreground: $0, width: size.width, height: size.height) }
+        let foreground = try request.foreground.map {
+            try fitted(foreground: $0, width: size.width, height: size.height)
+        }
         let bytes = try FileIO.readImage(request.photo)
         var tiles: [SheetPage.Tile] = []
         try PhotoJob.render(bytes, path: request.photo, requests: request.tiles, console: console) {
@@ -96,7 +99,8 @@ struct SheetCommand {
                 try OutputFile(folder + filesFolder + "/" + name).commit(encoded)
                 source = SheetPage.urlPath(filesFolder + "/" + name)
             }
-            tiles.append(SheetPage.Tile(label: name.dropLast(4).description, detail: parameters(of: tile), image: source))
+            tiles.append(
+                SheetPage.Tile(label: name.dropLast(4).description, detail: parameters(of: tile), image: source))
         }
         let html = SheetPage(
             title: "\(ToolFailure.display(request.photo)) under every material, \(size.width)x\(size.height)",

@@ -45,15 +45,30 @@ struct SheetPage {
             let (x, y) = origin(ofTile: index)
             let box = "left:\(x)px;top:\(y)px;width:\(tileWidth)px;height:\(tileHeight)px"
             if let image = tile.image {
-                body += "<img class=\"screen\" data-tile=\"\(index)\" style=\"\(box)\" src=\"\(escaped(image))\" alt=\"\(escaped(tile.label))\">\n"
+                body += "<img class=\"screen\" data-tile=\"\(index)\" style=\"\(box)\" src=\"\(escaped(image))\" "
+                body += "alt=\"\(escaped(tile.label))\">\n"
             } else {
-                body += "<div class=\"screen failed\" data-tile=\"\(index)\" style=\"\(box)\"><p>\(escaped(tile.detail ?? "failed"))</p></div>\n"
+                body += "<div class=\"screen failed\" data-tile=\"\(index)\" style=\"\(box)\">"
+                body += "<p>\(escaped(tile.detail ?? "failed"))</p></div>\n"
             }
             let label = "left:\(x)px;top:\(y + tileHeight)px;width:\(tileWidth)px"
             body += "<div class=\"label\" style=\"\(label)\"><b>\(escaped(tile.label))</b>"
             if tile.image != nil, let detail = tile.detail { body += "<br>\(escaped(detail))" }
             body += "</div>\n"
         }
+        let style = [
+            "html, body { margin: 0; background: #f2f2f7; color: #1c1c1e;",
+            "  font: 12px/16px -apple-system, \"Inter\", sans-serif; }",
+            "body { position: relative; width: \(pageWidth)px; height: \(pageHeight)px; }",
+            "h1 { position: absolute; left: \(SheetPage.margin)px; top: 0; margin: 0;",
+            "  line-height: \(SheetPage.headerHeight)px; font-size: 18px; }",
+            ".screen { position: absolute; display: block; box-sizing: border-box;",
+            "  border-radius: \(SheetPage.cornerRadius)px; object-fit: cover; }",
+            ".failed { background: #ff3b30; color: #fff; padding: 24px 12px; overflow: hidden; }",
+            ".label { position: absolute; box-sizing: border-box; height: \(SheetPage.labelHeight)px;",
+            "  padding-top: 6px; overflow: hidden; text-align: center; font-size: 11px; line-height: 14px; }",
+            ".label b { font-size: 12px; }",
+        ].joined(separator: "\n")
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -61,13 +76,7 @@ struct SheetPage {
             <meta charset="utf-8">
             <title>\(escaped(title))</title>
             <style>
-            html, body { margin: 0; background: #f2f2f7; font: 12px/16px -apple-system, "Inter", sans-serif; color: #1c1c1e; }
-            body { position: relative; width: \(pageWidth)px; height: \(pageHeight)px; }
-            h1 { position: absolute; left: \(SheetPage.margin)px; top: 0; margin: 0; line-height: \(SheetPage.headerHeight)px; font-size: 18px; }
-            .screen { position: absolute; display: block; box-sizing: border-box; border-radius: \(SheetPage.cornerRadius)px; object-fit: cover; }
-            .failed { background: #ff3b30; color: #fff; padding: 24px 12px; overflow: hidden; }
-            .label { position: absolute; box-sizing: border-box; height: \(SheetPage.labelHeight)px; padding-top: 6px; overflow: hidden; text-align: center; font-size: 11px; line-height: 14px; }
-            .label b { font-size: 12px; }
+            \(style)
             </style>
             </head>
             <body>
