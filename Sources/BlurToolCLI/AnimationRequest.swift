@@ -40,6 +40,9 @@ public struct AnimationRequest: Equatable, Sendable {
     /// is written once and played many times, so the default keeps the smaller file; with zlib 5 the same job had
     /// taken 1.05 s for 4.40 MB.
     public var animatedPNGLevel = 5
+    /// `-q` and `--loop` were given: they apply to some outputs only, and elsewhere are a mistake to report.
+    var isQualityGiven = false
+    var isLoopGiven = false
 
     public init(render: RenderRequest) {
         self.render = render
@@ -66,7 +69,9 @@ extension ArgumentParser {
             case "--fps": request.framesPerSecond = try number(value, name, in: 1...1000)
             case "--duration": request.duration = try number(value, name, in: 0...3600)
             case "--at": request.time = try number(value, name, in: 0...3600)
-            case "--loop": request.loopCount = Int(try number(value, name, in: 0...65_535, integer: true))
+            case "--loop":
+                request.loopCount = Int(try number(value, name, in: 0...65_535, integer: true))
+                request.isLoopGiven = true
             case "--lossy": request.isLossy = true
             case "--scale": request.scale = try number(value, name, in: 0.01...16)
             case "--benchmark": request.isBenchmark = true
@@ -76,6 +81,7 @@ extension ArgumentParser {
                 shared.append((name, value))
             case "--quality":
                 quality = try number(value, name, in: 0...100)
+                request.isQualityGiven = true
                 // JPEG's quality (for --at) is 1...100; WebP's 0 is JPEG's 1.
                 shared.append((name, String(max(Int(quality!.rounded()), 1))))
             default:
@@ -104,8 +110,11 @@ extension ArgumentParser {
             }
         }
         if let quality { request.webPQuality = quality }
-        if request.time != nil, request.isBenchmark || request.duration != nil {
-            throw UsageError("--at renders one frame; it takes neither --duration nor --benchmark")
+        if request.time != nil {
+            let given = Set(options.map(\.name))
+            if let name = ["--duration", "--benchmark", "--fps", "--loop", "--lossy"].first(where: given.contains) {
+                throw UsageError("--at renders one frame to a PNG or JPEG; \(name) does not apply to it")
+            }
         }
         return request
     }
@@ -118,6 +127,12 @@ extension AnimationRequest {
     func target(naming name: (String) -> String = { $0 }) throws(UsageError) -> (Output, String?) {
         let output = try outputKind()
         if isLossy, output != .webp { throw UsageError("--lossy applies to an animated WebP") }
+        if isLoopGiven, output == .frames || output == .y4m {
+            throw UsageError("--loop applies to an animated PNG or WebP, not to \(output == .y4m ? "y4m" : "numbered frames")")
+        }
+        if isQualityGiven, output != .webp {
+            throw UsageError("-q applies to an animated WebP (and to a JPEG with --at), not to \(output.rawValue)")
+        }
         return (output, try outputPath(output, naming: name))
     }
 

@@ -37,7 +37,16 @@ struct Animator {
             throw ToolFailure(
                 .dataError, subject, "nothing in the scene is animated; give --duration to render it still")
         }
-        let count = renderer.frameCount(duration: request.duration ?? scene.animationDuration)
+        guard request.duration != nil || scene.animationDuration > 0 else {
+            throw ToolFailure(
+                .dataError, subject, "only emitters move in the scene, and they run for ever; give --duration")
+        }
+        let duration = request.duration ?? scene.animationDuration
+        // A loop played again and again shows t < its period only (the frame at the period is the first again).
+        let loops = (output == .apng || output == .webp) && request.loopCount != 1
+        let count =
+            loops && scene.loopPeriod != nil
+            ? renderer.loopFrameCount(period: duration) : renderer.frameCount(duration: duration)
         // Before the output is opened: a count past the limit (or past what an APNG's header can hold) is refused
         // with nothing written.
         guard count <= renderer.limits.maximumFrames else {

@@ -48,11 +48,7 @@ public enum BlurTool {
         } catch let error as UsageError {
             console.err(
                 "blurtool: error: \(error.message.escapedForMessageLine())\n"
-                    + "Usage: blurtool INPUT (--material NAME | --sigma S | --size WxH | --transform T) [-o OUTPUT], "
-                    + "blurtool compose|animate SCENE.json [-o OUTPUT], "
-                    + "blurtool transition FROM TO --style NAME [-o OUTPUT], "
-                    + "blurtool batch SOURCE -o DEST (--material NAME[,NAME…] | --sigma S | --size WxH); "
-                    + "see 'blurtool --help'.")
+                    + "Usage: \(HelpText.usageLine(for: arguments.dropFirst().first)); see 'blurtool --help'.")
             return ExitCode.usage.rawValue
         } catch let failure as ToolFailure {
             console.err(failure.line)

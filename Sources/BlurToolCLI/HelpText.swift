@@ -3,6 +3,30 @@ import Compositor
 enum HelpText {
     static let version = "blurtool \(LibraryVersion.string)"
 
+    /// The usage of the subcommand `first` names (the first argument), or of them all; shown under a usage error.
+    static func usageLine(for first: String?) -> String {
+        switch first {
+        case "compose": return "blurtool compose SCENE.json [-o OUTPUT]"
+        case "animate":
+            return "blurtool animate SCENE.json [--fps N] [--duration S] [--loop N] [-o OUTPUT.png|.webp|.y4m|FOLDER/|-], "
+                + "blurtool animate SCENE.json --at S [-o OUTPUT.png|.jpg]"
+        case "transition":
+            return "blurtool transition FROM TO --style NAME [--duration S] [--curve SPEC] [--fps N] [--size WxH] "
+                + "[-o OUTPUT.png|.webp|.y4m|FOLDER/|-]"
+        case "curve": return "blurtool curve SPEC [--samples N] [--format csv|png] [-o OUTPUT]"
+        case "batch":
+            return "blurtool batch SOURCE -o DEST (--material NAME[,NAME…] | --sigma S | --size WxH) "
+                + "[--appearance light,dark] [-j N] [--shard K/N | --shards N] [--report FILE] [--sheet] [--quiet]"
+        case "sheet": return "blurtool sheet PHOTO [-o PAGE.html] [--size WxH] [--dim D] [--foreground FILE] [--embed]"
+        case "info": return "blurtool info INPUT..."
+        case "materials": return "blurtool materials"
+        default:
+            return "blurtool INPUT (--material NAME | --sigma S | --size WxH | --transform T) [-o OUTPUT], "
+                + "blurtool compose|animate SCENE.json [-o OUTPUT], blurtool transition FROM TO --style NAME, "
+                + "blurtool batch SOURCE -o DEST …, blurtool sheet PHOTO"
+        }
+    }
+
     static let usage = """
         OVERVIEW: Turn photos into the frosted, blurred backgrounds iOS draws behind sheets and cards.
 

@@ -73,14 +73,16 @@ public struct TimingCurve: Sendable, Equatable, CustomStringConvertible {
         return nil
     }
 
-    /// Progress at `time` s into an animation lasting `duration` s: 0 at/before 0, exactly 1 at/after the end,
+    /// Progress at `time` s into an animation lasting `duration` s: 0 before 0, exactly 1 at/after the end,
     /// overshoot allowed in between. For non-springs this is the curve at time/duration.
     ///
     /// A spring runs on its own clock (its position `time` seconds after release) whatever `duration` is:
     /// `duration` only says when it is declared finished and snaps to exactly 1, as an animator completes.
     /// A NaN time counts as before the start.
     public func progress(atTime time: Double, duration: Double) -> Double {
-        guard time > 0 else { return 0 }
+        // At 0 itself the active phase has begun: a step that jumps at the start is already taken (CSS gives
+        // steps(n, jump-start) 1/n there); every other curve is 0 at 0.
+        guard time >= 0 else { return 0 }
         guard time < duration else { return 1 }
         if case .spring(_, let spring, _) = shape { return spring.value(at: time) }
         return value(atFraction: time / duration)

@@ -55,6 +55,14 @@ public struct AnimationRenderer: Sendable {
         return intervals < 1e15 ? Int(intervals) + 1 : Int(1e15)
     }
 
+    /// The frames of one period of a loop, t = k / fps for t < `period`: played again and again, the frame at
+    /// the period would be the first one twice in a row, a hitch in a spinner.
+    public func loopFrameCount(period: Double) -> Int {
+        guard period.isFinite, period > 0 else { return 1 }
+        let frames = (period * framesPerSecond * (1 - 1e-12)).rounded(.up)
+        return frames < 1e15 ? max(Int(frames), 1) : Int(1e15)
+    }
+
     /// When frame `index` shows, in seconds: the time `--at` takes for that frame.
     public func time(ofFrame index: Int) -> Double { Double(index) / framesPerSecond }
 

@@ -9,6 +9,31 @@ extension Scene {
     /// as the rest of the scene (or the duration a caller asks for).
     public var animationDuration: Double { layers.map(\.animationDuration).max() ?? 0 }
 
+    /// The period after which every frame repeats, when the scene is a loop: every animation starts at 0 and
+    /// repeats for ever, each pass (there and back when it autoreverses) dividing `animationDuration`, and no
+    /// emitter (particles never come back where they were). Nil otherwise. A looping output of such a scene shows
+    /// the frames of t < period only: the frame at the period is the first again.
+    public var loopPeriod: Double? {
+        let period = animationDuration
+        guard period > 0, !layers.contains(where: \.hasEmitter) else { return nil }
+        var periodic = true
+        func check(_ layer: Layer) {
+            for animation in layer.animations {
+                let timing = animation.timing
+                let pass = timing.passDuration * (timing.autoreverses ? 2 : 1)
+                let passes = period / pass
+                if timing.endTime.isFinite || timing.startTime != 0 || pass <= 0
+                    || abs(passes - passes.rounded()) > 1e-9 * passes
+                {
+                    periodic = false
+                }
+            }
+            layer.content.sublayers?.forEach(check)
+        }
+        layers.forEach(check)
+        return periodic ? period : nil
+    }
+
     /// Whether every frame is fully opaque, whatever moves: an opaque background, and every layer drawn onto
     /// the canvas composited by an operator that keeps an opaque destination opaque (source-over, the blend
     /// modes, plus-lighter …; not copy, clear, xor or the in/out operators). An encoder can then drop alpha.
@@ -66,6 +91,11 @@ extension Layer {
     var emitters: [ParticleEmitter] {
         if case .emitter(let emitter) = content { return [emitter] }
         return (content.sublayers ?? []).flatMap(\.emitters)
+    }
+
+    var hasEmitter: Bool {
+        if case .emitter = content { return true }
+        return content.sublayers?.contains(where: \.hasEmitter) ?? false
     }
 
     var animationDuration: Double {

@@ -1,6 +1,7 @@
 import Compositor
 import Foundation
 import ImageCodecs
+import OracleSupport
 import Scenes
 import TestSupport
 import XCTest
@@ -169,6 +170,11 @@ final class AnimateCommandTests: XCTestCase {
         try write(
             #"{"canvas": {"width": 4, "height": 4}, "layers": [{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 0, "duration": 72, "repeatCount": 1000000}]}]}"#,
             to: endless)
+        // Snow for ever: an emitter alone has no end to render to.
+        let emitters = directory + "emitters.json"
+        try write(
+            #"{"canvas": {"width": 40, "height": 40}, "layers": [{"type": "emitter", "preset": "snow"}]}"#,
+            to: emitters)
         let cases: [([String], Int32, String)] = [
             (["animate", still, "-o", directory + "x.png"], 65, "nothing in the scene is animated"),
             (["animate", endless, "-o", directory + "x.png"], 65, "the animation has 4320000001 frames; the limit is"),
@@ -181,6 +187,14 @@ final class AnimateCommandTests: XCTestCase {
             (["animate", scene, "--sigma", "3"], 64, "option '--sigma' does not apply to 'animate'"),
             (["animate", scene, "--duration", "3600", "--fps", "1000"], 65, "the animation has 3600001 frames; the limit is 36000"),
             (["animate", scene, "--benchmark", "-o", directory + "x.png"], 64, "--benchmark writes no output"),
+            // Options that would change nothing are mistakes, as the README says of every command.
+            (["animate", scene, "--at", "0.1", "--fps", "10"], 64, "--fps does not apply to it"),
+            (["animate", scene, "--at", "0.1", "--loop", "2"], 64, "--loop does not apply to it"),
+            (["animate", scene, "--at", "0.1", "--lossy"], 64, "--lossy does not apply to it"),
+            (["animate", scene, "--loop", "2", "-o", directory + "x.y4m"], 64, "--loop applies to an animated PNG"),
+            (["animate", scene, "--loop", "2", "-o", directory + "frames/"], 64, "not to numbered frames"),
+            (["animate", scene, "-q", "80", "-o", directory + "x.png"], 64, "-q applies to an animated WebP"),
+            (["animate", emitters, "-o", directory + "x.png"], 65, "only emitters move in the scene"),
         ]
         for (arguments, status, message) in cases {
             let result = ToolRun.run(arguments)
@@ -189,6 +203,12 @@ final class AnimateCommandTests: XCTestCase {
             XCTAssertEqual(result.err.split(separator: "\n").count, status == 64 ? 2 : 1, result.err)
         }
         XCTAssertFalse(try files().contains("x.png"), "no output from a failed run")
+        // A usage error shows the usage of the subcommand it was made in.
+        let usage = ToolRun.run(["animate", scene, "--at", "0.1", "--fps", "10"]).err
+        XCTAssertTrue(usage.contains("Usage: blurtool animate SCENE.json"), usage)
+        XCTAssertFalse(usage.contains("blurtool transition"), usage)
+        let batchUsage = ToolRun.run(["batch", "x", "-m", "thin"]).err
+        XCTAssertTrue(batchUsage.contains("Usage: blurtool batch SOURCE -o DEST"), batchUsage)
         let refused = ToolRun.run(["animate", scene, "--duration", "3600", "--fps", "1000", "-o", directory + "none/"])
         XCTAssertEqual(refused.status, 65)
         XCTAssertFalse(try files().contains("none"), "a refused run makes no folder")
@@ -232,4 +252,86 @@ final class AnimateCommandTests: XCTestCase {
         XCTAssertEqual(result.status, number, line: line)
         XCTAssertEqual(try files(), ["long.json", "photo.png", "scene.json"], "signal \(number)", line: line)
     }
+
+    /// A square spinner turning a quarter turn a second for ever (so t = 1 looks as t = 0), at 10 fps: a looping file
+    /// holds t = 0 … 0.9 (ten frames: the eleventh would be the first again, shown twice in a row at each turn); a
+    /// file played once ends on t = 1.
+    func testALoopingOutputOfARepeatingSceneLeavesOutTheFrameThatRepeatsTheFirst() throws {
+        let spinner = directory + "spinner.json"
+        try write(
+            ##"{"canvas": {"width": 20, "height": 20, "background": "#000"}, "layers": [{"type": "shape", "shape": "rectangle", "color": "#fff", "frame": {"x": 5, "y": 5, "width": 10, "height": 10}, "animations": [{"property": "transform", "from": "rotate(0deg)", "to": "rotate(90deg)", "duration": 1, "curve": "linear", "repeatCount": "forever"}]}]}"##,
+            to: spinner)
+        XCTAssertEqual(ToolRun.run(["animate", spinner, "--fps", "10", "-o", directory + "loop.png"]).status, 0)
+        let loop = try decodedFrames(directory + "loop.png")
+        XCTAssertEqual(loop.frames.count, 10)
+        XCTAssertEqual(ToolRun.run(["animate", spinner, "--fps", "10", "--loop", "1", "-o", directory + "once.png"]).status, 0)
+        let once = try decodedFrames(directory + "once.png")
+        XCTAssertEqual(once.frames.count, 11, "played once, it ends where it started")
+        XCTAssertEqual(once.frames[10].withUnsafeBytes { Array($0) }, once.frames[0].withUnsafeBytes { Array($0) })
+        XCTAssertNotEqual(loop.frames[9].withUnsafeBytes { Array($0) }, loop.frames[0].withUnsafeBytes { Array($0) })
+        // Numbered frames do not loop: the whole turn, both ends.
+        XCTAssertEqual(ToolRun.run(["animate", spinner, "--fps", "10", "-o", directory + "frames/"]).status, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory + "frames").count, 11)
+        // A scene with a finite animation beside the spinner is not a loop: all of it, both ends.
+        let mixed = directory + "mixed.json"
+        try write(
+            ##"{"canvas": {"width": 20, "height": 20}, "layers": [{"type": "color", "color": "#f00", "animations": [{"property": "opacity", "to": 0, "duration": 1}, {"property": "transform", "to": "rotate(90deg)", "duration": 0.5, "repeatCount": "forever"}]}]}"##,
+            to: mixed)
+        XCTAssertEqual(ToolRun.run(["animate", mixed, "--fps", "10", "-o", directory + "mixed.png"]).status, 0)
+        XCTAssertEqual(try decodedFrames(directory + "mixed.png").frames.count, 11)
+    }
+
+    /// The README's line to an MP4: the y4m's BT.709 limited-range frames, tagged so in the MP4 (ffprobe reads the
+    /// tags), decode back to the frame's colours.
+    func testTheReadmesFfmpegLineMakesATaggedMP4() throws {
+        guard let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: FileManager.default.isExecutableFile),
+            let ffprobe = ["/usr/bin/ffprobe", "/usr/local/bin/ffprobe"].first(where: FileManager.default.isExecutableFile)
+        else { throw Oracles.missing("ffmpeg and ffprobe are not installed") }
+        XCTAssertEqual(ToolRun.run(["animate", scene, "--fps", "10", "-o", directory + "a.y4m"]).status, 0)
+        XCTAssertEqual(ToolRun.run(["animate", scene, "--at", "0", "-o", directory + "first.png"]).status, 0)
+        func run(_ tool: String, _ arguments: [String]) throws -> Data {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, "\(tool) \(arguments)")
+            return data
+        }
+        // As the README writes it, with a lossless encode so only the colour handling is measured.
+        let mp4 = directory + "a.mp4"
+        _ = try run(ffmpeg, [
+            "-v", "error", "-i", directory + "a.y4m", "-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_primaries",
+            "bt709", "-color_trc", "iec61966-2-1", "-color_range", "tv", "-c:v", "libx264", "-qp", "0", mp4,
+        ])
+        let tags = String(decoding: try run(ffprobe, [
+            "-v", "error", "-select_streams", "v:0", "-show_entries",
+            "stream=color_space,color_primaries,color_transfer,color_range", "-of", "default=noprint_wrappers=1", mp4,
+        ]), as: UTF8.self)
+        for tag in ["color_space=bt709", "color_primaries=bt709", "color_transfer=iec61966-2-1", "color_range=tv"] {
+            XCTAssertTrue(tags.contains(tag), tags)
+        }
+        // A player reads the tags: decoded to RGB by them (ffmpeg's default for a tagged stream), the first frame is
+        // ours within chroma subsampling's loss.
+        let rgb = [UInt8](try run(ffmpeg, [
+            "-v", "error", "-i", mp4, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+        ]))
+        let first = try ImageDecoder.decode(try FileIO.read(directory + "first.png")).image
+        XCTAssertEqual(rgb.count, first.width * first.height * 3)
+        var total = 0
+        for y in 0..<first.height {
+            for x in 0..<first.width {
+                let pixel = first[x, y]
+                for (channel, value) in [pixel.red, pixel.green, pixel.blue].enumerated() {
+                    total += abs(Int(rgb[(y * first.width + x) * 3 + channel]) - Int(value))
+                }
+            }
+        }
+        XCTAssertLessThan(Double(total) / Double(first.width * first.height * 3), 6)
+    }
+
 }

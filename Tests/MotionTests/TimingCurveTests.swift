@@ -91,8 +91,15 @@ final class TimingCurveTests: XCTestCase {
             let curve = try! TimingCurve.steps(4, position)
             for (x, value) in zip(fractions, values) {
                 XCTAssertEqual(curve.value(atFraction: x), value, accuracy: 1e-15, "\(position) at \(x)")
+                // An animation's progress at its start is the curve's, a step taken at 0 included.
+                XCTAssertEqual(curve.progress(atTime: 2 * x, duration: 2), value, accuracy: 1e-15, "\(position)")
             }
+            XCTAssertEqual(curve.progress(atTime: -0.01, duration: 2), 0, "before the start: the from value")
         }
+        // Through an animation's timing, at its (delayed) start.
+        let timing = AnimationTiming(curve: try! .steps(4, .jumpBoth), duration: 1, delay: 0.5)
+        XCTAssertEqual(timing.progress(at: 0.5), 0.2)
+        XCTAssertEqual(timing.progress(at: 0.49), 0)
         XCTAssertEqual(try TimingCurve(parsing: "step-start").value(atFraction: 0), 1)
         XCTAssertEqual(try TimingCurve(parsing: "step-end").value(atFraction: 0.999), 0)
         XCTAssertEqual(try TimingCurve(parsing: "step-end").progress(atTime: 1, duration: 1), 1)

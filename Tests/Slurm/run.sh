@@ -3,8 +3,9 @@
 #   Tests/Slurm/run.sh .build/release/blurtool
 # Round 1: a 4-task array over a few hundred generated photos does each photo exactly once. Rounds 2 and 3:
 # task 2 stopped mid-run by SIGTERM (exit 75, nothing partial left) and by SIGKILL, the set shown incomplete,
-# task 2 alone resubmitted, and the set then complete with nothing else written. Reports go in
-# DEST/.blurtool-batch/, beside the journals, as contrib/slurm/blurtool-batch.sbatch puts them.
+# task 2 resubmitted alone (--array=2 with --shards 4, then with --shard 2/4), and the set then complete with
+# nothing else written. The tasks run contrib/slurm/blurtool-batch.sbatch, so their logs and reports go in the
+# folder sbatch runs in ($work/logs), outside DEST, which must hold only outputs and .blurtool-batch/'s journals.
 # Environment: PHOTOS (300), KILL_SIZE (the --size of rounds 2 and 3, large enough for task 2 to be caught
 # mid-run: 1170x2532), KILL_AFTER (photos journaled before the kill: 5), KEEP=1 keeps the work folder,
 # SLURM_PORTS (16817,16818).
@@ -41,10 +42,13 @@ if [ ${#missing[@]} -gt 0 ]; then
 	if [ ! -e /usr/sbin/policy-rc.d ]; then
 		policy=/usr/sbin/policy-rc.d
 		printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy"
+		trap 'rm -f "$policy"' EXIT
 	fi
 	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-	[ -z "$policy" ] || rm -f "$policy"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" 2>&1 >/dev/null |
+		grep -v '^debconf: delaying package configuration' >&2 || true
+	for p in "${missing[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || die "could not install $p"; done
+	[ -z "$policy" ] || { rm -f "$policy"; trap - EXIT; }
 fi
 
 # --- The cluster ---------------------------------------------------------------------------------------------
@@ -205,7 +209,7 @@ for f in "$work/gen"/*; do
 	i=$((i + 1))
 done
 rm -rf "$work/gen"
-echo "not a photo" >"$src/trip-1/notes.txt"
+mkdir -p "$src/trip-1" && echo "not a photo" >"$src/trip-1/notes.txt"
 echo "   $(wc -l <"$work/photos.txt") photos and a text file, in $(find "$src" -type d | wc -l) folders ($((SECONDS - started)) s)"
 
 # Each shard's photos, as blurtool itself lists them: what the reports are held to.
@@ -216,7 +220,7 @@ written=$( (find "$work/list-dest" -type f ! -path '*/.blurtool-batch/*' 2>/dev/
 rm -rf "$work/list-dest"
 
 # --- Helpers -------------------------------------------------------------------------------------------------
-passed=0 failed=0
+passed=0 failed=0 round=setup
 declare -a failures=() summary=()
 pass() {
 	passed=$((passed + 1))
@@ -224,7 +228,7 @@ pass() {
 }
 fail() {
 	failed=$((failed + 1))
-	failures+=("$*")
+	failures+=("$round: $*")
 	echo "   FAIL $*"
 }
 [ "$written" = 0 ] && pass "--list wrote no output" || fail "--list wrote $written files into its DEST"
@@ -264,11 +268,11 @@ check() { # MODE K=REPORT...: runs check.py, counts its lines
 	local bad
 	bad=$(grep -c '^   FAIL' <<<"$out" || true)
 	failed=$((failed + bad))
-	[ "$bad" = 0 ] || failures+=("$(grep '^   FAIL' <<<"$out" | sed 's/^   FAIL //')")
+	[ "$bad" = 0 ] || mapfile -t -O ${#failures[@]} failures < <(grep '^   FAIL' <<<"$out" | sed "s/^   FAIL /$round: /")
 }
 reports() { # JOB: K=REPORT for each of the array's tasks
 	local k
-	for k in $(seq 0 $((shards - 1))); do echo "$k=$dest/.blurtool-batch/report-${1}_$k.jsonl"; done
+	for k in $(seq 0 $((shards - 1))); do echo "$k=$logs/blurtool-batch-${1}_$k.jsonl"; done
 }
 statuses() { # REPORT: "N done, M skipped"
 	python3 -c 'import json,sys,collections
@@ -280,7 +284,7 @@ print(", ".join(f"{n} {s}" for s,n in sorted(c.items())))' "$1"
 }
 
 # --- Round 1: the whole set -----------------------------------------------------------------------------------
-t=$SECONDS
+t=$SECONDS round="round 1"
 echo "== round 1: sbatch --array=0-3, --material $material"
 job=$(submit 0-3 --material $material)
 [ -n "$job" ] || die "sbatch failed"
@@ -293,6 +297,7 @@ summary+=("round 1, array 0-3: $(wc -l <"$work/photos.txt") photos in $((SECONDS
 # --- Rounds 2 and 3: task 2 stopped, then resubmitted alone ---------------------------------------------------
 interrupt() { # TERM|KILL
 	local signal=$1 t=$SECONDS
+	round="SIG$signal round"
 	rm -rf "$dest"
 	echo "== round with SIG$signal: sbatch --array=0-3, --material $material --size $kill_size; task 2 sent SIG$signal"
 	job=$(submit 0-3 --material $material --size "$kill_size")
@@ -325,15 +330,29 @@ interrupt() { # TERM|KILL
 	local first=$job
 	# shellcheck disable=SC2046
 	check $mode $(reports "$first")
-	echo "   resubmitting task 2: sbatch --array=2 … --shard 2/$shards"
-	job=$(submit 2 --material $material --size "$kill_size" --shard "2/$shards")
+	if [ "$signal" = KILL ]; then
+		local left
+		left=$(cd "$logs" && find . -name '.*.tmp' | sed 's|^\./||' | tr '\n' ' ')
+		echo "   ..  temporary files left beside the reports: ${left:-none}"
+	fi
+	# Both ways of telling a task alone in its array which shard it is: the array's size (--shards, the task id
+	# then being the index) and the shard itself.
+	local which=(--shards $shards)
+	[ "$signal" = TERM ] || which=(--shard 2/$shards)
+	echo "   resubmitting task 2 alone: sbatch --array=2 … ${which[*]}"
+	round="SIG$signal round, after the rerun"
+	job=$(submit 2 --material $material --size "$kill_size" "${which[@]}")
 	wait_job "$job"
 	expect_state "${job}_2" "COMPLETED 0:0"
-	local rerun=$dest/.blurtool-batch/report-${job}_2.jsonl
-	echo "   the rerun's report: $(statuses "$rerun")"
+	local rerun=$logs/blurtool-batch-${job}_2.jsonl
+	local counts
+	counts=$(statuses "$rerun")
+	echo "   the rerun's report: $counts"
+	[[ $counts == *"$done_before skipped"* ]] && pass "the rerun skipped the $done_before photos journaled before" ||
+		fail "the rerun's report says $counts, but $done_before photos were journaled before it"
 	# shellcheck disable=SC2046
 	check "complete$([ "$signal" = KILL ] && echo :2)" $(reports "$first") "2=$rerun"
-	summary+=("round with SIG$signal to task 2: stopped after $done_before photos, rerun $(statuses "$rerun"), $((SECONDS - t)) s")
+	summary+=("round with SIG$signal to task 2: stopped after $done_before photos, rerun $counts, $((SECONDS - t)) s")
 }
 interrupt TERM
 interrupt KILL

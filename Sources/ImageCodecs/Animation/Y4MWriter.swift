@@ -1,8 +1,10 @@
 import Compositor
 
-/// YUV4MPEG2 for piping frames to a video encoder (`… --format y4m | ffmpeg -i - out.mp4`): 4:2:0 BT.601
-/// limited range, which is what ffmpeg assumes for y4m; chroma is the average of each 2×2 block (centred,
-/// as C420jpeg says; at an odd width or height the last column or row is averaged alone).
+/// YUV4MPEG2 for piping frames to a video encoder (`… --format y4m | ffmpeg -i - … out.mp4`): 4:2:0 BT.709 in
+/// limited range (the header says the range; y4m has no field for the matrix, so the encoder is told it:
+/// `-colorspace bt709 -color_primaries bt709 -color_trc iec61966-2-1 -color_range tv`, and players that find no
+/// tag assume BT.709 at the phone sizes this tool makes); chroma is the average of each 2×2 block (centred, as
+/// C420jpeg says; at an odd width or height the last column or row is averaged alone).
 public struct Y4MWriter: Sendable {
     public let width: Int
     public let height: Int
@@ -68,19 +70,20 @@ public struct Y4MWriter: Sendable {
         }
     }
 
-    // BT.601 in limited range with the colour bytes as they are (sRGB-encoded, as video expects):
-    // Y = 16 + (65.481 R + 128.553 G + 24.966 B) / 255, Cb and Cr likewise about 128, in 1/2^16 of a level.
-    // Chroma is averaged before rounding, so a block is rounded once.
+    // BT.709 (Kr 0.2126, Kb 0.0722) in limited range with the colour bytes as they are (sRGB-encoded, as video
+    // expects): Y = 16 + 219 (Kr R + Kg G + Kb B) / 255, Cb = 128 + 224 (B − Y′) / (2 (1 − Kb)) / 255, Cr likewise
+    // with R and Kr, in 1/2^16 of a level (each difference's weights sum to 0, so a grey has no colour). Chroma is
+    // averaged before rounding, so a block is rounded once.
     private static func luma(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
-        16829 * Int(r) + 33039 * Int(g) + 6416 * Int(b)
+        11966 * Int(r) + 40254 * Int(g) + 4064 * Int(b)
     }
 
     private static func blueDifference(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
-        -9714 * Int(r) - 19070 * Int(g) + 28784 * Int(b)
+        -6596 * Int(r) - 22188 * Int(g) + 28784 * Int(b)
     }
 
     private static func redDifference(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
-        28784 * Int(r) - 24103 * Int(g) - 4681 * Int(b)
+        28784 * Int(r) - 26145 * Int(g) - 2639 * Int(b)
     }
 
     /// A value in 1/2^16 of a level, rounded to nearest and offset (the sums stay within 16...240).
