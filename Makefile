@@ -26,7 +26,7 @@ TEST_APT_PACKAGES := ffmpeg python3-venv valgrind chromium bsdutils
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PHONY_CAPI := capi install uninstall test-capi python-deps valgrind-capi bench-capi bench-python
-.PHONY: $(PHONY_CAPI) deps test-deps oracles build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text bench-transition bench-perspective bench-portable
+.PHONY: $(PHONY_CAPI) deps test-deps oracles build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text bench-transition bench-perspective bench-portable bench-batch test-slurm
 
 deps test-deps: PACKAGES = $(if $(filter test-deps,$@),$(TEST_APT_PACKAGES),$(APT_PACKAGES))
 deps test-deps:
@@ -239,6 +239,20 @@ bench-transition: release
 bench-perspective: release peers-setup
 	@mkdir -p Benchmarks/results
 	$(PEERS_PY) Benchmarks/peers/peer_perspective.py --json Benchmarks/results/peer_perspective.json $(PEER_ARGS)
+
+# `blurtool batch` over 200 12 MP photos against GNU parallel over vipsthumbnail + vips gaussblur, in one run
+# (BATCH_ARGS="--resume-check 10000" or "--memory-mix" for the other two targets); installs libvips-tools,
+# parallel and time if missing.
+bench-batch: release
+	@missing=""; for p in libvips-tools parallel time; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	[ -z "$$missing" ] || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; }
+	@mkdir -p Benchmarks/results
+	python3 Benchmarks/peers/peer_batch.py --json Benchmarks/results/peer_batch.json $(BATCH_ARGS)
+
+# The batch as a Slurm array job on a one-node cluster started on this machine (as root: it installs slurm-wlm's
+# daemons and munge, starts munged, slurmctld and slurmd, and stops them at the end); see README › Past one machine.
+test-slurm: release
+	$(SUDO) Tests/Slurm/run.sh $(BLURTOOL)
 
 # The corpus contract from shared/corpus/README.md.
 robustness: release

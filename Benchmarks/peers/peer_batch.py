@@ -19,13 +19,14 @@ after it (never inside the repository).
            --min-ampl 0.005 --precision approximate
   (aspect fill to the frame, the intermediate uncompressed in tmpfs, one file per job slot; the blur writes the
   JPEG itself). It blurs only, no saturation or tints: it does less work than ours. SIGMA is read from ours
-  (`blurtool PHOTO --material thin --size 1170x2532 --verbose`: 25 pt at 3 px/pt, 75 px). libvips' `sigma` is the
-  Gaussian's σ; its mask is cut where exp(-x²/2σ²) falls below `min-ampl` (default 0.2: 1.79σ, a visibly
+  (`blurtool PHOTO --material thin --size 1170x2532 --verbose`: 25 pt at 3 px/pt, 75 px). libvips' `sigma` is
+  the Gaussian's σ; its mask is cut where exp(-x²/2σ²) falls below `min-ampl` (default 0.2: 1.79σ, a visibly
   narrow blur, 36 dB against a true Gaussian), so 0.005 (3.25σ; ours truncates at 4σ). In libvips' default
   integer precision the mask is rounded to integers with a peak of 20, which zeroes every tap below 0.025 (the
-  blur then reaches 2.71σ whatever min-ampl is) and is not vectorised at this width in libvips 8.14: 6-7 s a
-  photo; `approximate` (box sums) is 14x faster at 52.6 dB inner PSNR against 54.7 for integer and 54.3 for ours
-  (on apples, against a float Gaussian). `--vips-precision integer` times libvips' default. At Q90 libvips'
+  blur then reaches 2.71σ whatever min-ampl is), and libvips 8.14's vector path refuses a mask this wide ("too
+  inaccurate"; VIPS_INFO=1 shows "convi: using C path"): 6-7 s a photo on two cores. `approximate` (box sums)
+  is 14x faster at 52.6 dB inner PSNR, against 54.7 for integer and 54.3 for ours (the apples photo, against a
+  float Gaussian, a 4σ border left out). `--vips-precision integer` times libvips' default. At Q90 libvips'
   `auto` subsampling would write 4:4:4; `subsample-mode=on` writes 4:2:0 as ours does. Output folders are made
   before the clock starts (ours makes its own while timed). libvips threads: its default (one per CPU in
   each process) unless `--vips-concurrency`.
@@ -46,7 +47,10 @@ mtimes are checked unchanged). Target: under 2 s.
 
 `--memory-mix`: one 43 MP JPEG (7600x5700, the apples photo upscaled by `vips resize`, q90) among
 `--mix-small` (200) 600x400 ones (the coffee photo, hard-linked), `blurtool batch` over them: its peak RSS,
-beside the same batch without the large photo and a single `blurtool LARGE --material thin` of it.
+beside the same batch without the large photo and a single `blurtool LARGE --material thin` of it, for each of
+`--mix-sizes` (default `1170x2532,native`): at 1170x2532 the large JPEG is decoded at 1/8 (DCT scaling: the
+σ 75 blur hides the detail), so it weighs little; `native` (no --size: every output its photo's size, σ 365 px
+for the large one) still decodes it at 1/8 but makes, tints and encodes a 43 MP output.
 
 With either of the last two, only they run. Needs Python's standard library, and Debian's libvips-tools,
 parallel and time (`apt-get install -y libvips-tools parallel time`). Without `blurtool batch` (or the binary),
@@ -422,34 +426,43 @@ def memory_mix(args, work, ours):
     if jpeg_size(large) != LARGE:
         raise RuntimeError(f"vips resize made {jpeg_size(large)}, not {LARGE}")
     small = os.path.join(args.photos_dir, SMALL_SOURCE)
-    src = os.path.join(work, "mix")
+    src, src_small = os.path.join(work, "mix"), os.path.join(work, "mix-small")
     relatives, placed = make_set(src, args.mix_small, [small], FOLDERS)
+    make_set(src_small, args.mix_small, [small], FOLDERS)
     middle = os.path.join(FOLDERS[1], "IMG_large.jpg")
     place(large, os.path.join(src, middle))
     report = {"large": f"{LARGE[0]}x{LARGE[1]} ({LARGE[0] * LARGE[1] / 1e6:.1f} MP, "
                        f"{os.path.getsize(large) / 1e6:.1f} MB)", "small": args.mix_small,
-              "small_photo": f"{SMALL_SOURCE} ({placed})"}
+              "small_photo": f"{SMALL_SOURCE} ({placed})", "sizes": args.mix_sizes}
     if not ours["batch"]:
         report["unavailable"] = ours.get("why_unavailable")
         return report
-    size = (args.width, args.height)
-    runs = {}
-    for name, folder, expect in (("mix", src, relatives + [middle]), ("small only", None, relatives)):
-        if folder is None:
-            os.remove(os.path.join(src, middle))
-            folder = src
-        dest = os.path.join(work, "mix-out")
-        shutil.rmtree(dest, ignore_errors=True)
-        print(f"peer_batch: memory mix, batch over {name}", file=sys.stderr)
-        seconds, rss, _, _ = run_measured(ours_command(args, folder, dest))
-        problem = check_outputs(dest, expect, size)
-        shutil.rmtree(dest, ignore_errors=True)
-        if problem:
-            raise RuntimeError(f"memory mix ({name}): {problem}")
-        runs[name] = {"photos": len(expect), "seconds": seconds, "max_rss_kib": rss}
-    seconds, rss, _, _ = run_measured([args.ours, large, "--material", "thin", "--size", f"{args.width}x{args.height}",
-                                       "-o", os.path.join(work, "large-thin.jpg")])
-    runs["large alone (blurtool LARGE --material thin)"] = {"photos": 1, "seconds": seconds, "max_rss_kib": rss}
+    runs = []
+    for frame in args.mix_sizes:
+        # native: no --size, every output the size of its photo (a 43 MP output for the large one).
+        size_options = ["--size", frame] if frame != "native" else []
+        cases = [("mix", src, relatives + [middle]), ("small only", src_small, relatives)]
+        for name, folder, expect in cases:
+            dest = os.path.join(work, "mix-out")
+            shutil.rmtree(dest, ignore_errors=True)
+            print(f"peer_batch: memory mix, batch over {name}, {frame}", file=sys.stderr)
+            command = ours_command(args, folder, dest)
+            command[command.index("--size"):command.index("--size") + 2] = size_options
+            seconds, rss, _, _ = run_measured(command)
+            expected_size = tuple(int(x) for x in frame.split("x")) if frame != "native" else None
+            problem = check_outputs(dest, expect, expected_size, sizes=expected_size is not None)
+            if not problem and frame == "native" and name == "mix":
+                got = jpeg_size(os.path.join(dest, expected_output(middle)))
+                problem = None if got == LARGE else f"the large photo's output is {got}"
+            shutil.rmtree(dest, ignore_errors=True)
+            if problem:
+                raise RuntimeError(f"memory mix ({name}, {frame}): {problem}")
+            runs.append({"set": name, "size": frame, "photos": len(expect), "seconds": seconds, "max_rss_kib": rss,
+                         "command": shlex.join(command[:2] + ["SRC", "-o", "DEST"] + command[5:])})
+        command = [args.ours, large, "--material", "thin", *size_options, "-o", os.path.join(work, "large-thin.jpg")]
+        seconds, rss, _, _ = run_measured(command)
+        runs.append({"set": "large alone", "size": frame, "photos": 1, "seconds": seconds, "max_rss_kib": rss,
+                     "command": shlex.join([args.ours, "LARGE", *command[2:-2], "-o", "OUT.jpg"])})
     report["runs"] = runs
     return report
 
@@ -507,7 +520,7 @@ def print_report(report):
     r = report.get("resume_check")
     if r:
         print()
-        print(f"resume check: {r['photos']} photos of 32x24 ({r['placed']}) in {r['folders']} folders, "
+        print(f"resume check: {r['photos']} photos of 32x24 ({r['placed']}), folders: {r['folders']}, "
               f"--size {r['size']}")
         if "unavailable" in r:
             print(f"  ours: unavailable ({r['unavailable']})")
@@ -523,12 +536,16 @@ def print_report(report):
     x = report.get("memory_mix")
     if x:
         print()
-        print(f"memory mix: one {x['large']} among {x['small']} {x['small_photo']}")
+        print(f"memory mix: one {x['large']} among {x['small']} {x['small_photo']}; ours' peak RSS "
+              "(\"small only\": the same set without the large photo; \"large alone\": one blurtool process)")
         if "unavailable" in x:
             print(f"  ours: unavailable ({x['unavailable']})")
         else:
-            for name, run in x["runs"].items():
-                print(f"  {name}: {run['photos']} photos, {run['seconds']:.2f} s, peak RSS {mib(run['max_rss_kib'])}")
+            print("| set | --size | photos | s | peak RSS | command |")
+            print("|---|---|---|---|---|---|")
+            for run in x["runs"]:
+                print(f"| {run['set']} | {run['size']} | {run['photos']} | {run['seconds']:.2f} | "
+                      f"{mib(run['max_rss_kib'])} | `{run['command']}` |")
     print(f"uptime after: {report['uptime_after']}")
 
 
@@ -554,11 +571,15 @@ def parse_args(argv):
     p.add_argument("--resume-size", default="32x24", help="--size for the resume check (default: %(default)s)")
     p.add_argument("--memory-mix", action="store_true", help="peak RSS with one 43 MP photo among small ones")
     p.add_argument("--mix-small", type=int, default=200, help="small photos in the memory mix (default: %(default)s)")
+    p.add_argument("--mix-sizes", default="1170x2532,native",
+                   help="--size of the memory mix runs, native for none (default: %(default)s)")
     p.add_argument("--json", help="write every figure to this file")
     args = p.parse_args(argv)
     size = re.fullmatch(r"(\d+)x(\d+)", args.size)
-    if not size or not re.fullmatch(r"\d+x\d+", args.resume_size):
-        p.error("--size and --resume-size take WIDTHxHEIGHT")
+    args.mix_sizes = [x for x in args.mix_sizes.split(",") if x]
+    if not size or not re.fullmatch(r"\d+x\d+", args.resume_size) or \
+            not all(x == "native" or re.fullmatch(r"\d+x\d+", x) for x in args.mix_sizes):
+        p.error("--size and --resume-size take WIDTHxHEIGHT, --mix-sizes WIDTHxHEIGHT or native, comma-separated")
     args.width, args.height = int(size.group(1)), int(size.group(2))
     if args.photos < 1 or args.trials < 1 or args.jobs < 1 or args.mix_small < 1 or \
             (args.resume_check is not None and args.resume_check < 1) or not 0 < args.min_ampl <= 1:
@@ -578,8 +599,10 @@ def main(argv):
             print(f"peer_batch: no {os.path.join(args.photos_dir, name)} (--photos-dir)", file=sys.stderr)
             return EX_NOINPUT
     modes = args.resume_check is not None or args.memory_mix
-    report = {"job": f"{args.photos} 12 MP phone JPEGs to {args.width}x{args.height} thin backgrounds, JPEG q90"
-              if not modes else "resume check and memory", "cpu": describe(os.path.dirname(args.ours)),
+    job = " and ".join(name for name, on in (("resume check", args.resume_check is not None),
+                                              ("memory mix", args.memory_mix)) if on) if modes else \
+        f"{args.photos} 12 MP phone JPEGs to {args.width}x{args.height} thin backgrounds, JPEG q90"
+    report = {"job": job, "cpu": describe(os.path.dirname(args.ours)),
               "jobs": args.jobs, "vips_concurrency": args.vips_concurrency,
               "vips_version": (output_of(["vips", "--version"]) or "vips ?").splitlines()[0],
               "parallel_version": (output_of(["parallel", "--version"]) or "parallel ?").splitlines()[0],
