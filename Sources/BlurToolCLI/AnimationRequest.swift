@@ -128,7 +128,8 @@ extension AnimationRequest {
         let output = try outputKind()
         if isLossy, output != .webp { throw UsageError("--lossy applies to an animated WebP") }
         if isLoopGiven, output == .frames || output == .y4m {
-            throw UsageError("--loop applies to an animated PNG or WebP, not to \(output == .y4m ? "y4m" : "numbered frames")")
+            let kind = output == .y4m ? "y4m" : "numbered frames"
+            throw UsageError("--loop applies to an animated PNG or WebP, not to \(kind)")
         }
         if isQualityGiven, output != .webp {
             throw UsageError("-q applies to an animated WebP (and to a JPEG with --at), not to \(output.rawValue)")

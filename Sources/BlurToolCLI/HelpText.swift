@@ -8,7 +8,8 @@ enum HelpText {
         switch first {
         case "compose": return "blurtool compose SCENE.json [-o OUTPUT]"
         case "animate":
-            return "blurtool animate SCENE.json [--fps N] [--duration S] [--loop N] [-o OUTPUT.png|.webp|.y4m|FOLDER/|-], "
+            return "blurtool animate SCENE.json [--fps N] [--duration S] [--loop N] "
+                + "[-o OUTPUT.png|.webp|.y4m|FOLDER/|-], "
                 + "blurtool animate SCENE.json --at S [-o OUTPUT.png|.jpg]"
         case "transition":
             return "blurtool transition FROM TO --style NAME [--duration S] [--curve SPEC] [--fps N] [--size WxH] "

@@ -98,6 +98,6 @@ public struct AnimationTiming: Sendable, Equatable {
         guard time >= startTime else { return 0 }
         let fraction = localFraction(at: time)
         let pass = passDuration
-        return pass == 0 ? fraction : curve.progress(atTime: fraction * pass, duration: pass)
+        return pass == 0 ? fraction : curve.progress(atTime: fraction * pass, filling: pass)
     }
 }

@@ -6,13 +6,16 @@ import Compositor
 extension TimingCurve {
     /// Reads a curve: `linear`, `easeIn`, `easeOut`, `easeInOut`, `ease` / `default` (Core Animation's default),
     /// `cubic-bezier(x1, y1, x2, y2)`, `steps(n[, jump-start | jump-end | jump-none | jump-both | start | end])`,
-    /// `step-start`, `step-end`, `spring(damping:, velocity:, duration:)` (UIKit),
-    /// `spring(mass:, stiffness:, damping:, velocity:)` (physical, Core Animation's defaults for what is left
-    /// out), `spring(response:, dampingFraction:)` (SwiftUI; `spring` alone is its default),
+    /// `step-start`, `step-end`, `spring(dampingRatio:, velocity:[, duration:])` (UIKit; without `duration:`,
+    /// `duration` here: the animation's or the animator's, as `UISpringTimingParameters(dampingRatio:)` takes
+    /// it), `spring(damping:, velocity:, duration:)` (UIKit's ratio too),
+    /// `spring(mass:, stiffness:, damping:, velocity:)` (physical, Core Animation's defaults for mass or stiffness
+    /// left out; `damping:` alone is refused: a ratio or a coefficient?), `spring(response:, dampingFraction:)`
+    /// (SwiftUI; `spring` alone is its default),
     /// `spring(duration:, bounce:)`, `smooth`, `snappy`, `bouncy` (each optionally `(duration:, extraBounce:)`),
     /// `interactiveSpring`, `interpolatingSpring(mass:, stiffness:, damping:, velocity:)`.
     /// Every spring also takes `velocity:` (or `initialVelocity:`).
-    public init(parsing spec: String) throws(ParseError) {
+    public init(parsing spec: String, duration: Double? = nil) throws(ParseError) {
         let text = spec.trimmingWhitespace()
         let name: Substring
         var arguments: [Substring]? = nil
@@ -32,7 +35,7 @@ extension TimingCurve {
         } else {
             name = text
         }
-        self = try TimingCurve.curve(named: String(name), arguments)
+        self = try TimingCurve.curve(named: String(name), arguments, duration: duration)
     }
 
     private static let knownCurves =
@@ -51,7 +54,9 @@ extension TimingCurve {
         "stepend": TimingCurve(shape: .steps(count: 1, position: .jumpEnd)),
     ]
 
-    private static func curve(named name: String, _ arguments: [Substring]?) throws(ParseError) -> TimingCurve {
+    private static func curve(
+        named name: String, _ arguments: [Substring]?, duration: Double?
+    ) throws(ParseError) -> TimingCurve {
         let lowered = key(name)
         if let curve = bare[lowered] {
             guard arguments == nil else {
@@ -66,7 +71,7 @@ extension TimingCurve {
         case "steps":
             return try steps(arguments ?? [])
         case "spring":
-            return try spring(try labelled(arguments ?? [], function: "spring"))
+            return try spring(try labelled(arguments ?? [], function: "spring"), duration: duration)
         case "interpolatingspring":
             return try interpolatingSpring(try labelled(arguments ?? [], function: "interpolatingSpring"))
         case "interactivespring":
@@ -167,7 +172,6 @@ extension TimingCurve {
             }
             var label = argument[..<colon].trimmingWhitespace().lowercased()
             if label == "initialvelocity" { label = "velocity" }
-            if label == "dampingratio" { label = "damping" }
             let value = try number(
                 argument[argument.index(after: colon)...].trimmingWhitespace(), label,
                 function: function)
@@ -178,9 +182,19 @@ extension TimingCurve {
         return result
     }
 
-    /// `spring(...)`: the labels choose the parametrisation (see `init(parsing:)`).
-    private static func spring(_ values: Labelled) throws(ParseError) -> TimingCurve {
+    /// `spring(...)`: the labels choose the parametrisation (see `init(parsing:)`); `duration` is the
+    /// animation's, for UIKit's damping-ratio form.
+    private static func spring(_ values: Labelled, duration: Double?) throws(ParseError) -> TimingCurve {
         let velocity = values["velocity"] ?? 0
+        if let ratio = values["dampingratio"] {
+            try values.allow(["dampingratio", "velocity", "duration"], "UIKit's spring(dampingRatio:) takes")
+            guard let seconds = values["duration"] ?? duration else {
+                throw ParseError(
+                    description: "spring(dampingRatio:) is UIKit's spring and lasts its animation's duration: give "
+                        + "the animation a duration (or the spring duration:)")
+            }
+            return try spring(dampingRatio: ratio, initialVelocity: velocity, duration: seconds)
+        }
         if values.has("response") || values.has("dampingfraction") {
             try values.allow(["response", "dampingfraction", "velocity"], "a SwiftUI spring takes")
             return try spring(
@@ -197,13 +211,22 @@ extension TimingCurve {
             return try spring(
                 dampingRatio: values["damping"]!, initialVelocity: velocity, duration: values["duration"]!)
         }
-        if values.has("mass") || values.has("stiffness") || values.has("damping") {
+        if values.has("damping"), !values.has("mass"), !values.has("stiffness") {
+            // UIKit writes a damping ratio (0.2), Core Animation a damping coefficient (10): alone, either could be
+            // meant, and they give springs apart by a factor of ten in time.
+            throw ParseError(
+                description: "spring(damping:) alone could be UIKit's damping ratio or a physical damping "
+                    + "coefficient: write spring(dampingRatio: x) for UIKit's (it lasts the animation's duration) or "
+                    + "give mass: and stiffness: with damping: for a physical spring")
+        }
+        if values.has("mass") || values.has("stiffness") {
             try values.allow(["mass", "stiffness", "damping", "velocity"], "a physical spring takes")
             return try spring(
                 mass: values["mass"] ?? 1, stiffness: values["stiffness"] ?? 100, damping: values["damping"] ?? 10,
                 initialVelocity: velocity)
         }
-        try values.allow(["velocity"], "spring takes response, dampingFraction (SwiftUI), or")
+        try values.allow(
+            ["velocity"], "spring takes dampingRatio (UIKit), response, dampingFraction (SwiftUI), mass, stiffness, or")
         return try spring(response: 0.5, dampingFraction: 0.825, initialVelocity: velocity)
     }
 

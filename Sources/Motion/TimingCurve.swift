@@ -88,6 +88,19 @@ public struct TimingCurve: Sendable, Equatable, CustomStringConvertible {
         return value(atFraction: time / duration)
     }
 
+    /// Progress `time` s into a slot of `slot` s that the curve must fill: `progress(atTime:duration:)`, except
+    /// that a spring whose own duration is not the slot's (an animation added with a delay factor runs in what is
+    /// left of its animator; a keyframe segment in its share of the pass) is scaled in time to fill it, as UIKit
+    /// fits an added animation into the animator's remaining time: it ends at rest, never on a jump.
+    package func progress(atTime time: Double, filling slot: Double) -> Double {
+        guard case .spring(_, _, let own) = shape, slot > 0, abs(own - slot) > 1e-9 * own else {
+            return progress(atTime: time, duration: slot)
+        }
+        guard time > 0 else { return 0 }
+        guard time < slot else { return 1 }
+        return value(atFraction: time / slot)
+    }
+
     /// The curve at `fraction` of its duration; beziers continue linearly outside [0, 1], steps hold their
     /// ends, a spring is taken over its intrinsic duration.
     package func value(atFraction x: Double) -> Double {

@@ -115,11 +115,12 @@ struct JSONObject {
             x: try coordinate("x"), y: try coordinate("y"), width: try extent("width"), height: try extent("height"))
     }
 
-    /// A timing curve's text (`TimingCurve(parsing:)`).
-    func curve(_ key: String) throws(SceneFileError) -> TimingCurve? {
+    /// A timing curve's text (`TimingCurve(parsing:duration:)`; `duration` is the animation's, which UIKit's
+    /// `spring(dampingRatio:)` takes).
+    func curve(_ key: String, duration: Double? = nil) throws(SceneFileError) -> TimingCurve? {
         guard let text = try optionalString(key) else { return nil }
         do {
-            return try TimingCurve(parsing: text)
+            return try TimingCurve(parsing: text, duration: duration)
         } catch {
             throw SceneFileError.invalid(path: at(key), message: error.description)
         }

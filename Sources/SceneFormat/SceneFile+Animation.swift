@@ -64,21 +64,24 @@ extension SceneFile {
                 path: object.at("property"),
                 message: "\(property) does not animate a \(layerType) layer (only \(types.joined(separator: ", ")))")
         }
-        var curve = try object.curve("curve") ?? .easeInOut
-        var verticalVelocity: Double?
+        let duration = try object.optionalNumber("duration", atLeast: 0, atMost: SceneFile.maximumSeconds)
+        var curve = try object.curve("curve", duration: duration) ?? .easeInOut
+        try SceneFile.checkSpring(curve, against: duration, in: object)
+        var positionVelocity: PositionVelocity?
         if let velocity = object.value("velocity") {
             guard curve.isSpring else {
                 throw SceneFileError.invalid(
                     path: object.at("velocity"), message: "an initial velocity needs a spring curve")
             }
             let (dx, dy) = try velocityPair(velocity, path: object.at("velocity"))
-            curve = curve.withInitialVelocity(dx)
-            verticalVelocity = dy
-        }
-        let duration = try object.optionalNumber("duration", atLeast: 0, atMost: SceneFile.maximumSeconds)
-        guard duration != nil || curve.intrinsicDuration != nil else {
-            throw SceneFileError.invalid(
-                path: object.at("duration"), message: "missing (only a spring fixes its own duration)")
+            if let dy {
+                // UIKit's vector: the centre's axes each on their own, everything else on the magnitude.
+                let vector = PositionVelocity(dx: dx, dy: dy)
+                curve = curve.withInitialVelocity(vector.magnitude)
+                positionVelocity = vector
+            } else {
+                curve = curve.withInitialVelocity(dx)
+            }
         }
         let repeatCount: Double
         if case .string("forever") = object.value("repeatCount") {
@@ -86,19 +89,43 @@ extension SceneFile {
         } else {
             repeatCount = try object.optionalNumber("repeatCount", above: 0, atMost: 1e6) ?? 1
         }
-        // A spring lasts its own duration whatever the animation says, as an animator ignores its own for one.
+        // A spring lasts its own duration (a damping-ratio one the animation's, solved for it); any other curve
+        // the animation's, or SwiftUI's 0.35 s for `.easeOut` and the other named curves when none is written.
         let timing = AnimationTiming(
-            curve: curve, duration: curve.intrinsicDuration == nil ? duration : nil,
+            curve: curve,
+            duration: curve.intrinsicDuration == nil ? duration ?? SceneFile.defaultCurveDuration : nil,
             delay: try object.optionalNumber("delay", atLeast: 0, atMost: SceneFile.maximumSeconds) ?? 0,
             delayFactor: try object.optionalNumber("delayFactor", atLeast: 0, atMost: 0.999) ?? 0,
             repeatCount: repeatCount, autoreverses: try object.optionalBool("autoreverses") ?? false)
         let values = try PropertyValues(property: property, object: object, hasFrame: hasFrame)
         return LayerAnimation(
-            try values.animatedProperty(&self), timing: timing, verticalVelocity: verticalVelocity)
+            try values.animatedProperty(&self), timing: timing, positionVelocity: positionVelocity)
     }
 
     /// Seconds a duration or delay may be: an hour.
     static let maximumSeconds = 3600.0
+
+    /// SwiftUI's duration for `.easeIn`, `.easeOut`, `.easeInOut`, `.linear` given none (MOTION.md).
+    static let defaultCurveDuration = 0.35
+
+    /// One rule for springs and durations, in animations and transitions alike, as the APIs have it: UIKit's
+    /// damping-ratio spring lasts the duration it is given (`TimingCurve(parsing:duration:)` solves it for that);
+    /// a physical spring settles in its own time (UIKit ignores an animator's duration for one) and a SwiftUI
+    /// spring has no duration. So a duration that disagrees with a spring's own is refused: cutting the spring
+    /// short would end on a jump, stretching it would change the spring.
+    static func checkSpring(
+        _ curve: TimingCurve, against duration: Double?, in object: JSONObject
+    ) throws(SceneFileError) {
+        guard curve.isSpring, let duration, let own = curve.intrinsicDuration, abs(own - duration) > 1e-9 * own else {
+            return
+        }
+        throw SceneFileError.invalid(
+            path: object.at("duration"),
+            message: "this spring settles in its own time (\(((own * 1000).rounded() / 1000).plainDescription) s), "
+                + "which a duration cannot "
+                + "change: drop duration, or write spring(dampingRatio: x) (UIKit's, lasting the duration) or "
+                + "spring(duration: d, bounce: b) (SwiftUI's)")
+    }
 
     mutating func countAnimation(path: String) throws(SceneFileError) {
         animationCount += 1

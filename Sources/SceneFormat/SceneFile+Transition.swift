@@ -14,7 +14,8 @@ import Scenes
 /// (`presenting`, default true: the old screen curls up a third of the way over the new; false: the new one
 /// uncurls back over the old), flip (`edge` left, right, top or bottom, default left: UIKit's flip from that
 /// edge), flipHorizontal (the modal style; `presenting`, default true) and cube3D (a true cube, the new face
-/// coming from `edge`, default bottom). `duration`, `delay` and `curve` override the style's defaults.
+/// coming from `edge`, default bottom). `duration`, `delay`, `delayFactor` and `curve` override the style's
+/// defaults.
 extension SceneFile {
     /// Every style with the options only it takes; the keys, the names and the option check all come from here.
     private static let styleOptions: [(style: String, options: [String])] = [
@@ -26,7 +27,7 @@ extension SceneFile {
     private static let optionKeys = styleOptions.flatMap(\.options).reduce(into: [String]()) { keys, key in
         if !keys.contains(key) { keys.append(key) }
     }
-    static let transitionKeys = ["style", "from", "to", "duration", "delay", "curve"] + optionKeys
+    static let transitionKeys = ["style", "from", "to", "duration", "delay", "delayFactor", "curve"] + optionKeys
 
     mutating func transition(_ object: JSONObject, path: String, bounds: Rect) throws(SceneFileError) -> Layer {
         let name = try object.string("style", oneOf: SceneFile.styleOptions.map(\.style))
@@ -57,12 +58,18 @@ extension SceneFile {
             throw SceneFileError.invalid(path: object.at(key), message: "not an option of the \(name) style")
         }
         var timing = LayerTransition.defaultTiming(of: style)
-        if let curve = try object.curve("curve") {
+        let duration = try object.optionalNumber("duration", atLeast: 0, atMost: 3_600)
+        if let curve = try object.curve("curve", duration: duration ?? timing.duration) {
             timing.curve = curve
             if let own = curve.intrinsicDuration { timing.duration = own }
         }
-        if let duration = try object.optionalNumber("duration", atLeast: 0, atMost: 3_600) { timing.duration = duration }
+        // The style's spring (SwiftUI's) or the one written: a duration may not cut it short (see checkSpring).
+        try SceneFile.checkSpring(timing.curve, against: duration, in: object)
+        if let duration { timing.duration = duration }
         timing.delay = try object.optionalNumber("delay", atLeast: 0, atMost: 3_600) ?? 0
+        // UIKit's `addAnimations(_:delayFactor:)`: the change starts at that fraction of the animator's duration
+        // and ends with it.
+        timing.delayFactor = try object.optionalNumber("delayFactor", atLeast: 0, atMost: 0.999) ?? 0
         let old = try layer(try object.required("from"), path: object.at("from"), bounds: bounds)
         let new = try layer(try object.required("to"), path: object.at("to"), bounds: bounds)
         return LayerTransition(style, timing: timing).layer(from: old, to: new, in: bounds)

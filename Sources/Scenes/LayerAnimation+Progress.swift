@@ -33,52 +33,76 @@ struct Progress {
         let curve = after.curve ?? (points.count == 2 ? animation.timing.curve : .linear)
         let seconds = animation.timing.passDuration * span
         let elapsed = (fraction - before.time) / span * seconds
-        let x = curve.progress(atTime: elapsed, duration: seconds)
-        var y = x
-        if let vertical = animation.verticalVelocity, curve.isSpring {
-            y = curve.withInitialVelocity(vertical).progress(atTime: elapsed, duration: seconds)
+        // A spring given a slot other than its own duration (a delay factor's remainder, a keyframe's share) runs
+        // scaled onto its own clock (see `TimingCurve.progress(atTime:filling:)`); a velocity vector's axes run on
+        // that clock too, each on its own spring, and every part is at rest when the slot ends.
+        var (time, slot) = (elapsed, seconds)
+        if curve.isSpring, let own = curve.intrinsicDuration, seconds > 0, abs(own - seconds) > 1e-9 * own {
+            (time, slot) = (elapsed / seconds * own, own)
         }
-        return Value.interpolate(before.value, after.value, x: x, y: y)
+        let other = curve.progress(atTime: time, duration: slot)
+        var progress = AxisProgress(x: other, y: other, other: other)
+        if let velocity = animation.positionVelocity, curve.isSpring {
+            progress.x = curve.withInitialVelocity(velocity.dx).progress(atTime: time, duration: slot)
+            progress.y = curve.withInitialVelocity(velocity.dy).progress(atTime: time, duration: slot)
+        }
+        return Value.interpolate(before.value, after.value, progress)
     }
 }
 
+/// How far an animation has come, per part of its value: a position's x and y (which a spring's velocity vector
+/// drives apart) and everything else.
+struct AxisProgress {
+    var x: Double
+    var y: Double
+    var other: Double
+}
+
 /// A value an animation can move between two of: at progress 0 the first, at 1 the second, beyond them
-/// extrapolated (springs and overshooting curves), `y` driving the vertical parts.
+/// extrapolated (springs and overshooting curves).
 protocol Interpolatable {
-    static func interpolate(_ a: Self, _ b: Self, x: Double, y: Double) -> Self
+    static func interpolate(_ a: Self, _ b: Self, _ progress: AxisProgress) -> Self
 }
 
 extension Double: Interpolatable {
-    static func interpolate(_ a: Double, _ b: Double, x: Double, y: Double) -> Double { a + (b - a) * x }
+    static func interpolate(_ a: Double, _ b: Double, _ progress: AxisProgress) -> Double {
+        a + (b - a) * progress.other
+    }
 }
 
 extension Rect: Interpolatable {
-    static func interpolate(_ a: Rect, _ b: Rect, x: Double, y: Double) -> Rect {
-        Rect(
-            x: .interpolate(a.x, b.x, x: x, y: x), y: .interpolate(a.y, b.y, x: y, y: y),
-            width: .interpolate(a.width, b.width, x: x, y: x), height: .interpolate(a.height, b.height, x: y, y: y))
+    /// As UIKit animates a frame: its centre (x and y each on their own progress) and its size, apart.
+    static func interpolate(_ a: Rect, _ b: Rect, _ progress: AxisProgress) -> Rect {
+        func mix(_ p: Double, _ q: Double, _ t: Double) -> Double { p + (q - p) * t }
+        let width = mix(a.width, b.width, progress.other)
+        let height = mix(a.height, b.height, progress.other)
+        let centreX = mix(a.x + a.width / 2, b.x + b.width / 2, progress.x)
+        let centreY = mix(a.y + a.height / 2, b.y + b.height / 2, progress.y)
+        return Rect(x: centreX - width / 2, y: centreY - height / 2, width: width, height: height)
     }
 }
 
 extension AffineTransform2D: Interpolatable {
-    /// By decomposition (see `interpolated(to:progress:)`); the vertical translation follows `y`.
-    static func interpolate(_ a: AffineTransform2D, _ b: AffineTransform2D, x: Double, y: Double) -> AffineTransform2D {
-        var result = a.interpolated(to: b, progress: x)
-        if y != x { result.ty = a.interpolated(to: b, progress: y).ty }
-        return result
+    /// By decomposition (see `interpolated(to:progress:)`); a transform is not a position to UIKit, so a velocity
+    /// vector moves it by its magnitude.
+    static func interpolate(
+        _ a: AffineTransform2D, _ b: AffineTransform2D, _ progress: AxisProgress
+    ) -> AffineTransform2D {
+        a.interpolated(to: b, progress: progress.other)
     }
 }
 
 extension Transform3D: Interpolatable {
-    /// By decomposition; one progress for every part (a spring's vertical velocity is a 2D notion).
-    static func interpolate(_ a: Transform3D, _ b: Transform3D, x: Double, y: Double) -> Transform3D {
-        a.interpolated(to: b, progress: x)
+    /// By decomposition.
+    static func interpolate(_ a: Transform3D, _ b: Transform3D, _ progress: AxisProgress) -> Transform3D {
+        a.interpolated(to: b, progress: progress.other)
     }
 }
 
 extension RGBAColor: Interpolatable {
     /// Straight sRGB components, as Core Animation interpolates a colour, clamped to 0...1.
-    static func interpolate(_ a: RGBAColor, _ b: RGBAColor, x: Double, y: Double) -> RGBAColor {
+    static func interpolate(_ a: RGBAColor, _ b: RGBAColor, _ progress: AxisProgress) -> RGBAColor {
+        let x = progress.other
         func mix(_ p: Double, _ q: Double) -> Double { min(max(p + (q - p) * x, 0), 1) }
         return RGBAColor(
             red: mix(a.red, b.red), green: mix(a.green, b.green), blue: mix(a.blue, b.blue),

@@ -12,16 +12,31 @@ import Motion
 public struct LayerAnimation: Equatable, Sendable {
     public var property: AnimatedProperty
     public var timing: AnimationTiming
-    /// The second axis of a spring's initial velocity, as `initialVelocity: CGVector(dx:, dy:)` gives it: the
-    /// curve's own velocity drives x (and every property without axes), this one y (a frame's y and height, a
-    /// transform's vertical translation). Nil: both axes share the curve's.
-    public var verticalVelocity: Double?
+    /// A spring's initial velocity as `UISpringTimingParameters(dampingRatio:initialVelocity: CGVector(dx:, dy:))`
+    /// gives it: as Apple documents it, dx and dy drive a frame's centre along x and y, and every other part (the
+    /// frame's size, opacity, a transform, a colour) takes the vector's magnitude, which the curve then carries.
+    /// Nil: every part follows the curve's own velocity.
+    public var positionVelocity: PositionVelocity?
 
-    public init(_ property: AnimatedProperty, timing: AnimationTiming, verticalVelocity: Double? = nil) {
+    public init(_ property: AnimatedProperty, timing: AnimationTiming, positionVelocity: PositionVelocity? = nil) {
         self.property = property
         self.timing = timing
-        self.verticalVelocity = verticalVelocity
+        self.positionVelocity = positionVelocity
     }
+}
+
+/// The two components of UIKit's `initialVelocity` vector, each relative to its axis' distance per second.
+public struct PositionVelocity: Equatable, Sendable {
+    public var dx: Double
+    public var dy: Double
+
+    public init(dx: Double, dy: Double) {
+        self.dx = dx
+        self.dy = dy
+    }
+
+    /// What UIKit gives every property that is not a position.
+    public var magnitude: Double { (dx * dx + dy * dy).squareRoot() }
 }
 
 /// The animatable properties of a layer, each with its path of values.

@@ -115,8 +115,14 @@ final class TimingCurveParsingTests: XCTestCase {
         XCTAssertTrue(refusal("spring(mass: -1)").contains("mass must be a number above 0"))
         XCTAssertTrue(refusal("spring(mass: 0)").contains("mass must be a number above 0"))
         XCTAssertTrue(refusal("spring(stiffness: 1e9)").contains("stiffness must be"))
-        XCTAssertTrue(refusal("spring(damping: -1)").contains("damping must be a number from 0"))
-        XCTAssertTrue(refusal("spring(damping: 0)").contains("would not settle"))
+        XCTAssertTrue(refusal("spring(stiffness: 100, damping: -1)").contains("damping must be a number from 0"))
+        XCTAssertTrue(refusal("spring(mass: 1, damping: 0)").contains("would not settle"))
+        // UIKit's ratio or Core Animation's coefficient? Alone, `damping:` cannot be told apart.
+        XCTAssertTrue(refusal("spring(damping: 0.2)").contains("write spring(dampingRatio: x) for UIKit's"))
+        XCTAssertTrue(refusal("spring(damping: 10, velocity: 1)").contains("give mass: and stiffness:"))
+        // UIKit's ratio takes its duration from the animation; with none to take, it says so.
+        XCTAssertTrue(refusal("spring(dampingRatio: 0.2)").contains("lasts its animation's duration"))
+        XCTAssertTrue(refusal("spring(dampingRatio: 0.2, stiffness: 3)").contains("\"stiffness\""))
         XCTAssertTrue(refusal("spring(mass: 1e8, stiffness: 1e-3)").contains("would not settle"))
         XCTAssertTrue(refusal("spring(mass: 1e-6, stiffness: 1e8)").contains("too stiff"))
         XCTAssertTrue(refusal("spring(damping: 0.5, duration: 0)").contains("duration must be a number above 0"))
@@ -136,4 +142,20 @@ final class TimingCurveParsingTests: XCTestCase {
         XCTAssertLessThan(refusal(String(repeating: "x", count: 1_000_000)).count, 400)
         XCTAssertLessThan(refusal("spring(mass: " + String(repeating: "9", count: 100_000) + "x)").count, 200)
     }
+
+    /// The seed's `UISpringTimingParameters(dampingRatio: 0.2)` inside a 2 s animator: UIKit's spring of ratio 0.2
+    /// settling in the animator's 2 s (its stiffness solved for that), not a physical spring of coefficient 0.2
+    /// wobbling for 20 s.
+    func testADampingRatioSpringTakesTheAnimationsDuration() throws {
+        let curve = try TimingCurve(parsing: "spring(dampingRatio: 0.2)", duration: 2)
+        XCTAssertEqual(curve.spring, Spring(dampingRatio: 0.2, initialVelocity: 0, duration: 2))
+        XCTAssertEqual(curve.intrinsicDuration, 2)
+        // UIKit's parametrisation (MOTION.md): ζ = c / (2 √(m k)) with m = 1.
+        let spring = try XCTUnwrap(curve.spring)
+        XCTAssertEqual(spring.damping / (2 * (spring.mass * spring.stiffness).squareRoot()), 0.2, accuracy: 1e-12)
+        // Its own duration: wins over the animation's.
+        XCTAssertEqual(
+            try TimingCurve(parsing: "spring(dampingRatio: 0.2, duration: 0.8)", duration: 2).intrinsicDuration, 0.8)
+    }
+
 }

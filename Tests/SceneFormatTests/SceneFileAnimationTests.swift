@@ -112,7 +112,7 @@ final class SceneFileAnimationTests: XCTestCase {
     func testKeyframesVelocityRepeatAndImage() throws {
         let scene = try scene(
             layer(
-                #"{"type": "image", "path": "coffee.jpg", "animations": [{"property": "image", "to": "coffee.jpg", "duration": 1}, {"property": "opacity", "keyframes": [{"time": 0.5, "value": 0.2, "curve": "easeOut"}, {"time": 1, "value": 1}], "duration": 2, "repeatCount": "forever", "autoreverses": true}, {"property": "frame", "from": {"x": 0, "y": 0, "width": 3, "height": 4}, "to": {"x": 1, "y": 2, "width": 3, "height": 4}, "curve": "spring(mass: 1, stiffness: 100, damping: 10)", "velocity": [1, 0.2], "duration": 0.1}]}"#
+                #"{"type": "image", "path": "coffee.jpg", "animations": [{"property": "image", "to": "coffee.jpg", "duration": 1}, {"property": "opacity", "keyframes": [{"time": 0.5, "value": 0.2, "curve": "easeOut"}, {"time": 1, "value": 1}], "duration": 2, "repeatCount": "forever", "autoreverses": true}, {"property": "frame", "from": {"x": 0, "y": 0, "width": 3, "height": 4}, "to": {"x": 1, "y": 2, "width": 3, "height": 4}, "curve": "spring(mass: 1, stiffness: 100, damping: 10)", "velocity": [1, 0.2]}]}"#
             ))
         let animations = scene.layers[0].animations
         XCTAssertEqual(animations.count, 3)
@@ -121,11 +121,12 @@ final class SceneFileAnimationTests: XCTestCase {
         guard case .opacity(let track) = animations[1].property else { return XCTFail() }
         XCTAssertEqual(track.keyframes.map(\.time), [0.5, 1])
         XCTAssertEqual(track.keyframes[0].curve, .easeOut)
-        XCTAssertEqual(animations[2].verticalVelocity, 0.2)
-        XCTAssertEqual(animations[2].timing.curve, try TimingCurve(parsing: "spring(mass: 1, stiffness: 100, damping: 10, velocity: 1)"))
+        XCTAssertEqual(animations[2].positionVelocity, PositionVelocity(dx: 1, dy: 0.2))
         XCTAssertEqual(
-            animations[2].timing.duration, animations[2].timing.curve.intrinsicDuration,
-            "a physical spring lasts its settling duration, not the 0.1 s given")
+            animations[2].timing.curve,
+            try TimingCurve(parsing: "spring(mass: 1, stiffness: 100, damping: 10, velocity: \((1.04 as Double).squareRoot()))"),
+            "everything but the centre takes the vector's magnitude")
+        XCTAssertEqual(animations[2].timing.duration, animations[2].timing.curve.intrinsicDuration)
     }
 
     func testMistakesNameTheirPath() {
@@ -140,8 +141,17 @@ final class SceneFileAnimationTests: XCTestCase {
                 "layers[0].animations[0].property: effect does not animate a color layer (only backdrop)"
             ),
             (
-                #"{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 1}]}"#,
-                "layers[0].animations[0].duration: missing (only a spring fixes its own duration)"
+                // A physical spring settles in its own time: a duration cannot cut it short.
+                #"{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 1, "duration": 0.2, "curve": "spring(mass: 1, stiffness: 100, damping: 10)"}]}"#,
+                "layers[0].animations[0].duration: this spring settles in its own time ("
+            ),
+            (
+                #"{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 1, "duration": 0.5, "curve": "spring"}]}"#,
+                "layers[0].animations[0].duration: this spring settles in its own time ("
+            ),
+            (
+                #"{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 1, "curve": "spring(dampingRatio: 0.3)"}]}"#,
+                "layers[0].animations[0].curve: spring(dampingRatio:) is UIKit's spring and lasts its animation's duration"
             ),
             (
                 #"{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 2, "duration": 1}]}"#,
@@ -207,4 +217,19 @@ final class SceneFileAnimationTests: XCTestCase {
         XCTAssertEqual(
             error(json), "layers[0].animations[0].keyframes[9999]: more than 10000 animations and keyframes")
     }
+
+    /// The seed's `UIViewPropertyAnimator(duration: 2, timingParameters: UISpringTimingParameters(dampingRatio: 0.2))`
+    /// written as users write it: UIKit's spring solved to settle in the animation's 2 s; and SwiftUI's 0.35 s for a
+    /// named curve left without a duration (MOTION.md), where Core Animation's would be 0.25 s.
+    func testADampingRatioSpringLastsTheAnimationsDurationAndCurvesDefaultToSwiftUIs() throws {
+        let scene = try scene(
+            layer(
+                #"{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 0, "duration": 2, "curve": "spring(dampingRatio: 0.2)"}, {"property": "opacity", "to": 1, "curve": "easeOut", "delay": 2}]}"#
+            ))
+        let animations = scene.layers[0].animations
+        XCTAssertEqual(animations[0].timing.duration, 2)
+        XCTAssertEqual(animations[0].timing.curve.spring, Spring(dampingRatio: 0.2, initialVelocity: 0, duration: 2))
+        XCTAssertEqual(animations[1].timing.duration, 0.35)
+    }
+
 }

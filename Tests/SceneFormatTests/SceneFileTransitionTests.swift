@@ -69,6 +69,45 @@ final class SceneFileTransitionTests: XCTestCase {
         XCTAssertEqual(spring.animationDuration, settles, accuracy: 1e-9, "a spring lasts until it settles")
     }
 
+    /// The SwiftUI style lasts `Animation.default` (MOTION.md: a spring of response 0.55 s, damping fraction 1
+    /// since iOS 17), as its documentation says; a UIKit damping-ratio spring takes the transition's duration.
+    func testSwiftUIStyleUsesAnimationDefaultAndAUIKitSpringTakesTheDuration() throws {
+        let read = try scene(
+            #"{"type": "transition", "style": "swiftUI", "insertion": ["move(bottom)"], "from": \#(old), "to": \#(new)}"#)
+        let expected = Spring(response: 0.55, dampingFraction: 1).settlingDuration()
+        XCTAssertEqual(read.animationDuration, expected, accuracy: 1e-9)
+        let uiKit = try scene(
+            #"{"type": "transition", "style": "grow", "point": [5, 5], "curve": "spring(dampingRatio: 0.6)", "duration": 0.7, "from": \#(old), "to": \#(new)}"#)
+        XCTAssertEqual(uiKit.animationDuration, 0.7, accuracy: 1e-12)
+    }
+
+    /// The seed's `animator.addAnimations({ … cross-dissolve … }, delayFactor: 0.5)` in a 1 s animator: the change
+    /// starts at 0.5 s and ends with the animator at 1 s (UIKit's `addAnimations(_:delayFactor:)`). A spring added
+    /// so runs in that half and comes to rest, with no jump in its last frame.
+    func testDelayFactorStartsAtThatShareAndEndsWithTheAnimator() throws {
+        let read = try scene(
+            #"{"type": "transition", "style": "crossDissolve", "duration": 1, "delayFactor": 0.5, "curve": "linear", "from": \#(old), "to": \#(new)}"#)
+        XCTAssertEqual(read.animationDuration, 1, accuracy: 1e-12)
+        func newOpacity(_ time: Double) -> Double {
+            guard case .group(let layers) = read.snapshot(at: time).layers[0].content else { return .nan }
+            return layers[1].opacity
+        }
+        XCTAssertEqual(newOpacity(0.5), 0)
+        XCTAssertEqual(newOpacity(0.75), 0.5, accuracy: 1e-12)
+        XCTAssertEqual(newOpacity(1), 1)
+        let spring = try scene(
+            #"{"type": "transition", "style": "grow", "point": [5, 5], "curve": "spring(dampingRatio: 1)", "duration": 1, "delayFactor": 0.5, "from": \#(old), "to": \#(new)}"#)
+        XCTAssertEqual(spring.animationDuration, 1, accuracy: 1e-12)
+        func scale(_ time: Double) -> Double {
+            guard case .group(let layers) = spring.snapshot(at: time).layers[0].content else { return .nan }
+            return layers[1].transform.a
+        }
+        // Critically damped, UIKit's 1 s spring compressed into 0.5 s: at 0.99 s within a hair of its end.
+        XCTAssertEqual(scale(0.99), 1, accuracy: 0.01, "no jump into the last frame")
+        XCTAssertEqual(scale(1), 1)
+        XCTAssertEqual(scale(0.5), 0.05, accuracy: 1e-12)
+    }
+
     func testSwiftUICombinations() throws {
         let read = try scene(
             #"{"type": "transition", "style": "swiftUI", "insertion": ["move(bottom)", "opacity"], "removal": ["scale(0.5)", "opacity"], "curve": "linear", "duration": 1, "from": \#(old), "to": \#(new)}"#)
@@ -114,6 +153,16 @@ final class SceneFileTransitionTests: XCTestCase {
                 "layers[0].from.color: expected"
             ),
             (#"{"type": "transition", "style": "cube", "duration": -1, "from": \#(old), "to": \#(new)}"#, "layers[0].duration"),
+            // The SwiftUI style's spring (Animation.default) has no duration: 0.2 s would cut it short (a jump of
+            // 23 % of the height in the last frame, as the issue measured).
+            (
+                #"{"type": "transition", "style": "swiftUI", "insertion": ["move(bottom)"], "duration": 0.2, "from": \#(old), "to": \#(new)}"#,
+                "layers[0].duration: this spring settles in its own time ("
+            ),
+            (
+                #"{"type": "transition", "style": "grow", "point": [5, 5], "curve": "bouncy", "duration": 0.3, "from": \#(old), "to": \#(new)}"#,
+                "layers[0].duration: this spring settles in its own time ("
+            ),
         ]
         for (layer, expected) in cases {
             let text = message(layer)

@@ -89,14 +89,16 @@ final class SceneAnimationTests: XCTestCase {
         XCTAssertEqual(opacity(of: layer, at: 2), 0)
     }
 
-    /// A spring's overshoot moves a frame past its target; the vertical axis runs on its own initial velocity.
+    /// A spring's overshoot moves a frame past its target; each axis of the centre runs on its own initial velocity.
     func testSpringVelocityPerAxis() throws {
         let spring = try TimingCurve(parsing: "spring(damping: 0.5, velocity: 0, duration: 1)")
         var layer = Layer.color(.black, frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        let vector = PositionVelocity(dx: 1, dy: 8)
         layer.animations = [
             LayerAnimation(
                 .frame(to: Rect(x: 100, y: 100, width: 10, height: 10)),
-                timing: AnimationTiming(curve: spring.withInitialVelocity(1), duration: 1), verticalVelocity: 8)
+                timing: AnimationTiming(curve: spring.withInitialVelocity(vector.magnitude), duration: 1),
+                positionVelocity: vector)
         ]
         let frame = try XCTUnwrap(layer.snapshot(at: 0.2).frame)
         // Each axis is UIKit's spring for its own velocity (ζ 0.5 settling in 1 s), its motion integrated here.
@@ -110,6 +112,36 @@ final class SceneAnimationTests: XCTestCase {
         XCTAssertEqual(layer.snapshot(at: 1).frame, Rect(x: 100, y: 100, width: 10, height: 10))
         let peak = (1...99).map { layer.snapshot(at: Double($0) / 100).frame!.x }.max()!
         XCTAssertGreaterThan(peak, 100, "an underdamped spring overshoots")
+    }
+
+    /// The seed's widget: its height grows on `UISpringTimingParameters(mass: 30, stiffness: 1000, damping: 300,
+    /// initialVelocity: CGVector(dx: 5, dy: 0))`. A size is not a position, so (Apple's documentation of
+    /// `initialVelocity`) it takes the vector's magnitude, 5, not its dy, 0; the centre's y takes dy. Expected values
+    /// come from integrating the spring's equation (RK4), not from the library's closed form.
+    func testAVelocityVectorDrivesTheCentreByAxisAndEverythingElseByItsMagnitude() throws {
+        let spring = try TimingCurve(parsing: "spring(mass: 30, stiffness: 1000, damping: 300)")
+        let vector = PositionVelocity(dx: 5, dy: 0)
+        var layer = Layer.color(.black, frame: Rect(x: 0, y: 0, width: 300, height: 130))
+        layer.opacity = 0
+        let timing = AnimationTiming(curve: spring.withInitialVelocity(vector.magnitude))
+        layer.animations = [
+            LayerAnimation(.frame(to: Rect(x: 0, y: 0, width: 300, height: 230)), timing: timing, positionVelocity: vector),
+            LayerAnimation(.opacity(to: 1), timing: timing, positionVelocity: vector),
+        ]
+        for time in [0.05, 0.1, 0.2, 0.3] {
+            let frame = try XCTUnwrap(layer.snapshot(at: time).frame)
+            let sized = SpringIntegration.position(mass: 30, stiffness: 1000, damping: 300, initialVelocity: 5, at: time)
+            let centred = SpringIntegration.position(mass: 30, stiffness: 1000, damping: 300, initialVelocity: 0, at: time)
+            XCTAssertEqual(frame.height, 130 + 100 * sized, accuracy: 1e-6, "height at \(time)")
+            XCTAssertEqual(frame.y + frame.height / 2, 65 + 50 * centred, accuracy: 1e-6, "centre at \(time)")
+            XCTAssertEqual(layer.snapshot(at: time).opacity, sized, accuracy: 1e-6, "opacity at \(time)")
+        }
+        // Started at rest, the height would fall about 30 pt short in the first 0.3 s (the report).
+        let shortfall = [0.1, 0.15, 0.2].map { time in
+            let atRest = SpringIntegration.position(mass: 30, stiffness: 1000, damping: 300, initialVelocity: 0, at: time)
+            return layer.snapshot(at: time).frame!.height - (130 + 100 * atRest)
+        }
+        XCTAssertGreaterThan(shortfall.max()!, 30)
     }
 
     /// A rotation turns the long way (as `transform.rotation.z`), a transform animation the short way (as

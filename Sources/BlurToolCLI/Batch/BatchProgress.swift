@@ -89,20 +89,33 @@ final class BatchProgress: Sendable {
     }
 }
 
-/// `--report FILE`: one JSON line per photo (input, outputs, status, milliseconds, error), written as the photos
-/// finish into a temporary file renamed into place at the end, so shards can write reports side by side and a
-/// report is never half there.
+/// `--report FILE`: one JSON line per photo (input, outputs, status, milliseconds, error), each appended with one
+/// `write` as its photo finishes. A report is a log, not an output: a run killed outright (SIGKILL, a lost node)
+/// leaves the lines of the photos it finished, which say what it did, where a report renamed into place at the end
+/// would leave nothing but a stray temporary file. Shards write theirs side by side.
 final class BatchReport: Sendable {
     private struct State {
-        let file: OutputFile
+        let descriptor: Int32
+        let path: String
         /// The first write that failed: the report is then incomplete, and `commit` says so.
         var failure: ToolFailure?
     }
 
     private let state: Mutex<State>
 
+    /// Starts the report afresh (a file of that name is replaced: the user named it for this run).
     init(_ path: String) throws(ToolFailure) {
-        state = Mutex(State(file: try OutputFile(path)))
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw ToolFailure(.cannotCreate, path, "is a directory")
+        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ToolFailure(.cannotCreate, path, FileIO.errorText(errno)) }
+        state = Mutex(State(descriptor: descriptor, path: path))
+    }
+
+    deinit {
+        state.withLock { _ = close($0.descriptor) }
     }
 
     func record(_ photo: BatchPhoto, _ outcome: PhotoOutcome) {
@@ -113,20 +126,20 @@ final class BatchReport: Sendable {
             line += ",\"error\":" + BatchReport.quoted(failure.reason) + ",\"exit\":\(failure.code.rawValue)"
         }
         line += "}\n"
+        let bytes = Array(line.utf8)
         state.withLock { state in
             guard state.failure == nil else { return }
-            do throws(ToolFailure) {
-                try state.file.append(Array(line.utf8))
-            } catch {
-                state.failure = error
+            let written = bytes.withUnsafeBytes { write(state.descriptor, $0.baseAddress, $0.count) }
+            if written != bytes.count {
+                state.failure = ToolFailure(.ioError, state.path, written < 0 ? FileIO.errorText(errno) : "short write")
             }
         }
     }
 
+    /// Fails with the first write that failed, if any: the report is then incomplete.
     func commit() throws(ToolFailure) {
         try state.withLock { state throws(ToolFailure) in
             if let failure = state.failure { throw failure }
-            try state.file.commit([])
         }
     }
 

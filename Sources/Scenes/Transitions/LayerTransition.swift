@@ -106,7 +106,8 @@ public struct LayerTransition: Sendable {
     /// The seeds' durations and curves: 1 s ease-in-out for the cross-dissolve (UIView.transition), 0.5 s
     /// ease-out for the cube and ease-in for the fade-and-bounce's first part, 0.5 s ease-in-out for the segue's
     /// grow and shrink, 0.4 s ease-in-out for a modal cover (UIKit's built-in transitions, reconstructed), and
-    /// SwiftUI's `Animation.default` spring for its transitions. The flips take 0.4 s, MOTION.md's "built-in
+    /// SwiftUI's `Animation.default` for its transitions (a spring of response 0.55 s and damping fraction 1 since
+    /// iOS 17, MOTION.md). The flips take 0.4 s, MOTION.md's "built-in
     /// transitions default to about 0.4 s" (a `UIView.transition` caller gives its own duration); MOTION.md says
     /// nothing of their curve, so they ease in and out as the modal cover does. It says nothing of a 3D cube
     /// either: `cube3D` keeps the seed's faux cube's 0.5 s ease-out.
@@ -119,7 +120,7 @@ public struct LayerTransition: Sendable {
         case .coverVertical: AnimationTiming(curve: .easeInOut, duration: 0.4)
         case .flip, .flipHorizontal: AnimationTiming(curve: .easeInOut, duration: 0.4)
         case .cube3D: AnimationTiming(curve: .easeOut, duration: 0.5)
-        case .swiftUI: AnimationTiming(curve: .swiftUISpring)
+        case .swiftUI: AnimationTiming(curve: .animationDefault)
         case .curl: AnimationTiming(curve: .easeInOut, duration: 1)
         case .partialCurl: AnimationTiming(curve: .easeInOut, duration: 0.4)
         }
@@ -128,9 +129,10 @@ public struct LayerTransition: Sendable {
     /// When the transition has ended (its delay included).
     public var endTime: Double {
         if case .fadeAndBounce = style {
-            return max(timing.startTime + timing.duration, timing.startTime + 0.1 + timing.duration / 2)
+            return max(timing.startTime + timing.passDuration, timing.startTime + 0.1 + timing.passDuration / 2)
         }
-        return timing.startTime + timing.duration
+        // A delay factor's share of the duration is spent waiting: the transition ends with its animator.
+        return timing.startTime + timing.passDuration
     }
 
     /// The group that draws the change from `old` to `new` (both in the same parent's coordinates, whose bounds
@@ -165,7 +167,7 @@ public struct LayerTransition: Sendable {
             old.animations.append(move(from: old.transform, to: old.transform.concatenating(offset), timing))
             old.animations.append(fade(from: old.opacity, to: 0, timing))
             var arrival = timing
-            arrival.duration = timing.duration / 2
+            arrival.duration = timing.passDuration / 2
             (arrival.delay, arrival.delayFactor) = (timing.startTime + 0.1, 0)
             new.animations.append(move(from: new.transform.concatenating(offset), to: new.transform, arrival))
             new.animations.append(fade(from: 0, to: new.opacity, arrival))
@@ -259,7 +261,7 @@ public struct LayerTransition: Sendable {
     func hideAtEnd(_ layer: inout Layer) {
         var step = timing
         step.curve = TimingCurve(shape: .steps(count: 1, position: .jumpEnd))
-        step.duration = endTime - timing.startTime
+        (step.delay, step.delayFactor, step.duration) = (timing.startTime, 0, endTime - timing.startTime)
         layer.animations.append(fade(from: layer.opacity, to: 0, step))
     }
 
