@@ -133,6 +133,38 @@ enum FileIO {
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
+    /// Creates the folder at `path` (mode 0755 before the umask); one that is there already is fine.
+    static func makeFolder(_ path: String) throws(ToolFailure) {
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+            throw ToolFailure(.cannotCreate, path, errorText(errno))
+        }
+    }
+
+    /// `mkdir -p`: the folder at `path` and every missing one above it.
+    static func makeFolders(_ path: String) throws(ToolFailure) {
+        if isDirectory(path) { return }
+        var partial = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            partial += "/" + part
+            try makeFolder(partial)
+        }
+    }
+
+    /// The names in a folder (`.` and `..` among them), in the order the system gives; nil when it cannot be
+    /// opened (`errno` says why).
+    static func names(in folder: String) -> [String]? {
+        guard let directory = opendir(folder) else { return nil }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            names.append(
+                withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                })
+        }
+        return names
+    }
+
     static func errorText(_ code: Int32) -> String {
         String(cString: strerror(code))
     }

@@ -19,10 +19,17 @@ enum OutputPath {
                     + "file there; name the output file")
         }
         guard input != "-" else { return "-" }
-        let slash = input.lastIndex(of: "/")
-        var stem = slash.map { String(input[input.index(after: $0)...]) } ?? input
+        let (folder, stem) = folderAndStem(input)
+        return (directory ?? folder) + name(stem)
+    }
+
+    /// A path's folder, with its trailing slash (empty when the path names none), and its file name without
+    /// the extension (a leading dot is part of the name, not an extension).
+    static func folderAndStem(_ path: String) -> (folder: String, stem: String) {
+        let slash = path.lastIndex(of: "/")
+        var stem = slash.map { String(path[path.index(after: $0)...]) } ?? path
         if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = String(stem[..<dot]) }
-        return (directory ?? slash.map { String(input[...$0]) } ?? "") + name(stem)
+        return (slash.map { String(path[...$0]) } ?? "", stem)
     }
 
     /// The format asked for, or the one the path's extension names; nil for standard output, a character device

@@ -1,4 +1,25 @@
 extension String {
+    /// This text as a JSON string: in double quotes, with quotes, backslashes and control characters escaped
+    /// (`\n`, `\r`, `\t`, else `\u00XX`), anything else as it is. For what the tools write as JSON (a batch's
+    /// report, the scene fuzzer's mutated scenes).
+    package var quotedForJSON: String {
+        var result = "\""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
     /// This text as an error message may show it: in double quotes, with quotes, backslashes and every control,
     /// format or line-separator character escaped (`\n`, `\u{1B}`), and cut after `limit` characters.
     ///

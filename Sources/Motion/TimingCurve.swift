@@ -93,12 +93,15 @@ public struct TimingCurve: Sendable, Equatable, CustomStringConvertible {
     /// left of its animator; a keyframe segment in its share of the pass) is scaled in time to fill it, as UIKit
     /// fits an added animation into the animator's remaining time: it ends at rest, never on a jump.
     package func progress(atTime time: Double, filling slot: Double) -> Double {
-        guard case .spring(_, _, let own) = shape, slot > 0, abs(own - slot) > 1e-9 * own else {
-            return progress(atTime: time, duration: slot)
-        }
-        guard time > 0 else { return 0 }
-        guard time < slot else { return 1 }
-        return value(atFraction: time / slot)
+        let (time, duration) = ownClock(atTime: time, filling: slot)
+        return progress(atTime: time, duration: duration)
+    }
+
+    /// `time` s into a slot of `slot` s as this curve's clock reads it: unchanged, except for a spring whose own
+    /// duration is not the slot's, whose clock the slot is scaled onto (see `progress(atTime:filling:)`).
+    package func ownClock(atTime time: Double, filling slot: Double) -> (time: Double, duration: Double) {
+        guard case .spring(_, _, let own) = shape, slot > 0, abs(own - slot) > 1e-9 * own else { return (time, slot) }
+        return (time / slot * own, own)
     }
 
     /// The curve at `fraction` of its duration; beziers continue linearly outside [0, 1], steps hold their

@@ -36,10 +36,7 @@ struct Progress {
         // A spring given a slot other than its own duration (a delay factor's remainder, a keyframe's share) runs
         // scaled onto its own clock (see `TimingCurve.progress(atTime:filling:)`); a velocity vector's axes run on
         // that clock too, each on its own spring, and every part is at rest when the slot ends.
-        var (time, slot) = (elapsed, seconds)
-        if curve.isSpring, let own = curve.intrinsicDuration, seconds > 0, abs(own - seconds) > 1e-9 * own {
-            (time, slot) = (elapsed / seconds * own, own)
-        }
+        let (time, slot) = curve.ownClock(atTime: elapsed, filling: seconds)
         let other = curve.progress(atTime: time, duration: slot)
         var progress = AxisProgress(x: other, y: other, other: other)
         if let velocity = animation.positionVelocity, curve.isSpring {

@@ -5,6 +5,7 @@
 // under near-singular transforms), emitters at and past their caps, 3D transforms, curls and `transition` layers
 // of every style. The scene is mostly drawn small (its canvas scale lowered) so that the frames, not the limits,
 // are what is tested.
+import Compositor
 import Foundation
 
 /// A JSON value that keeps its members in order; numbers (and anything else written raw) are kept as text, so a
@@ -45,7 +46,7 @@ enum JSONTree: Sendable {
     func write(to out: inout String) {
         switch self {
         case .raw(let text): out += text
-        case .string(let text): JSONTree.quote(text, into: &out)
+        case .string(let text): out += text.quotedForJSON
         case .array(let items):
             out += "["
             for (index, item) in items.enumerated() {
@@ -57,28 +58,12 @@ enum JSONTree: Sendable {
             out += "{"
             for (index, member) in members.enumerated() {
                 if index > 0 { out += ", " }
-                JSONTree.quote(member.0, into: &out)
+                out += member.0.quotedForJSON
                 out += ": "
                 member.1.write(to: &out)
             }
             out += "}"
         }
-    }
-
-    static func quote(_ text: String, into out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 
     /// A small parser for the fixtures (well-formed JSON): nil when the text is not.

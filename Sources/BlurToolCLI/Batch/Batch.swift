@@ -71,9 +71,7 @@ struct Batch {
             console.out(owned.map(\.relativePath).joined(separator: "\n"))
             return .success
         }
-        guard mkdir(destination, 0o755) == 0 || errno == EEXIST else {
-            throw ToolFailure(.cannotCreate, destination, FileIO.errorText(errno))
-        }
+        try FileIO.makeFolder(destination)
         let jobs = min(request.jobs ?? Parallel.processorCount, max(owned.count, 1))
         let threads = request.threadsPerPhoto ?? max(1, Parallel.processorCount / jobs)
         let variants = request.variants.map { variant in

@@ -33,21 +33,13 @@ final class BatchJournal: Sendable {
     /// Reads every journal under `destination` and opens this shard's for appending.
     init(destination: String, shard: Shard) throws(ToolFailure) {
         let folder = destination + "/" + BatchJournal.folderName
-        guard mkdir(folder, 0o755) == 0 || errno == EEXIST else {
-            throw ToolFailure(.cannotCreate, folder, FileIO.errorText(errno))
-        }
+        try FileIO.makeFolder(folder)
         var finished = Set<Entry>()
-        if let directory = opendir(folder) {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-                }
-                guard name.hasPrefix("journal-"), name.hasSuffix(".tsv"),
-                    let bytes = try? FileIO.read(folder + "/" + name, whatItIs: "a batch journal")
-                else { continue }
-                BatchJournal.parse(bytes, into: &finished)
-            }
-            closedir(directory)
+        for name in FileIO.names(in: folder) ?? [] {
+            guard name.hasPrefix("journal-"), name.hasSuffix(".tsv"),
+                let bytes = try? FileIO.read(folder + "/" + name, whatItIs: "a batch journal")
+            else { continue }
+            BatchJournal.parse(bytes, into: &finished)
         }
         self.finished = finished
         path = folder + "/journal-\(shard.index)-of-\(shard.count).tsv"

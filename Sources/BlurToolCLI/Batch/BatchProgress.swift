@@ -83,10 +83,7 @@ final class BatchProgress: Sendable {
             + (left.map { ", \($0 / 60):" + ($0 % 60 < 10 ? "0" : "") + "\($0 % 60) left" } ?? "")
     }
 
-    private func elapsedSeconds(_ now: ContinuousClock.Instant) -> Double {
-        let elapsed = (now - start).components
-        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
-    }
+    private func elapsedSeconds(_ now: ContinuousClock.Instant) -> Double { (now - start).seconds }
 }
 
 /// `--report FILE`: one JSON line per photo (input, outputs, status, milliseconds, error), each appended with one
@@ -119,11 +116,11 @@ final class BatchReport: Sendable {
     }
 
     func record(_ photo: BatchPhoto, _ outcome: PhotoOutcome) {
-        var line = "{\"input\":" + BatchReport.quoted(photo.path)
-        line += ",\"outputs\":[" + outcome.outputs.map(BatchReport.quoted).joined(separator: ",") + "]"
+        var line = "{\"input\":" + photo.path.quotedForJSON
+        line += ",\"outputs\":[" + outcome.outputs.map(\.quotedForJSON).joined(separator: ",") + "]"
         line += ",\"status\":\"\(outcome.status.rawValue)\",\"ms\":\(outcome.milliseconds)"
         if let failure = outcome.failure {
-            line += ",\"error\":" + BatchReport.quoted(failure.reason) + ",\"exit\":\(failure.code.rawValue)"
+            line += ",\"error\":" + failure.reason.quotedForJSON + ",\"exit\":\(failure.code.rawValue)"
         }
         line += "}\n"
         let bytes = Array(line.utf8)
@@ -141,24 +138,5 @@ final class BatchReport: Sendable {
         try state.withLock { state throws(ToolFailure) in
             if let failure = state.failure { throw failure }
         }
-    }
-
-    /// A JSON string: quotes, backslashes and control characters escaped; anything else as UTF-8.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

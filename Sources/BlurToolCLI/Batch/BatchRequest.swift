@@ -78,7 +78,8 @@ extension ArgumentParser {
             case "--report": request.reportPath = text
             case "--quiet": request.isQuiet = true
             case "--list": request.listsOnly = true
-            default: request.writesSheet = true
+            case "--sheet": request.writesSheet = true
+            default: break
             }
         }
         guard let destination, !destination.isEmpty, destination != "-" else {

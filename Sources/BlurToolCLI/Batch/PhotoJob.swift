@@ -32,11 +32,7 @@ struct PhotoJob {
     /// `<folder>/<stem>-<suffix>.<ext>` relative to the destination, one per variant; the format is `--format`'s
     /// or the one the photo's name says (PNG when it says none), as for a single render.
     var outputs: [(relativePath: String, format: ImageFormat)] {
-        let slash = photo.relativePath.lastIndex(of: "/")
-        let folder = slash.map { String(photo.relativePath[...$0]) } ?? ""
-        var stem =
-            slash.map { String(photo.relativePath[photo.relativePath.index(after: $0)...]) } ?? photo.relativePath
-        if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = String(stem[..<dot]) }
+        let (folder, stem) = OutputPath.folderAndStem(photo.relativePath)
         return plan.variants.map { variant in
             let format = variant.request.format ?? ImageFormat(fileExtensionOf: photo.path) ?? .png
             return (folder + stem + "-" + variant.suffix + "." + format.fileExtension, format)
@@ -61,8 +57,7 @@ struct PhotoJob {
             outcome.failure = ToolFailure(.internalError, photo.path, "\(error)")
         }
         if outcome.status == .failed { outcome.outputs = [] }  // what a failed photo had written is replaced later
-        let elapsed = (clock.now - start).components
-        outcome.milliseconds = Int(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000)
+        outcome.milliseconds = Int((clock.now - start).seconds * 1000)
         return outcome
     }
 
@@ -84,7 +79,7 @@ struct PhotoJob {
             request.input = photo.path
             return request
         }
-        try makeFolders(for: paths[0])
+        if let slash = paths[0].lastIndex(of: "/") { try FileIO.makeFolders(String(paths[0][..<slash])) }
         try PhotoJob.render(
             bytes, path: photo.path, requests: requests, console: console,
             admit: { header, scale in
@@ -124,18 +119,4 @@ struct PhotoJob {
         }
     }
 
-    /// `mkdir -p` of the output's folder below the destination.
-    private func makeFolders(for path: String) throws(ToolFailure) {
-        guard let slash = path.lastIndex(of: "/") else { return }
-        let folder = String(path[..<slash])
-        var status = stat()
-        if stat(folder, &status) == 0 { return }
-        var partial = folder.hasPrefix("/") ? "" : "."
-        for part in folder.split(separator: "/") {
-            partial += "/" + part
-            guard mkdir(partial, 0o755) == 0 || errno == EEXIST else {
-                throw ToolFailure(.cannotCreate, partial, FileIO.errorText(errno))
-            }
-        }
-    }
 }

@@ -79,18 +79,10 @@ enum PhotoSource {
         var ignored = 0
 
         mutating func visit(_ folder: String, relative: String) throws(ToolFailure) {
-            guard let directory = opendir(folder) else {
+            guard let names = FileIO.names(in: folder) else {
                 throw ToolFailure(.noInput, folder, FileIO.errorText(errno))
             }
-            var names: [String] = []
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-                }
-                if !name.hasPrefix(".") { names.append(name) }
-            }
-            closedir(directory)
-            for name in names.sorted() {
+            for name in names.sorted() where !name.hasPrefix(".") {
                 let path = folder == "/" ? "/" + name : folder + "/" + name
                 let relativePath = relative.isEmpty ? name : relative + "/" + name
                 var link = stat()

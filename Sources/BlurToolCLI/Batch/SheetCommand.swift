@@ -2,11 +2,6 @@ import Compositor
 import ImageCodecs
 import Scenes
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// `blurtool sheet PHOTO -o sheet.html`: the photo under every material in light and dark (optionally dimmed, with
 /// a foreground over each), as phone screens on one page, each labelled with its name and parameters.
@@ -68,15 +63,10 @@ struct SheetCommand {
         guard pagePath != "-" else { throw UsageError("'sheet' writes a page and its pictures; name the page") }
         let page = try OutputFile(pagePath)
         defer { page.discard() }
-        let slash = pagePath.lastIndex(of: "/")
-        let folder = slash.map { String(pagePath[...$0]) } ?? ""
-        var stem = slash.map { String(pagePath[pagePath.index(after: $0)...]) } ?? pagePath
-        if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = String(stem[..<dot]) }
+        let (folder, stem) = OutputPath.folderAndStem(pagePath)
         let filesFolder = stem + "_files"
         if !request.embedsImages {
-            guard mkdir(folder + filesFolder, 0o755) == 0 || errno == EEXIST else {
-                throw ToolFailure(.cannotCreate, folder + filesFolder, FileIO.errorText(errno))
-            }
+            try FileIO.makeFolder(folder + filesFolder)
         }
         let size = request.tiles[0].size ?? FrameSize(width: 390, height: 844)
         let foreground = try request.foreground.map {
