@@ -86,3 +86,30 @@ extension AffineTransform2D {
                 translateX: mix(from.translateX, to.translateX), translateY: mix(from.translateY, to.translateY)))
     }
 }
+
+extension AffineTransform2D {
+    /// The change from `start` to this transform as the parts of their decompositions (scale x and y, angle, the
+    /// four remainder entries, translation x and y), the angle the short way round: what an additive animation
+    /// adds, as UIKit adds overlapping transform animations by their decomposition.
+    package func decompositionOffset(from start: AffineTransform2D) -> [Double] {
+        let (a, b) = (start.decomposed(), decomposed())
+        var angle = b.angle - a.angle
+        if angle > .pi { angle -= 2 * .pi } else if angle < -.pi { angle += 2 * .pi }
+        return [
+            b.scaleX - a.scaleX, b.scaleY - a.scaleY, angle, b.remainderA - a.remainderA,
+            b.remainderB - a.remainderB, b.remainderC - a.remainderC, b.remainderD - a.remainderD,
+            b.translateX - a.translateX, b.translateY - a.translateY,
+        ]
+    }
+
+    /// This transform with `offset` (as `decompositionOffset(from:)` gives one) added to its decomposition.
+    package func addingDecompositionOffset(_ offset: [Double]) -> AffineTransform2D {
+        let p = decomposed()
+        return AffineTransform2D(
+            recomposing: Decomposition(
+                scaleX: p.scaleX + offset[0], scaleY: p.scaleY + offset[1], angle: p.angle + offset[2],
+                remainderA: p.remainderA + offset[3], remainderB: p.remainderB + offset[4],
+                remainderC: p.remainderC + offset[5], remainderD: p.remainderD + offset[6],
+                translateX: p.translateX + offset[7], translateY: p.translateY + offset[8]))
+    }
+}

@@ -49,6 +49,21 @@ public struct Spring: Sendable, Equatable {
         return 1 - deviation(at: time)
     }
 
+    /// Where a body on this spring is `time` seconds after release, relative to the rest position, released at
+    /// `displacement` from it with `velocity` (both in the caller's units; the spring's own initial velocity is
+    /// not used): the motion SwiftUI gives a spring retargeted mid-flight, which keeps the value and the velocity
+    /// it had. The equation is linear, so this is displacement × (the deviation released at rest) minus velocity ×
+    /// (what a unit velocity adds to it).
+    public func offset(at time: Double, displacement: Double, velocity: Double) -> Double {
+        guard time > 0 else { return time.isNaN ? .nan : displacement }
+        var atRest = self
+        atRest.initialVelocity = 0
+        var launched = self
+        launched.initialVelocity = 1
+        let still = atRest.deviation(at: time)
+        return displacement * still - velocity * (launched.deviation(at: time) - still)
+    }
+
     /// 1 − x(t), the distance still to go (negative while overshooting).
     func deviation(at time: Double) -> Double {
         let omega = naturalFrequency

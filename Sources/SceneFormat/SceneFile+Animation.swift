@@ -18,14 +18,15 @@ import Scenes
 /// "curve": … }]), `curve` (a timing curve's text, default `easeInOut` as `UIView.animate`), `duration`
 /// (seconds; a spring lasts its own duration and ignores this one, as an animator does), `delay`, `delayFactor`
 /// (`addAnimations(_:delayFactor:)`), `repeatCount` (a number or `"forever"`), `autoreverses`, `velocity` (a
-/// spring's initial velocity: a number, or `[dx, dy]` for the two axes).
+/// spring's initial velocity: a number, or `[dx, dy]` for the two axes), `overlap` (`additive`, UIKit's and the
+/// default; `presentation`, Core Animation's; `retarget`, SwiftUI's: see `OverlapMode`).
 extension SceneFile {
     /// Animations in one file, keyframes counted one each: every frame evaluates them all.
     public static let maximumAnimations = 10_000
 
     static let animationKeys = [
         "property", "from", "to", "keyframes", "curve", "duration", "delay", "delayFactor", "repeatCount",
-        "autoreverses", "velocity", "axis",
+        "autoreverses", "velocity", "axis", "overlap",
     ]
 
     /// Which layer types each property applies to.
@@ -98,8 +99,23 @@ extension SceneFile {
             delayFactor: try object.optionalNumber("delayFactor", atLeast: 0, atMost: 0.999) ?? 0,
             repeatCount: repeatCount, autoreverses: try object.optionalBool("autoreverses") ?? false)
         let values = try PropertyValues(property: property, object: object, hasFrame: hasFrame)
+        let animated = try values.animatedProperty(&self)
         return LayerAnimation(
-            try values.animatedProperty(&self), timing: timing, positionVelocity: positionVelocity)
+            animated, timing: timing, positionVelocity: positionVelocity,
+            overlap: try overlapMode(object, startsExplicitly: animated.startsExplicitly))
+    }
+
+    /// `overlap`: what the animation does when it begins while the one before it is still running (see
+    /// `OverlapMode`); refused on one that says where it starts, where no mode applies.
+    private func overlapMode(_ object: JSONObject, startsExplicitly: Bool) throws(SceneFileError) -> OverlapMode {
+        let names = OverlapMode.allCases.map(\.rawValue)
+        guard let name = try object.optionalString("overlap", oneOf: names) else { return .additive }
+        if startsExplicitly {
+            throw SceneFileError.invalid(
+                path: object.at("overlap"),
+                message: "an animation with from (or a keyframe at time 0) starts there: overlap does not apply")
+        }
+        return OverlapMode(rawValue: name) ?? .additive
     }
 
     /// Seconds a duration or delay may be: an hour.

@@ -7,12 +7,14 @@ import Scenes
 ///       "frame": { "x": 40, "y": 700, "width": 310, "height": 50 } }
 ///
 /// `font` is a family name ("Inter"; default: the system face) or, when it has a "/" or a font file's
-/// extension, a font file resolved against the scene's folder. `style` (an iOS text style) gives a size and
-/// weight that `size` and `weight` override.
+/// extension, a font file resolved against the scene's folder. `style` (an iOS text style by UIKit's or SwiftUI's
+/// name: `title1` or `title`) gives a size and weight that `size` and `weight` override. `design` (`default`,
+/// `rounded`, `serif`, `monospaced`) picks the system face's design, as `.font(.system(.title, design: .rounded))`
+/// does; it cannot go with `font`.
 extension SceneFile {
     static let textKeys = [
         "text", "font", "size", "style", "weight", "italic", "color", "alignment", "lineLimit", "lineSpacing",
-        "tracking",
+        "tracking", "design",
     ]
     /// The largest point size (a glyph then spans about 49,000 pixels at scale 3); larger is surely a mistake.
     static let maximumTextSize = 16_384.0
@@ -21,7 +23,16 @@ extension SceneFile {
     func text(_ object: JSONObject, path: String) throws(SceneFileError) -> Layer.Content {
         let string = try object.string("text")
         var style = TextStyle()
-        if let name = try object.choice("style", TextStyleName.self) { style = TextStyle(name) }
+        if let name = try object.optionalString("style", oneOf: TextStyleName.allNames) {
+            style = TextStyle(TextStyleName(swiftUI: name)!)
+        }
+        if let design = try object.choice("design", FontDesign.self) {
+            guard object.value("font") == nil else {
+                throw SceneFileError.invalid(
+                    path: object.at("design"), message: "design picks a design of the system face: drop font, or design")
+            }
+            style.design = design
+        }
         if let size = try object.optionalNumber("size", above: 0, atMost: SceneFile.maximumTextSize) {
             style.size = size
         }

@@ -5,10 +5,12 @@ import Motion
 /// `view.alpha = 1` becomes `LayerAnimation(.opacity(to: 1), timing: AnimationTiming(duration: 0.4, delay: 0.1))`.
 ///
 /// A layer's own properties are its model values: what it shows with no animation, and where an animation
-/// without an explicit `from` starts. Animations of the same property run in order: each starts from where the
-/// one before it ended, and the latest one that has begun decides the value (before the first has begun, the
-/// value is the first one's start, as Core Animation's backwards fill shows it during a delay). After its end an
-/// animation holds its final value (the start again when it autoreverses an even number of times).
+/// without an explicit `from` starts. Animations of the same property form a chain in list order: each starts from
+/// where the one before it ends (its target, the property's next model value). One that begins while the one
+/// before it is still running overlaps it as its `overlap` mode says (UIKit adds them by default); before the
+/// first has begun, the value is the first one's start, as Core Animation's backwards fill shows it during a
+/// delay. After its end an animation holds its final value (the start again when it autoreverses an even number
+/// of times).
 public struct LayerAnimation: Equatable, Sendable {
     public var property: AnimatedProperty
     public var timing: AnimationTiming
@@ -17,11 +19,17 @@ public struct LayerAnimation: Equatable, Sendable {
     /// frame's size, opacity, a transform, a colour) takes the vector's magnitude, which the curve then carries.
     /// Nil: every part follows the curve's own velocity.
     public var positionVelocity: PositionVelocity?
+    /// How it combines with an earlier animation of the property still running when it begins.
+    public var overlap: OverlapMode
 
-    public init(_ property: AnimatedProperty, timing: AnimationTiming, positionVelocity: PositionVelocity? = nil) {
+    public init(
+        _ property: AnimatedProperty, timing: AnimationTiming, positionVelocity: PositionVelocity? = nil,
+        overlap: OverlapMode = .additive
+    ) {
         self.property = property
         self.timing = timing
         self.positionVelocity = positionVelocity
+        self.overlap = overlap
     }
 }
 
@@ -105,7 +113,8 @@ public struct RotationAxis: Equatable, Hashable, Sendable {
 
 /// The values an animation moves through: from a start (nil: where the property was) through keyframes.
 public struct Track<Value: Sendable>: Sendable {
-    /// The start value; nil: the layer's value when the animation begins (the end of the one before it).
+    /// The start value; nil: the property's model value (the end of the animation before it in the chain), with
+    /// an overlap combined as `LayerAnimation.overlap` says.
     public var from: Value?
     /// At least one; the last is the final value. A plain `from → to` animation has one keyframe at time 1.
     public var keyframes: [Keyframe<Value>]
@@ -159,3 +168,25 @@ extension AnimatedProperty {
 
 extension Track: Equatable where Value: Equatable {}
 extension Keyframe: Equatable where Value: Equatable {}
+
+extension Track {
+    /// Whether the track says where it starts (`from`, or a keyframe at time 0), so that it starts there whatever
+    /// runs before it and no `OverlapMode` applies.
+    public var startsExplicitly: Bool { from != nil || keyframes[0].time <= 0 }
+}
+
+extension AnimatedProperty {
+    /// Whether the animation says where it starts (see `Track.startsExplicitly`); a cross-dissolve never does.
+    public var startsExplicitly: Bool {
+        switch self {
+        case .opacity(let t), .rotation(let t), .cornerRadius(let t), .effect(let t), .blur(let t), .dim(let t),
+            .curl(let t), .rotation3D(_, let t):
+            return t.startsExplicitly
+        case .transform(let t): return t.startsExplicitly
+        case .transform3D(let t): return t.startsExplicitly
+        case .frame(let t): return t.startsExplicitly
+        case .color(let t): return t.startsExplicitly
+        case .image: return false
+        }
+    }
+}

@@ -115,16 +115,16 @@ extension Layer {
         var layer = self
         layer.animations = []
         var model = ModelValues(self)
-        // Animations of one property form a chain; walk them in order, keeping each one's start value.
-        var governing: [PropertyKind: (animation: LayerAnimation, from: ModelValues)] = [:]
+        // Animations of one property form a chain in list order, each starting from the model value the one
+        // before it leaves.
+        var chains: [PropertyKind: [ChainEntry]] = [:]
         for animation in animations {
-            let kind = PropertyKind(animation.property)
-            if governing[kind] == nil || animation.timing.startTime <= time { governing[kind] = (animation, model) }
+            chains[PropertyKind(animation.property), default: []].append(ChainEntry(animation: animation, from: model))
             model.apply(endOf: animation)
         }
         // In a fixed order: a rotation turns the layer after its (possibly animated) transform is set.
         for kind in PropertyKind.allCases {
-            if let entry = governing[kind] { layer.apply(entry.animation, from: entry.from, at: time) }
+            if let chain = chains[kind] { layer.apply(chain, at: time) }
         }
         switch layer.content {
         case .group(let children): layer.content = .group(children.map { $0.snapshot(at: time) })
@@ -139,46 +139,85 @@ extension Layer {
         return layer
     }
 
-    private mutating func apply(_ animation: LayerAnimation, from start: ModelValues, at time: Double) {
-        let progress = Progress(animation, at: time)
-        switch animation.property {
-        case .opacity(let track): opacity = min(max(progress.value(of: track, from: start.opacity), 0), 1)
-        case .transform(let track): transform = progress.value(of: track, from: start.transform)
-        case .rotation(let track):
-            transform = transform.rotatedBy(progress.value(of: track, from: start.rotation))
-        case .transform3D(let track):
-            transform3D = progress.value(of: track, from: start.transform3D ?? .identity)
-        case .rotation3D(let axis, let track):
-            let angle = progress.value(of: track, from: start.rotation3D)
+    /// Sets the property a chain animates to the value the chain gives at `time`.
+    private mutating func apply(_ chain: [ChainEntry], at time: Double) {
+        /// The chain's value, each link's track and start picked out by `link` (nil: the entry does not apply).
+        func value<Value: Combinable>(_ link: (AnimatedProperty, ModelValues) -> (Track<Value>, Value)?) -> Value? {
+            let links = chain.compactMap { entry in
+                link(entry.animation.property, entry.from).map {
+                    ChainLink(animation: entry.animation, track: $0.0, start: $0.1)
+                }
+            }
+            return links.isEmpty ? nil : links.chainValue(at: time)
+        }
+        switch chain[0].animation.property {
+        case .opacity:
+            guard let value = value({ if case .opacity(let t) = $0 { (t, $1.opacity) } else { nil } }) else { return }
+            opacity = min(max(value, 0), 1)
+        case .transform:
+            transform = value({ if case .transform(let t) = $0 { (t, $1.transform) } else { nil } }) ?? transform
+        case .rotation:
+            let angle = value({ if case .rotation(let t) = $0 { (t, $1.rotation) } else { nil } }) ?? 0
+            transform = transform.rotatedBy(angle)
+        case .transform3D:
+            transform3D =
+                value({ if case .transform3D(let t) = $0 { (t, $1.transform3D ?? .identity) } else { nil } })
+                ?? transform3D
+        case .rotation3D:
+            // The axis of the latest one that has begun (angles about different axes do not add).
+            let latest = chain.last { $0.animation.timing.startTime <= time } ?? chain[0]
+            guard case .rotation3D(let axis, _) = latest.animation.property else { return }
+            let angle = value({ if case .rotation3D(_, let t) = $0 { (t, $1.rotation3D) } else { nil } }) ?? 0
             transform3D = axis.rotation(by: angle).concatenating(transform3D ?? .identity)
-        case .frame(let track):
-            guard let from = track.from ?? start.frame else { return }
-            var rect = progress.value(of: track, from: from)
+        case .frame:
+            guard var rect = value({ property, start -> (Track<Rect>, Rect)? in
+                guard case .frame(let t) = property, let from = t.from ?? start.frame else { return nil }
+                return (t, from)
+            }) else { return }
             (rect.width, rect.height) = (max(rect.width, 0), max(rect.height, 0))
             frame = rect
-        case .color(let track):
+        case .color:
             switch content {
             case .shape(let shape, let color):
-                content = .shape(shape, color: progress.value(of: track, from: start.color ?? color))
+                content = .shape(shape, color: colorValue(chain, at: time, model: color) ?? color)
             case .text(let text, let color):
-                content = .text(text, color: progress.value(of: track, from: start.color ?? color))
+                content = .text(text, color: colorValue(chain, at: time, model: color) ?? color)
             case .image, .backdrop, .group, .curled, .emitter: return
             }
-        case .cornerRadius(let track):
-            setCornerRadius(max(progress.value(of: track, from: start.cornerRadius), 0))
-        case .effect(let track):
-            updateBackdrop { $0.effect = min(max(progress.value(of: track, from: start.effect), 0), 1) }
-        case .blur(let track):
-            updateBackdrop { $0.recipe.blurPoints = max(progress.value(of: track, from: start.blur), 0) }
-        case .dim(let track):
-            updateBackdrop { $0.dim = min(max(progress.value(of: track, from: start.dim), 0), 1) }
-        case .image(let next):
-            crossDissolve(from: start.image, to: next, progress: min(max(progress.x, 0), 1))
-        case .curl(let track):
-            guard case .curled(let layers, var curl) = content else { return }
-            curl.progress = min(max(progress.value(of: track, from: start.curl), 0), 1)
+        case .cornerRadius:
+            let radius = value({ if case .cornerRadius(let t) = $0 { (t, $1.cornerRadius) } else { nil } })
+            if let radius { setCornerRadius(max(radius, 0)) }
+        case .effect:
+            guard let effect = value({ if case .effect(let t) = $0 { (t, $1.effect) } else { nil } }) else { return }
+            updateBackdrop { $0.effect = min(max(effect, 0), 1) }
+        case .blur:
+            guard let blur = value({ if case .blur(let t) = $0 { (t, $1.blur) } else { nil } }) else { return }
+            updateBackdrop { $0.recipe.blurPoints = max(blur, 0) }
+        case .dim:
+            guard let dim = value({ if case .dim(let t) = $0 { (t, $1.dim) } else { nil } }) else { return }
+            updateBackdrop { $0.dim = min(max(dim, 0), 1) }
+        case .image:
+            // A cross-dissolve does not add: the latest one that has begun dissolves from the picture before it.
+            let latest = chain.last { $0.animation.timing.startTime <= time } ?? chain[0]
+            guard case .image(let next) = latest.animation.property else { return }
+            let progress = Progress(latest.animation, at: time)
+            crossDissolve(from: latest.from.image, to: next, progress: min(max(progress.x, 0), 1))
+        case .curl:
+            guard case .curled(let layers, var curl) = content,
+                let value = value({ if case .curl(let t) = $0 { (t, $1.curl) } else { nil } })
+            else { return }
+            curl.progress = min(max(value, 0), 1)
             content = .curled(layers, curl: curl)
         }
+    }
+
+    /// A colour chain's value, starting from the content's own colour where the model has none.
+    private func colorValue(_ chain: [ChainEntry], at time: Double, model: RGBAColor) -> RGBAColor? {
+        let links = chain.compactMap { entry -> ChainLink<RGBAColor>? in
+            guard case .color(let track) = entry.animation.property else { return nil }
+            return ChainLink(animation: entry.animation, track: track, start: entry.from.color ?? model)
+        }
+        return links.isEmpty ? nil : links.chainValue(at: time)
     }
 
     private mutating func setCornerRadius(_ radius: Double) {
@@ -221,6 +260,12 @@ extension Layer {
         ])
         isolated = true
     }
+}
+
+/// An animation in its property's chain, with the model values it starts from.
+private struct ChainEntry {
+    let animation: LayerAnimation
+    let from: ModelValues
 }
 
 /// Which property an animation drives (animations of one kind chain; different kinds are independent).

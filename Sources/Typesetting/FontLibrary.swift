@@ -10,6 +10,16 @@ final class FontLibrary: @unchecked Sendable {
 
     /// The families `.system` tries, in order: the closest open designs to San Francisco.
     static let systemFamilies = ["Inter", "DejaVu Sans"]
+
+    /// The families `.system` tries for a design (see `FontDesign`), in order, the last one required.
+    static func systemFamilies(for design: FontDesign) -> [String] {
+        switch design {
+        case .default: systemFamilies
+        case .rounded: ["Quicksand"] + systemFamilies
+        case .serif: ["DejaVu Serif"]
+        case .monospaced: ["DejaVu Sans Mono"]
+        }
+    }
     /// Names fontconfig resolves to a configured default rather than a family of that name.
     static let genericFamilies: Set<String> = ["sans-serif", "serif", "monospace", "system-ui", "sans", "mono"]
 
@@ -115,12 +125,16 @@ final class FontLibrary: @unchecked Sendable {
         return face
     }
 
-    /// The face for `.system`: Inter, else DejaVu Sans.
-    func systemFace(weight: FontWeight, italic: Bool) throws(TypesettingError) -> FontFace {
-        for family in Self.systemFamilies.dropLast() {
+    /// The face for `.system` in a design: the first of its families installed (for the default, Inter, else
+    /// DejaVu Sans).
+    func systemFace(design: FontDesign = .default, weight: FontWeight, italic: Bool) throws(TypesettingError)
+        -> FontFace
+    {
+        let families = Self.systemFamilies(for: design)
+        for family in families.dropLast() {
             if let face = try? face(family: family, weight: weight, italic: italic) { return face }
         }
-        return try face(family: Self.systemFamilies.last!, weight: weight, italic: italic)
+        return try face(family: families.last!, weight: weight, italic: italic)
     }
 
     /// The fonts fontconfig sorts for a family, weight and slant, which fallback searches for a character.

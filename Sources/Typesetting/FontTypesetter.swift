@@ -43,8 +43,8 @@ public struct FontTypesetter: Typesetter {
         let familyForFallback: String
         switch style.font {
         case .system:
-            primary = try library.systemFace(weight: style.weight, italic: style.italic)
-            familyForFallback = FontLibrary.systemFamilies[0]
+            primary = try library.systemFace(design: style.design, weight: style.weight, italic: style.italic)
+            familyForFallback = FontLibrary.systemFamilies(for: style.design)[0]
         case .family(let name):
             primary = try library.face(family: name, weight: style.weight, italic: style.italic)
             familyForFallback = name

@@ -232,4 +232,26 @@ final class SceneFileAnimationTests: XCTestCase {
         XCTAssertEqual(animations[1].timing.duration, 0.35)
     }
 
+    /// `overlap` names one of the three APIs' behaviours; UIKit's additive is the default; an animation that says
+    /// where it starts has no overlap to choose.
+    func testOverlapModes() throws {
+        func animation(_ extra: String) throws -> LayerAnimation {
+            try scene(
+                layer(#"{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 0\#(extra)}]}"#)
+            ).layers[0].animations[0]
+        }
+        XCTAssertEqual(try animation("").overlap, .additive)
+        XCTAssertEqual(try animation(#", "overlap": "presentation""#).overlap, .presentation)
+        XCTAssertEqual(try animation(#", "overlap": "retarget""#).overlap, .retarget)
+        XCTAssertEqual(
+            error(layer(#"{"type": "color", "color": "red", "animations": [{"property": "opacity", "to": 0, "overlap": "blend"}]}"#)),
+            "layers[0].animations[0].overlap: expected one of additive, presentation, retarget, found \"blend\"")
+        XCTAssertEqual(
+            error(
+                layer(
+                    #"{"type": "color", "color": "red", "animations": [{"property": "opacity", "from": 1, "to": 0, "overlap": "additive"}]}"#
+                )),
+            "layers[0].animations[0].overlap: an animation with from (or a keyframe at time 0) starts there: overlap "
+                + "does not apply")
+    }
 }

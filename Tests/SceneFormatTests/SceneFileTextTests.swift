@@ -76,6 +76,23 @@ final class SceneFileTextTests: XCTestCase {
         XCTAssertEqual(typesetter.requests.map(\.style.weight), [.semibold, .regular])
     }
 
+    /// The seed's SwiftUI `.font(.system(.title, design: .rounded))`: SwiftUI's style names and its designs.
+    func testSwiftUIStyleNamesAndDesigns() throws {
+        _ = try read(#"{"type": "text", "text": "a", "style": "title", "design": "rounded", "weight": "bold"}"#)
+        _ = try read(#"{"type": "text", "text": "a", "style": "caption", "design": "monospaced"}"#)
+        _ = try read(#"{"type": "text", "text": "a", "style": "largeTitle", "design": "serif"}"#)
+        XCTAssertEqual(
+            typesetter.requests.map(\.style),
+            [
+                TextStyle(design: .rounded, size: 28, weight: .bold), TextStyle(design: .monospaced, size: 12),
+                TextStyle(design: .serif, size: 34),
+            ])
+        XCTAssertEqual(
+            message(#"{"type": "text", "text": "a", "font": "Inter", "design": "serif"}"#),
+            "layers[0].design: design picks a design of the system face: drop font, or design")
+        XCTAssertNotNil(message(#"{"type": "text", "text": "a", "design": "italic"}"#))
+    }
+
     func testFontFilesResolveAgainstTheScenesFolder() throws {
         _ = try read(#"{"type": "text", "text": "a", "font": "fonts/Brand.otf"}"#)
         _ = try read(#"{"type": "text", "text": "a", "font": "Brand.TTF"}"#)

@@ -32,6 +32,31 @@ final class CurledLayerTests: XCTestCase {
         XCTAssertTrue(try render([new, .curled(content, curl: curl, frame: card)], threads: 3).hasSamePixels(as: drawn))
     }
 
+    /// A page partly below the canvas curls up from its own bottom edge: what shows equals the same page curled
+    /// wholly on a canvas tall enough to hold it, cut to this canvas.
+    func testAPagePartlyOffTheCanvasCurlsAsAWholePage() throws {
+        let photo = TestImages.photoLike(width: 30, height: 24, seed: 4)
+        let curl = PageCurl(progress: 0.35, direction: .up, angle: 0.25)
+        let frame = Rect(x: 6, y: 16, width: 30, height: 24)
+        let shown = try render([new, .curled([.image(photo)], curl: curl, frame: frame)])
+        let tall = Scene(
+            width: 40, height: 40, scale: 2, background: background,
+            layers: [
+                .image(TestImages.photoLike(width: 40, height: 30, seed: 2), frame: bounds),
+                .curled([.image(photo)], curl: curl, frame: frame),
+            ])
+        let whole = try SceneRenderer(threads: 1).render(tall)
+        XCTAssertTrue(shown.hasSamePixels(as: whole.region(x: 0, y: 0, width: 80, height: 60).copy()))
+        // Curling only the part on the canvas (the old behaviour) differs: the curl starts at the canvas's edge.
+        let clipped = Layer.curled(
+            [.image(photo, frame: Rect(x: 0, y: 0, width: 30, height: 24))], curl: curl,
+            frame: Rect(x: 6, y: 16, width: 30, height: 14))
+        XCTAssertFalse(try render([new, clipped]).hasSamePixels(as: shown))
+        // Wholly off the canvas: nothing drawn.
+        let away = Layer.curled([.image(photo)], curl: curl, frame: Rect(x: 6, y: 31, width: 30, height: 24))
+        XCTAssertTrue(try render([new, away]).hasSamePixels(as: try render([new])))
+    }
+
     func testFlatIsTheLayersAndGoneIsNothing() throws {
         XCTAssertTrue(try render([new, .curled([old], curl: PageCurl())]).hasSamePixels(as: try render([new, old])))
         let gone = Layer.curled([old], curl: PageCurl(progress: 1))

@@ -8,8 +8,8 @@ import Compositor
 public struct TextStyle: Hashable, Sendable {
     /// Where the font comes from.
     public enum Font: Hashable, Sendable {
-        /// The platform's UI face: Inter where it is installed, else DejaVu Sans (the closest open designs to
-        /// San Francisco).
+        /// The platform's UI face in the style's `design`: for the default design Inter where it is installed,
+        /// else DejaVu Sans (the closest open designs to San Francisco); see `FontDesign` for the others.
         case system
         /// A family name that fontconfig resolves with the weight and slant ("Inter", "DejaVu Serif").
         case family(String)
@@ -18,6 +18,8 @@ public struct TextStyle: Hashable, Sendable {
     }
 
     public var font: Font
+    /// The system face's design, as `Font.system(_:design:)` chooses it (a family or a file ignores it).
+    public var design: FontDesign
     /// The size in points (the em square; pixels are points times the scene's scale).
     public var size: Double
     public var weight: FontWeight
@@ -32,10 +34,11 @@ public struct TextStyle: Hashable, Sendable {
     public var tracking: Double
 
     public init(
-        font: Font = .system, size: Double = 17, weight: FontWeight = .regular, italic: Bool = false,
+        font: Font = .system, design: FontDesign = .default, size: Double = 17, weight: FontWeight = .regular, italic: Bool = false,
         alignment: TextAlignment = .natural, lineLimit: Int = 0, lineSpacing: Double = 0, tracking: Double = 0
     ) {
         self.font = font
+        self.design = design
         self.size = size
         self.weight = weight
         self.italic = italic
@@ -47,14 +50,46 @@ public struct TextStyle: Hashable, Sendable {
 
     /// A text style's size and weight in the system face, as `UIFont.preferredFont(forTextStyle:)` gives them
     /// at the default content size.
-    public init(_ name: TextStyleName) {
-        self.init(size: name.size, weight: name.weight)
+    public init(_ name: TextStyleName, design: FontDesign = .default) {
+        self.init(design: design, size: name.size, weight: name.weight)
     }
 }
 
-/// The iOS text styles at the default (Large) content size category.
+/// The system font's designs (SwiftUI's `Font.Design`), each drawn by an open face from Debian's font packages,
+/// since Apple's (SF Pro, SF Pro Rounded, New York, SF Mono) cannot be shipped.
+public enum FontDesign: String, CaseIterable, Sendable {
+    /// Inter (`fonts-inter`), else DejaVu Sans.
+    case `default`
+    /// Quicksand (`fonts-quicksand`, OFL): the one rounded sans in Debian with round stroke ends and the light to
+    /// bold weights SF Pro Rounded is used in (Comfortaa and Dosis are display faces, M+ is not rounded); without
+    /// it, the default design.
+    case rounded
+    /// DejaVu Serif (`fonts-dejavu-core`, installed with the default design's fallback): a transitional serif
+    /// drawn for screens with a large x-height, as New York is, in regular and bold.
+    case serif
+    /// DejaVu Sans Mono (`fonts-dejavu-core`), the monospaced companion of the fallback sans, as SF Mono is of SF.
+    case monospaced
+}
+
+/// The iOS text styles at the default (Large) content size category, by UIKit's names (`UIFont.TextStyle`).
+/// SwiftUI names two of them differently: its `title` is `title1`, its `caption` is `caption1` (see `init(swiftUI:)`).
 public enum TextStyleName: String, CaseIterable, Sendable {
     case largeTitle, title1, title2, title3, headline, body, callout, subheadline, footnote, caption1, caption2
+
+    /// A style by SwiftUI's name (`Font.TextStyle`: `largeTitle`, `title`, `title2`, `title3`, `headline`,
+    /// `subheadline`, `body`, `callout`, `footnote`, `caption`, `caption2`) or UIKit's.
+    public init?(swiftUI name: String) {
+        switch name {
+        case "title": self = .title1
+        case "caption": self = .caption1
+        default:
+            guard let style = TextStyleName(rawValue: name) else { return nil }
+            self = style
+        }
+    }
+
+    /// Every name `init(swiftUI:)` takes.
+    public static let allNames = allCases.map(\.rawValue) + ["title", "caption"]
 
     /// The point size.
     public var size: Double {

@@ -26,11 +26,19 @@ extension Layer {
 }
 
 extension SceneRenderer {
-    /// The pixels of a curled layer's page: its frame's, within the target (nil when none are).
+    /// The pixels of a curled layer's page: its whole frame's, even where it lies off the target, so that a page
+    /// partly off the canvas curls from its own edge, not the canvas's (a curl turns the page's far parts into
+    /// view). Bounded to the target grown by half its size on each side, which holds any page that shows, so a
+    /// frame of a million points costs no more than that. Nil when the page is empty.
     func pageBox(of layer: Layer, in placement: Placement) -> PixelBox? {
         guard let transform = self.placement(of: layer, in: placement) else { return nil }
-        let box = PixelBox(
-            covering: layer.frame ?? placement.bounds, through: transform, within: placement.width, placement.height)
-        return box.isEmpty ? nil : box
+        let (marginX, marginY) = ((placement.width + 1) / 2, (placement.height + 1) / 2)
+        let shifted = transform.concatenating(AffineTransform2D(translationX: Double(marginX), y: Double(marginY)))
+        var box = PixelBox(
+            covering: layer.frame ?? placement.bounds, through: shifted, within: placement.width + 2 * marginX,
+            placement.height + 2 * marginY)
+        (box.x, box.y) = (box.x - marginX, box.y - marginY)
+        return box.isEmpty || box.intersection(PixelBox(x: 0, y: 0, width: placement.width, height: placement.height))
+            .isEmpty ? nil : box
     }
 }
