@@ -6,7 +6,7 @@
 //                                   the peers make theirs), with a fresh GlyphCache every trial
 //   text-paragraph-shape            its first part: `typeset` alone (fonts found, HarfBuzz shaping)
 //   text-paragraph-draw-warm        its second, warm: the same shaped text drawn again (layout and glyphs cached)
-//   text-review-labels-warm         the text layers of fixtures/review-screen.json (inside groups too, through
+//   text-review-labels-warm         the text layers of fixtures/showcase-review.json (inside groups too, through
 //                                   their transforms and opacities) drawn onto an existing 1170x2532 canvas, as
 //                                   the scene renderer draws a text layer, glyph cache warm: the steady state
 //   text-review-labels-groups-warm  the same text layers in their groups drawn by the scene renderer itself onto the
@@ -137,7 +137,7 @@ enum TextBenchmarks {
     }
 
     static func reviewLabels() -> [Benchmark] {
-        let path = root + "/fixtures/review-screen.json"
+        let path = root + "/fixtures/showcase-review.json"
         let cache = GlyphCache(byteLimit: 64 << 20)
         // Only the text is kept, so the pictures are never decoded.
         var file = SceneFile(

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The review screen's entrance animation: blurtool animate against skia-python's CPU raster + Pillow's APNG.
 
-Reads our scene format (default fixtures/review-entrance.json: 390x844 pt at scale 3, the coffee photo
+Reads our scene format (default fixtures/showcase-entrance.json, this project's richer entrance: 390x844 pt at scale 3, the coffee photo
 aspect-filled, a dark thin backdrop, a 0.6 black dim, shapes, text, five "rating" groups with their labels fading
 in on an ease-in-out curve and springing in from "translate(600, 0) scale(5)", a rounded comment-card backdrop with
 a wrapped comment; text as skia_text.py lays it out) and draws frames
@@ -50,6 +50,8 @@ MATERIALS = {
     "regular": (30, (0x383838, 0xB3B3B3, 0.82), (0x8C8C8C, 0x252525, 0.82)),
     "thick": (40, (0x5C5C5C, 0x999999, 0.97), (0x7C7C7C, 0x252525, 0.90)),
     "ultraThick": (50, (0x5C5C5C, 0x999999, 0.97), (0x7C7C7C, 0x252525, 0.90)),
+    # UIKit's iOS 7 .dark (UIImageEffects): one plain tint, white 0.11 at 0.73, in either appearance.
+    "dark": (20, (None, 0x1C1C1C, 0.73), (None, 0x1C1C1C, 0.73)),
 }
 SATURATION = 1.8
 NAMED_COLOURS = {"black": 0x000000FF, "white": 0xFFFFFFFF, "clear": 0, "transparent": 0}
@@ -292,7 +294,8 @@ def draw_backdrop(canvas, layer, rect, opacity):
     # SaveLayerRec keeps raw pointers: `backdrop` and `alpha` must outlive restore().
     canvas.saveLayer(skia.Canvas.SaveLayerRec(rect, alpha, backdrop, 0))
     mode = skia.BlendMode.kOverlay if layer.get("appearance", "dark") == "dark" else skia.BlendMode.kColorDodge
-    canvas.drawPaint(skia.Paint(Color4f=colour(f"#{tint:06x}", ""), BlendMode=mode))
+    if tint is not None:
+        canvas.drawPaint(skia.Paint(Color4f=colour(f"#{tint:06x}", ""), BlendMode=mode))
     canvas.drawPaint(skia.Paint(Color4f=colour(f"#{grey:06x}", "", grey_alpha)))
     dim = float(layer.get("dim", 0))
     if dim > 0:
@@ -602,7 +605,7 @@ class Parser(argparse.ArgumentParser):
 
 def parse_args(argv):
     p = Parser(description=__doc__.splitlines()[0])
-    p.add_argument("--scene", default=os.path.join(ROOT, "fixtures", "review-entrance.json"),
+    p.add_argument("--scene", default=os.path.join(ROOT, "fixtures", "showcase-entrance.json"),
                    help="scene file (default: %(default)s)")
     p.add_argument("--fps", type=float, default=60)
     p.add_argument("--duration", type=float, default=1, help="seconds; frames at k/fps up to it (61 by default)")

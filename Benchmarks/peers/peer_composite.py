@@ -6,7 +6,7 @@
 `blendLinear` and a numpy float32 formula, scored against a float64 reference. The layer is the photo
 mirrored, with straight alpha rising 0 -> 255 from left to right. The peers get the layer's alpha already
 multiplied by 0.8 (untimed); ours applies the opacity inside the kernel. (2) `blurtool compose
-fixtures/review-screen.json` at 1170x2532: the render stage's median (blurtool -v) and the whole process.
+fixtures/showcase-review.json` at 1170x2532: the render stage's median (blurtool -v) and the whole process.
 Runs under .venv-peers (re-executes itself there). See README.md beside this file.
 """
 import argparse
@@ -111,8 +111,8 @@ def ours_output(args, background, layer, out_dir):
 
 def review_scene(args, out_dir):
     """Medians of the render stage (blurtool -v) and of the whole process, per thread count."""
-    tool, scene = os.path.join(args.build_dir, "blurtool"), os.path.join(ROOT, "fixtures", "review-screen.json")
-    print("\nReview screen (fixtures/review-screen.json, 1170x2532, blur included): blurtool compose -v")
+    tool, scene = os.path.join(args.build_dir, "blurtool"), os.path.join(ROOT, "fixtures", "showcase-review.json")
+    print("\nReview screen (fixtures/showcase-review.json, 1170x2532, blur included): blurtool compose -v")
     results = {}
     for threads in args.thread_list:
         renders, wholes = [], []

@@ -103,7 +103,13 @@ extension AffineTransform2D {
     /// `translate(x[, y])`, `translateX(x)`, `translateY(y)`, `scale(s[, sy])`, `scaleX(s)`, `scaleY(s)`,
     /// `rotate(angle)` (deg, rad or turn; a bare number is degrees), `skewX(angle)`, `skewY(angle)`,
     /// `matrix(a, b, c, d, tx, ty)`. Lengths may carry `px`. Arguments are separated by commas or spaces.
+    /// `identity` (as `CGAffineTransform.identity` is written) and CSS's `none` stand alone for the identity.
     public init(parsing text: String) throws(ParseError) {
+        let word = text.split(whereSeparator: \.isWhitespace)
+        if word == ["identity"] || word == ["none"] {
+            self = .identity
+            return
+        }
         var result = AffineTransform2D.identity
         var rest = Substring(text)
         var parsedAny = false

@@ -19,14 +19,15 @@ import Scenes
 /// (seconds; a spring lasts its own duration and ignores this one, as an animator does), `delay`, `delayFactor`
 /// (`addAnimations(_:delayFactor:)`), `repeatCount` (a number or `"forever"`), `autoreverses`, `velocity` (a
 /// spring's initial velocity: a number, or `[dx, dy]` for the two axes), `overlap` (`additive`, UIKit's and the
-/// default; `presentation`, Core Animation's; `retarget`, SwiftUI's: see `OverlapMode`).
+/// default; `presentation`, Core Animation's; `retarget`, SwiftUI's: see `OverlapMode`), `name` (free text, as a
+/// layer's: the fixtures cite the seed line an animation comes from).
 extension SceneFile {
     /// Animations in one file, keyframes counted one each: every frame evaluates them all.
     public static let maximumAnimations = 10_000
 
     static let animationKeys = [
         "property", "from", "to", "keyframes", "curve", "duration", "delay", "delayFactor", "repeatCount",
-        "autoreverses", "velocity", "axis", "overlap",
+        "autoreverses", "velocity", "axis", "overlap", "name",
     ]
 
     /// Which layer types each property applies to.

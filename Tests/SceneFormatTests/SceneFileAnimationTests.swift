@@ -35,30 +35,6 @@ final class SceneFileAnimationTests: XCTestCase {
         #"{"canvas": {"width": 40, "height": 30}, "layers": [\#(json)]}"#
     }
 
-    /// The UIKit entrance: five buttons start invisible and scaled up 5× 600 points to the right, each fading
-    /// in over 0.4 s and springing home over 0.8 s, 0.05 s apart from 0.1 s.
-    func testReviewEntranceReadsAsTheSeedWritesIt() throws {
-        let scene = try fixture("review-entrance.json")
-        guard case .group(let buttons) = scene.layers[6].content else { return XCTFail("the rating stack") }
-        XCTAssertEqual(buttons.count, 5)
-        for (index, button) in buttons.enumerated() {
-            XCTAssertEqual(button.opacity, 0)
-            XCTAssertEqual(button.transform, try AffineTransform2D(parsing: "translate(600, 0) scale(5)"))
-            XCTAssertEqual(button.animations.count, 2)
-            let (fade, spring) = (button.animations[0].timing, button.animations[1].timing)
-            XCTAssertEqual(fade.delay, 0.1 + 0.05 * Double(index), accuracy: 1e-12)
-            XCTAssertEqual(fade.duration, 0.4)
-            XCTAssertEqual(fade.curve, .easeInOut)
-            XCTAssertEqual(spring.duration, 0.8, "the UIKit spring's own duration")
-            XCTAssertTrue(spring.curve.isSpring)
-        }
-        XCTAssertEqual(scene.animationDuration, 1.1, accuracy: 1e-12)
-        let end = scene.snapshot(at: 2)
-        guard case .group(let settled) = end.layers[6].content else { return XCTFail() }
-        XCTAssertEqual(settled[3].transform, AffineTransform2D(scaleX: 1.15, y: 1.15))
-        XCTAssertEqual(settled[0].opacity, 0.55)
-    }
-
     func testEveryFixtureAnimates() throws {
         for name in ["review-entrance.json", "review-entrance-swiftui.json", "blur-animator.json", "rating-pop.json"] {
             let scene = try fixture(name)
