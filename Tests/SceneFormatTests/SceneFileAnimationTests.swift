@@ -59,12 +59,14 @@ final class SceneFileAnimationTests: XCTestCase {
             case .curled(_, let page) = pair[1].content
         else { return XCTFail("the curled summary") }
         XCTAssertEqual(page.progress, LayerTransition.partialCurlProgress)
+        // The blur animator: the blur view above the table view, as the seed's screen stacks them.
         let animator = try fixture("blur-animator.json")
-        guard case .backdrop(let blur) = animator.layers[1].content else { return XCTFail("the blur view") }
+        guard case .backdrop(let blur) = animator.layers[2].content else { return XCTFail("the blur view") }
         XCTAssertEqual(blur.effect, 0)
-        guard case .backdrop(let full) = animator.snapshot(at: 0.55).layers[1].content else { return XCTFail() }
+        guard case .backdrop(let full) = animator.snapshot(at: 0.55).layers[2].content else { return XCTFail() }
         XCTAssertEqual(full.effect, 1)
-        XCTAssertEqual(animator.snapshot(at: 0.55).layers[2].opacity, 0.33, accuracy: 1e-12)
+        XCTAssertEqual(animator.snapshot(at: 0.55).layers[1].opacity, 0.33, accuracy: 1e-12)
+        XCTAssertEqual(animator.snapshot(at: 0.55).layers[1].transform, AffineTransform2D(scaleX: 0.75, y: 0.75))
     }
 
     /// The entrance with its labels: frames drawn in parallel through the frame cache (the title from the
