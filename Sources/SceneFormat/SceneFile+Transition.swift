@@ -13,8 +13,9 @@ import Scenes
 /// combined), curlUp and curlDown (the old layer curls away as a page, revealing the new), partialCurl
 /// (`presenting`, default true: the old screen curls up a third of the way over the new; false: the new one
 /// uncurls back over the old), flip (`edge` left, right, top or bottom, default left: UIKit's flip from that
-/// edge), flipHorizontal (the modal style; `presenting`, default true) and cube3D (a true cube, the new face
-/// coming from `edge`, default bottom). `duration`, `delay`, `delayFactor` and `curve` override the style's
+/// edge), flipHorizontal (the modal style; `presenting`, default true), cube3D (a true cube, the new face
+/// coming from `edge`, default bottom), pageSheet (the iOS 13 card; `presenting`, default true) and navigationPush
+/// (`forward`, default true; false is the pop). `duration`, `delay`, `delayFactor` and `curve` override the style's
 /// defaults.
 extension SceneFile {
     /// Every style with the options only it takes; the keys, the names and the option check all come from here.
@@ -23,6 +24,7 @@ extension SceneFile {
         ("shrink", ["point"]), ("coverVertical", ["presenting"]), ("swiftUI", ["insertion", "removal"]),
         ("curlUp", []), ("curlDown", []), ("partialCurl", ["presenting"]),
         ("flip", ["edge"]), ("flipHorizontal", ["presenting"]), ("cube3D", ["edge"]),
+        ("pageSheet", ["presenting"]), ("navigationPush", ["forward"]),
     ]
     private static let optionKeys = styleOptions.flatMap(\.options).reduce(into: [String]()) { keys, key in
         if !keys.contains(key) { keys.append(key) }
@@ -46,6 +48,8 @@ extension SceneFile {
         case "coverVertical": style = .coverVertical(presenting: try object.optionalBool("presenting") ?? true)
         case "curlUp", "curlDown": style = .curl(name == "curlUp" ? .up : .down)
         case "partialCurl": style = .partialCurl(presenting: try object.optionalBool("presenting") ?? true)
+        case "pageSheet": style = .pageSheet(presenting: try object.optionalBool("presenting") ?? true)
+        case "navigationPush": style = .navigationPush(forward: try object.optionalBool("forward") ?? true)
         case "flip": style = .flip(from: try object.choice("edge", LayerTransition.FlipEdge.self) ?? .left)
         case "flipHorizontal": style = .flipHorizontal(presenting: try object.optionalBool("presenting") ?? true)
         case "cube3D": style = .cube3D(try object.choice("edge", LayerTransition.FlipEdge.self) ?? .bottom)

@@ -123,7 +123,7 @@ public struct SceneFile {
         "color": ["color"],
         "shape": ["shape", "color", "cornerRadius"],
         "backdrop": ["material", "appearance", "dim", "cornerRadius", "blur", "effect"],
-        "group": ["layers", "isolated"],
+        "group": ["layers", "isolated", "cornerRadius"],
         "text": SceneFile.textKeys,
         "transition": SceneFile.transitionKeys,
         "curled": SceneFile.curlKeys,
@@ -210,6 +210,10 @@ public struct SceneFile {
         }
         result.isDoubleSided = try object.optionalBool("doubleSided") ?? true
         result.isolated = try object.optionalBool("isolated") ?? isolatedByContent
+        if type == "group" {
+            // A group with corners is clipped to its frame, as a view with masksToBounds.
+            result.clipCornerRadius = try object.optionalNumber("cornerRadius", atLeast: 0, atMost: 1e6)
+        }
         if let animations = object.value("animations") {
             result.animations = try self.animations(
                 animations, layerType: type, hasFrame: result.frame != nil, path: "\(path).animations")

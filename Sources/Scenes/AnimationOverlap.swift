@@ -73,7 +73,6 @@ struct ChainLink<Value: Combinable> {
     let track: Track<Value>
     let start: Value
 
-
     /// A single spring pass to one target: what SwiftUI retargets (anything else adds).
     var isRetargetable: Bool {
         let timing = animation.timing
@@ -141,4 +140,3 @@ extension Array {
         return target.adding(offset)
     }
 }
-

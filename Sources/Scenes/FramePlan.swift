@@ -24,9 +24,15 @@ struct PlannedLayer {
         /// An isolated group, or a curled layer's page: its layers drawn on a picture covering `picture` of the
         /// target, then composited as one (curled first, for a page). `placement` is the picture's, kept for
         /// the frame cache's key.
-        case pictured([PlannedLayer], picture: PixelBox, placement: Placement, curl: PageCurl?)
+        case pictured([PlannedLayer], picture: PixelBox, placement: Placement, curl: PageCurl?, clip: Clip?)
         /// A layer in perspective: its flat self drawn into a picture, warped onto the target.
         case projected(flat: PlannedLayer, picture: Placement, homography: Homography, box: PixelBox)
+    }
+
+    /// A clipped group's rounded frame (`Layer.clipCornerRadius`), in the coordinates `transform` maps to pixels.
+    struct Clip {
+        let frame: Rect
+        let radius: Double
     }
 
     /// The layer as given (its opacity and operator are composited with).
@@ -147,11 +153,19 @@ extension SceneRenderer {
                 let box = planned.reduce(nil) { PixelBox.union($0, $1.box) }
                 return (PlannedLayer(layer: layer, kind: .inPlace(planned), transform: transform, box: box), held)
             }
-            guard let picture = pixelBox(ofLayers: layers, in: inner) else { return nothing() }
+            guard var picture = pixelBox(ofLayers: layers, in: inner) else { return nothing() }
+            var clip: PlannedLayer.Clip?
+            if let radius = layer.clipCornerRadius {
+                // Only what the rounded frame keeps is drawn; the mask costs about one more pass.
+                picture = picture.intersection(frameBox)
+                guard !picture.isEmpty else { return nothing() }
+                clip = PlannedLayer.Clip(frame: frame, radius: radius)
+                work += Double(picture.width) * Double(picture.height)
+            }
             let pictured = inner.picture(picture)
             work += Double(picture.width) * Double(picture.height) * 2
             let (planned, children) = plan(layers, in: pictured, adding: &work)
-            let kind = PlannedLayer.Kind.pictured(planned, picture: picture, placement: pictured, curl: nil)
+            let kind = PlannedLayer.Kind.pictured(planned, picture: picture, placement: pictured, curl: nil, clip: clip)
             let held = Double(picture.width) * Double(picture.height) + children
             return (PlannedLayer(layer: layer, kind: kind, transform: transform, box: picture), held)
         case .curled(let layers, let curl):
@@ -162,7 +176,7 @@ extension SceneRenderer {
             // its padded copy and the curled page at once.
             work += area * 12
             let (planned, children) = plan(layers, in: pictured, adding: &work)
-            let kind = PlannedLayer.Kind.pictured(planned, picture: page, placement: pictured, curl: curl)
+            let kind = PlannedLayer.Kind.pictured(planned, picture: page, placement: pictured, curl: curl, clip: nil)
             return (PlannedLayer(layer: layer, kind: kind, transform: transform, box: marked), area * 3 + children)
         }
     }

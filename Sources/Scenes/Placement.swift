@@ -36,7 +36,7 @@ extension Layer {
     var drawsNothing: Bool { opacity <= 0 && (blend == .sourceOver || blend.isBlendMode) }
 
     /// A group drawn alone on a picture of its own, then composited as one.
-    var isIsolated: Bool { isolated || opacity < 1 || blend != .sourceOver }
+    var isIsolated: Bool { isolated || opacity < 1 || blend != .sourceOver || clipCornerRadius != nil }
 }
 
 extension SceneRenderer {

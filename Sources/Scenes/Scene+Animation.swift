@@ -221,6 +221,10 @@ extension Layer {
     }
 
     private mutating func setCornerRadius(_ radius: Double) {
+        if case .group = content, clipCornerRadius != nil {
+            clipCornerRadius = radius
+            return
+        }
         switch content {
         case .image(let image, let fit, let filter, _):
             content = .image(image, fit: fit, filter: filter, cornerRadius: radius)
@@ -322,7 +326,8 @@ private struct ModelValues {
             (effect, blur, dim, cornerRadius) =
                 (material.effect, material.recipe.blurPoints, material.dim, material.cornerRadius)
         case .text(_, let color): self.color = color
-        case .group, .emitter: break
+        case .group: cornerRadius = layer.clipCornerRadius ?? 0
+        case .emitter: break
         case .curled(_, let curl): self.curl = curl.progress
         }
     }

@@ -81,6 +81,10 @@ public struct Layer: Equatable, Sendable {
     /// anchor point); nil: none. One that draws the plane in perspective draws the layer flat first, then warps
     /// that picture (see `SceneRenderer`); an affine one joins `transform`.
     public var transform3D: Transform3D?
+    /// A group clipped to its frame's rectangle with corners of this radius, as a view with `masksToBounds` and a
+    /// `cornerRadius` (a presented card, a rounded screen); nil: not clipped. A clipped group is drawn alone first
+    /// (isolated); `AnimatedProperty.cornerRadius` animates the radius. Other layers' corners are their content's.
+    public var clipCornerRadius: Double?
     /// Whether the layer shows when its plane faces away (its projected winding reversed), as
     /// `CALayer.isDoubleSided`; seen exactly edge on, a layer never shows.
     public var isDoubleSided = true

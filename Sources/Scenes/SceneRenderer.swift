@@ -126,7 +126,7 @@ public struct SceneRenderer: Sendable {
                 space: context.space, threads: threads)
         case .inPlace(let layers):
             try draw(layers, in: context)
-        case .pictured(let layers, let box, let placement, let curl):
+        case .pictured(let layers, let box, let placement, let curl, let clip):
             // Its layers drawn alone on a transparent picture just large enough to hold them, then composited as
             // one. A curled layer's picture is its page: the frame.
             var inner = context
@@ -150,8 +150,12 @@ public struct SceneRenderer: Sendable {
                 picture = try drawPicture()
             }
             if let curl { picture = curl.curled(picture, threads: threads) }
+            // A clipped group keeps what lies inside its rounded frame, anti-aliased as a shape's edge.
+            let mask = clip.flatMap {
+                Coverage.roundedRectangle($0.frame, radius: $0.radius, through: planned.transform, over: box)
+            }
             target.draw(
-                picture, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
+                picture, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity, mask: mask,
                 space: context.space, threads: threads)
         case .projected(let flat, let picture, let homography, let box):
             // Drawn flat into a picture of its own (without the cache, which knows only the canvas's placements),

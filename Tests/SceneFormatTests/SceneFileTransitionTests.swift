@@ -131,6 +131,27 @@ final class SceneFileTransitionTests: XCTestCase {
         XCTAssertEqual(layers[1].transform, AffineTransform2D(translationX: 0, y: 12))
     }
 
+    /// The iOS 13 card sheet and the navigation push read as the library's styles, with their sources' timings;
+    /// a group's `cornerRadius` clips it.
+    func testSheetAndPushStyles() throws {
+        let sheet = try scene(#"{"type": "transition", "style": "pageSheet", "from": \#(old), "to": \#(new)}"#)
+        let expected = LayerTransition(.pageSheet(presenting: true)).layer(
+            from: try scene(old).layers[0], to: try scene(new).layers[0], in: Rect(x: 0, y: 0, width: 40, height: 30))
+        XCTAssertEqual(sheet.layers[0], expected)
+        let pop = try scene(
+            #"{"type": "transition", "style": "navigationPush", "forward": false, "from": \#(old), "to": \#(new)}"#)
+        XCTAssertEqual(
+            pop.layers[0],
+            LayerTransition(.navigationPush(forward: false)).layer(
+                from: try scene(old).layers[0], to: try scene(new).layers[0], in: Rect(x: 0, y: 0, width: 40, height: 30)))
+        XCTAssertEqual(LayerTransition.defaultTiming(of: .navigationPush(forward: true)).duration, 0.3)
+        XCTAssertEqual(LayerTransition.defaultTiming(of: .pageSheet(presenting: true)).duration, 0.6)
+        let clipped = try scene(#"{"type": "group", "cornerRadius": 12, "layers": [\#(old)]}"#)
+        XCTAssertEqual(clipped.layers[0].clipCornerRadius, 12)
+        XCTAssertNil(try scene(#"{"type": "group", "layers": [\#(old)]}"#).layers[0].clipCornerRadius)
+        XCTAssertNotNil(message(#"{"type": "transition", "style": "pageSheet", "forward": true, "from": \#(old), "to": \#(new)}"#))
+    }
+
     func testMistakesNameTheirPath() {
         let cases: [(String, String)] = [
             (#"{"type": "transition", "style": "spin", "from": \#(old), "to": \#(new)}"#, "layers[0].style: expected one of"),

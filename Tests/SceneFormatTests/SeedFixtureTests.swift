@@ -81,7 +81,8 @@ final class SeedFixtureTests: XCTestCase {
             if index == 0 {
                 XCTAssertEqual(fade.delay, 0.1)
                 XCTAssertEqual(fade.duration, 0.8)
-                XCTAssertEqual(fade.curve, try TimingCurve.spring(dampingRatio: 0.2, initialVelocity: 0.3, duration: 0.8))
+                XCTAssertEqual(
+                    fade.curve, try TimingCurve.spring(dampingRatio: 0.2, initialVelocity: 0.3, duration: 0.8))
             } else {
                 XCTAssertEqual(fade.delay, 0.1 + 0.05 * Double(index), accuracy: 1e-12)
                 XCTAssertEqual(fade.duration, 0.4)
@@ -151,6 +152,12 @@ final class SeedFixtureTests: XCTestCase {
             XCTAssertEqual(leaving[0].transform.tx, offset.0 * easeIn, accuracy: 1e-4)
             XCTAssertEqual(leaving[0].transform.ty, offset.1 * easeIn, accuracy: 1e-4)
         }
+    }
+
+    /// The presentation fixtures: the card sheet over the review screen and the push to the flight summary.
+    func testTheSheetAndPushFixturesAnimate() throws {
+        XCTAssertEqual(try fixture("sheet.json").animationDuration, 0.8, accuracy: 1e-9)
+        XCTAssertEqual(try fixture("push.json").animationDuration, 0.5, accuracy: 1e-9)
     }
 
     /// Every layer (to the rows of a stack) and every animation of a seed-following fixture names where it comes

@@ -66,7 +66,8 @@ final class AnimationOverlapTests: XCTestCase {
         var layer = Layer.color(.black)
         layer.animations = [
             LayerAnimation(.rotation(Track(to: 1)), timing: timing(1)),
-            LayerAnimation(.rotation(Track(to: 0.2)), timing: AnimationTiming(curve: spring, delay: 0.3), overlap: .retarget),
+            LayerAnimation(
+                .rotation(Track(to: 0.2)), timing: AnimationTiming(curve: spring, delay: 0.3), overlap: .retarget),
         ]
         let settled = try XCTUnwrap(spring.intrinsicDuration)
         for elapsed in stride(from: 0.0, to: settled, by: 0.04) {
@@ -95,7 +96,8 @@ final class AnimationOverlapTests: XCTestCase {
         var layer = Layer.color(.black)
         layer.animations = [
             LayerAnimation(.rotation(Track(to: 1)), timing: AnimationTiming(curve: spring)),
-            LayerAnimation(.rotation(Track(to: 0.2)), timing: AnimationTiming(curve: spring, delay: 0.3), overlap: .retarget),
+            LayerAnimation(
+                .rotation(Track(to: 0.2)), timing: AnimationTiming(curve: spring, delay: 0.3), overlap: .retarget),
         ]
         var added = layer
         added.animations[1].overlap = .additive
@@ -119,7 +121,8 @@ final class AnimationOverlapTests: XCTestCase {
         var layer = Layer.color(.black)
         layer.animations = [
             LayerAnimation(.transform(to: AffineTransform2D.identity.translatedBy(x: 100, y: 0)), timing: timing(1)),
-            LayerAnimation(.transform(to: AffineTransform2D.identity.scaledBy(x: 2, y: 2)), timing: timing(1, delay: 0.5)),
+            LayerAnimation(
+                .transform(to: AffineTransform2D.identity.scaledBy(x: 2, y: 2)), timing: timing(1, delay: 0.5)),
         ]
         let shown = layer.snapshot(at: 0.75).transform
         let scale: Double = 2 + (1 - 2) * 0.75

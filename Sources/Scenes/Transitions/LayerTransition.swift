@@ -50,6 +50,13 @@ public struct LayerTransition: Sendable {
         /// The modal `.partialCurl`: presenting, the old screen curls up part way (`partialCurlProgress`) and stays
         /// curled over the new one; dismissing, the new screen (the presenting one, returning) uncurls over the old.
         case partialCurl(presenting: Bool)
+        /// The iOS 13 card sheet (`.pageSheet`, `.formSheet` on a phone): presenting, the new screen slides up as a
+        /// card with rounded top corners while the old one shrinks behind it under a dim (`Sheet`); dismissing,
+        /// the reverse.
+        case pageSheet(presenting: Bool)
+        /// `pushViewController(_:animated:)`: the new screen slides in from the right over the old one, which moves
+        /// a third of the way left and dims (`Push`); `forward` false is the pop.
+        case navigationPush(forward: Bool)
     }
 
     public enum CubeDirection: String, CaseIterable, Sendable {
@@ -123,6 +130,8 @@ public struct LayerTransition: Sendable {
         case .swiftUI: AnimationTiming(curve: .animationDefault)
         case .curl: AnimationTiming(curve: .easeInOut, duration: 1)
         case .partialCurl: AnimationTiming(curve: .easeInOut, duration: 0.4)
+        case .pageSheet: Sheet.timing()
+        case .navigationPush: Push.timing
         }
     }
 
@@ -218,6 +227,10 @@ public struct LayerTransition: Sendable {
             var page = curling(old, direction: direction, from: 0, to: 1)
             hideAtEnd(&page)
             return .group([new, page])
+        case .pageSheet(let presenting):
+            return pageSheet(old, new, presenting: presenting, in: bounds)
+        case .navigationPush(let forward):
+            return navigationPush(old, new, forward: forward)
         case .partialCurl(let presenting):
             let part = LayerTransition.partialCurlProgress
             guard presenting else {
@@ -248,11 +261,11 @@ public struct LayerTransition: Sendable {
         layer.animations.append(LayerAnimation(.rotation3D(axis: axis, Track(from: start, to: end)), timing: timing))
     }
 
-    private func fade(from: Double, to: Double, _ timing: AnimationTiming) -> LayerAnimation {
+    func fade(from: Double, to: Double, _ timing: AnimationTiming) -> LayerAnimation {
         LayerAnimation(.opacity(Track(from: from, to: to)), timing: timing)
     }
 
-    private func move(from: AffineTransform2D, to: AffineTransform2D, _ timing: AnimationTiming) -> LayerAnimation {
+    func move(from: AffineTransform2D, to: AffineTransform2D, _ timing: AnimationTiming) -> LayerAnimation {
         LayerAnimation(.transform(Track(from: from, to: to)), timing: timing)
     }
 
