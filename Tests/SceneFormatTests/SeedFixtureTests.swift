@@ -160,12 +160,52 @@ final class SeedFixtureTests: XCTestCase {
         XCTAssertEqual(try fixture("push.json").animationDuration, 0.5, accuracy: 1e-9)
     }
 
+    /// The Widgets screen's springs (seed 004): the date drops 100 pt and springs back on `dampingRatio: 0.2` in a
+    /// 2 s animator; the widget grows from 130 to 230 pt on the physical spring with the vector (5, 0), its size
+    /// launched at the vector's magnitude; the button's title cross-dissolves in 0.25 s from half way through that
+    /// animator (`delayFactor: 0.5`).
+    func testTheWidgetsSpringsAreTheSeeds() throws {
+        let scene = try fixture("widgets.json")
+        let date = scene.layers[1]
+        XCTAssertEqual(date.animations[0].timing.curve, try TimingCurve.spring(dampingRatio: 0.2, duration: 2))
+        XCTAssertEqual(scene.snapshot(at: 0).layers[1].frame?.y, 70 - 100)
+        XCTAssertEqual(scene.snapshot(at: 2).layers[1].frame?.y, 70)
+        let widget = scene.layers[2]
+        let grow = widget.animations[0]
+        XCTAssertEqual(
+            grow.timing.curve.spring,
+            Spring(mass: 30, stiffness: 1000, damping: 300, initialVelocity: 5), "the size takes |(5, 0)| = 5")
+        XCTAssertEqual(grow.positionVelocity, PositionVelocity(dx: 5, dy: 0))
+        XCTAssertEqual(scene.snapshot(at: 0).layers[2].frame?.height, 130)
+        XCTAssertEqual(scene.snapshot(at: 5).layers[2].frame?.height, 230)
+        XCTAssertEqual(widget.clipCornerRadius, 14)
+        guard case .group(let parts) = widget.content, case .group(let titles) = parts[3].content else {
+            return XCTFail("the title's cross-dissolve")
+        }
+        let fadeIn = titles[1].animations[0].timing
+        XCTAssertEqual(fadeIn.duration, 0.25)
+        XCTAssertEqual(fadeIn.delay, 0.3 + 0.5 * grow.timing.passDuration, accuracy: 1e-4)
+    }
+
+    /// SwiftUI's close (seed 001): the overlay leaves on `.easeOut(duration: 0.3)`, the detail view beneath.
+    func testTheSwiftUICloseFadesTheOverlayOut() throws {
+        let scene = try fixture("review-close-swiftui.json")
+        let overlay = scene.layers[2]
+        XCTAssertEqual(overlay.animations[0].timing.curve, .easeOut)
+        XCTAssertEqual(overlay.animations[0].timing.duration, 0.3)
+        XCTAssertEqual(scene.snapshot(at: 0.2).layers[2].opacity, 1)
+        XCTAssertEqual(scene.snapshot(at: 0.5).layers[2].opacity, 0)
+        XCTAssertEqual(
+            scene.snapshot(at: 0.35).layers[2].opacity, 1 - bezier(0, 0, 0.58, 1, at: 0.5), accuracy: 1e-6)
+        XCTAssertEqual(try fixture("cover-vertical.json").animationDuration, 0.6, accuracy: 1e-9)
+    }
+
     /// Every layer (to the rows of a stack) and every animation of a seed-following fixture names where it comes
     /// from, as the file says it (read as plain JSON: the scene keeps no animation names).
     func testEveryLayerAndAnimationIsNamed() throws {
         for name in [
             "review-screen.json", "review-entrance.json", "review-entrance-swiftui.json", "rating-pop.json",
-            "blur-animator.json",
+            "blur-animator.json", "widgets.json", "review-close-swiftui.json",
         ] {
             let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(name)))
             let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
