@@ -368,7 +368,7 @@ extension SceneWriter {
     /// Hostile timing for an animation: durations, delays, repeat counts, autoreverses.
     mutating func hostileTiming(_ animation: inout JSONTree) {
         for _ in 0..<(1 + random.below(3)) {
-            switch random.below(5) {
+            switch random.below(6) {
             case 0:
                 animation["duration"] = .raw(random.pick(["72", "3600", "3599.999", "1e-9", "5e-324", "0", "0.001",
                                                           "1e-300", "3600.0001", "0.3", "-1"]))
@@ -378,7 +378,10 @@ extension SceneWriter {
                     : .raw(random.pick(["1000000", "999999.999", "1000000.0001", "0.5", "1e-9", "2", "3.7", "0", "-1",
                                         "1e300", "100000"]))
             case 3: animation["autoreverses"] = .raw(random.pick(["true", "false", "1"]))
-            default: animation["delayFactor"] = .raw(random.pick(["0", "0.5", "0.999", "0.9999999", "1", "-0"]))
+            case 4: animation["delayFactor"] = .raw(random.pick(["0", "0.5", "0.999", "0.9999999", "1", "-0"]))
+            default:
+                // Overlaps: a mode on an animation that may or may not overlap (or that has `from`, refused).
+                animation["overlap"] = .string(random.pick(["additive", "presentation", "retarget", "blend", ""]))
             }
         }
         // The earlier hidden fuzzer's case: 72 s repeated a million times, more than 2^32 frames at 60 fps.
@@ -500,8 +503,9 @@ extension SceneWriter {
                 layer["point"] = JSONTree.parse(random.pick(["[0, 0]", "[-1000000, 1000000]", "[195, 422]", "[1e-300, 5e-324]",
                                                              "[390, 844]", "[\"a\", 1]"]))
             }
-        case "coverVertical", "partialCurl", "flipHorizontal":
+        case "coverVertical", "partialCurl", "flipHorizontal", "pageSheet":
             layer["presenting"] = .raw(random.pick(["true", "false", "true", "1"]))
+        case "navigationPush": layer["forward"] = .raw(random.pick(["true", "false", "0"]))
         case "flip", "cube3D": layer["edge"] = .string(random.pick(["left", "right", "top", "bottom", "front"]))
         case "swiftUI":
             let items = ["move(top)", "move(bottom)", "move(leading)", "move(trailing)", "opacity", "scale", "scale(0.5)",
@@ -515,7 +519,7 @@ extension SceneWriter {
 
     static let transitionStyles = [
         "crossDissolve", "cube", "fadeAndBounce", "grow", "shrink", "coverVertical", "flip", "flipHorizontal",
-        "cube3D", "curlUp", "curlDown", "partialCurl", "swiftUI",
+        "cube3D", "curlUp", "curlDown", "partialCurl", "swiftUI", "pageSheet", "navigationPush",
     ]
 
     /// A transition from one layer to another, every style, hostile timing and options.

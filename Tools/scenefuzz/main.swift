@@ -147,7 +147,8 @@ struct SceneWriter {
             return "\"" + random.pick(["Inter", "DejaVu Sans", "DejaVu Serif", "Helvetca", "photo.png", "/dev/null",
                                        "missing.ttf", "sans-serif", ""]) + "\""
         case "size": return random.chance(0.7) ? random.pick(["11", "17", "34", "60"]) : number()
-        case "style": return "\"" + random.pick(TextStyleName.allCases.map(\.rawValue) + ["huge"]) + "\""
+        case "style": return "\"" + random.pick(TextStyleName.allNames + ["huge"]) + "\""
+        case "design": return "\"" + random.pick(FontDesign.allCases.map(\.rawValue) + ["italic"]) + "\""
         case "weight": return "\"" + random.pick(FontWeight.allCases.map { "\($0)" } + ["fat"]) + "\""
         case "italic": return random.pick(["true", "false", "1"])
         case "alignment": return "\"" + random.pick(TextAlignment.allCases.map(\.rawValue) + ["left"]) + "\""
@@ -193,11 +194,11 @@ struct SceneWriter {
         "image": ["path", "fit", "filter", "cornerRadius"], "color": ["color"],
         "shape": ["shape", "color", "cornerRadius"],
         "backdrop": ["material", "appearance", "dim", "cornerRadius", "blur"],
-        "group": [], "curled": ["progress", "direction", "angle", "radius"],
+        "group": ["cornerRadius"], "curled": ["progress", "direction", "angle", "radius"],
         "emitter": ["preset", "emitterPosition", "emitterSize", "emitterShape", "emitterMode", "birthRate", "lifetime",
                     "seed", "timeOffset", "emitterCells"],
         "text": ["text", "font", "size", "style", "weight", "italic", "color", "alignment", "lineLimit", "lineSpacing",
-                 "tracking"],
+                 "tracking", "design"],
     ]
 
     mutating func layer(depth: Int) -> String {
