@@ -102,6 +102,7 @@ private struct Flattener {
     var result = FlattenedPath()
     /// The index of the open polygon's first vertex.
     var polygonStart = 0
+    /// The vertices curves have added so far, against `PathFlattener.maximumCurveVertices`.
     var curveVertices = 0
 
     init(

@@ -189,6 +189,39 @@ final class PathFillTests: XCTestCase {
         XCTAssertTrue(image[0, 0] == Pixel(red: 0, green: 0, blue: 255) || image[0, 0].alpha == 255)
     }
 
+    /// Nothing to fill draws nothing (an empty path, a lone move, a line, a polygon of no area, an empty image);
+    /// an open subpath is filled as if closed, as SVG and Core Graphics fill.
+    func testDegenerateInputsAndOpenSubpaths() throws {
+        let clip = PixelBox(x: 0, y: 0, width: 20, height: 20)
+        var lone = Path()
+        lone.move(to: Point(x: 5, y: 5))
+        var line = lone
+        line.line(to: Point(x: 15, y: 15))
+        var flat = line
+        flat.line(to: Point(x: 25, y: 25))
+        flat.close()
+        for path in [Path(), lone, line] {
+            XCTAssertNil(Coverage.path(path, rule: .nonZero, through: .identity, within: clip))
+        }
+        let (_, flatPlane) = try XCTUnwrap(Coverage.path(flat, rule: .nonZero, through: .identity, within: clip))
+        flatPlane.withUnsafeBytes { XCTAssertTrue($0.allSatisfy { $0 == 0 }) }
+        XCTAssertNil(
+            Coverage.path(flat, rule: .nonZero, through: .identity, within: PixelBox(x: 0, y: 0, width: 0, height: 5)))
+        Image(width: 0, height: 0).fill(flat, color: .white)
+        var open = Path()
+        open.move(to: Point(x: 2, y: 3))
+        open.line(to: Point(x: 17.5, y: 6))
+        open.line(to: Point(x: 8, y: 18.2))
+        var closed = open
+        closed.close()
+        let (openBox, openPlane) = try XCTUnwrap(Coverage.path(open, rule: .nonZero, through: .identity, within: clip))
+        let (closedBox, closedPlane) = try XCTUnwrap(
+            Coverage.path(closed, rule: .nonZero, through: .identity, within: clip))
+        XCTAssertEqual(openBox, PixelBox(x: 2, y: 3, width: 16, height: 16))
+        XCTAssertEqual(openBox, closedBox)
+        XCTAssertEqual(openPlane.withUnsafeBytes { Array($0) }, closedPlane.withUnsafeBytes { Array($0) })
+    }
+
     /// Bands on 1, 2, 3 and 7 threads: the same bytes, for both rules, on a box large enough to be threaded.
     func testSameBytesForEveryThreadCount() {
         var random = SeededGenerator(seed: 99)
