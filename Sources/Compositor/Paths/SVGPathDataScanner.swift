@@ -5,11 +5,6 @@ public struct SVGPathDataError: Error, Hashable, Sendable, CustomStringConvertib
     public let offset: Int
     /// The message, e.g. `expected a number at offset 12, found "x"`.
     public let description: String
-
-    init(offset: Int, description: String) {
-        self.offset = offset
-        self.description = description
-    }
 }
 
 /// The lexical level of SVG path data (SVG 1.1 § 8.3.9's grammar, which SVG 2 keeps): numbers, flags and the
