@@ -1,0 +1,216 @@
+extension Path {
+    /// How far (in output pixels) a flattened curve may stray from the true one unless the caller says
+    /// otherwise: 0.02 px. The rasteriser's coverage is exact for the polygon it is given, so flattening is the
+    /// error that remains, and the polygon's chords lie inside a convex curve: 0.02 px moves an edge pixel's
+    /// coverage by at most 5 of 255 levels (cairo's default of 0.1 px would allow 25). Lines cost little in the
+    /// rasteriser (its work follows the rows and columns an edge crosses, not the number of pieces), and a
+    /// curve's line count grows only as the inverse square root of the tolerance.
+    public static let defaultFlatteningTolerance = 0.02
+
+    /// The smallest tolerance honoured, so that a caller's 0 cannot ask for endless lines.
+    static let minimumFlatteningTolerance = 0.001
+
+    /// The largest coordinate magnitude, in pixels after the transform, that drawing accepts: a path with a
+    /// point beyond it (or not finite) draws nothing. Double keeps an eighth of a pixel at 10¹⁵, and within it
+    /// every difference and product of the clipping arithmetic stays far from overflow; a shape that size is an
+    /// error, not a drawing.
+    static let maximumPixelCoordinate = 1e15
+}
+
+/// A path's outline as closed polygons in pixels: what the rasteriser and its reference twin fill.
+struct FlattenedPath {
+    /// The vertices, polygon after polygon (each implicitly closed: fill closes open subpaths).
+    var xs: [Double] = []
+    var ys: [Double] = []
+    /// Where each polygon's vertices end (exclusive); polygon i spans `ends[i - 1]..<ends[i]`.
+    var ends: [Int] = []
+
+    /// The polygons' vertex ranges.
+    var polygons: [Range<Int>] {
+        ends.indices.map { (($0 == 0 ? 0 : ends[$0 - 1])..<ends[$0]) }
+    }
+
+    /// The vertices' extent (minX, minY, maxX, maxY), nil when there are none.
+    var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else { return nil }
+        return (minX, minY, maxX, maxY)
+    }
+}
+
+/// Flattening: the path mapped through its transform, then curves cut into lines within a tolerance in pixels,
+/// so that a path drawn at scale 3 is as smooth as at 1.
+///
+/// The number of lines for a Bézier of degree d comes from the bound on its second differences (Wang's
+/// formula): with M = maxᵢ |Pᵢ − 2Pᵢ₊₁ + Pᵢ₊₂|, n chords at equal steps of t stay within d(d−1)/8 · M/n² of the
+/// curve, so n = ⌈√(d(d−1)·M / (8·tolerance))⌉. A curve needing more than `linesPerPiece` is halved (de
+/// Casteljau) and each half decided again, and a piece whose control points all lie on one side of the clip
+/// is replaced by its chord: the region between a curve and its chord lies inside their convex hull, so no
+/// pixel of the clip changes winding. So a cubic with control points 10¹⁵ pixels away costs the pieces near
+/// the clip, not 10⁸ lines.
+enum PathFlattener {
+    /// The most lines one piece of a curve becomes before it is halved instead.
+    static let linesPerPiece = 64
+    /// The most halvings of one curve: past it, a piece takes `linesPerPiece` lines whatever its tolerance, which
+    /// only a curve reaching far beyond any clip (a second difference of 10⁸ pixels) comes to.
+    static let maximumDepth = 10
+    /// The most vertices curves may add to one path; after that, curves are chords. A million-segment path of
+    /// curves inside the clip needs a few million.
+    static let maximumCurveVertices = 1 << 24
+
+    /// `path` through `transform`, curves flattened to `tolerance` pixels, pieces outside `clip` (pixels:
+    /// minX, minY, maxX, maxY) replaced by chords. Nil when a point is not finite or beyond
+    /// `Path.maximumPixelCoordinate` after the transform: such a path draws nothing.
+    static func flatten(
+        _ path: Path, through transform: AffineTransform2D, tolerance: Double,
+        clip: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+    ) -> FlattenedPath? {
+        var flattener = Flattener(
+            transform: transform, clip: clip,
+            tolerance: tolerance.isNaN
+                ? Path.defaultFlatteningTolerance : max(tolerance, Path.minimumFlatteningTolerance))
+        for element in path.elements {
+            switch element {
+            case .move(let point):
+                flattener.finishPolygon()
+                guard let p = flattener.map(point) else { return nil }
+                flattener.append(p)
+            case .line(let point):
+                guard let p = flattener.map(point) else { return nil }
+                flattener.append(p)
+            case .quadCurve(let point, let control):
+                guard let p1 = flattener.map(control), let p2 = flattener.map(point) else { return nil }
+                flattener.addCurve([flattener.last, p1, p2])
+            case .curve(let point, let control1, let control2):
+                guard let p1 = flattener.map(control1), let p2 = flattener.map(control2), let p3 = flattener.map(point)
+                else { return nil }
+                flattener.addCurve([flattener.last, p1, p2, p3])
+            case .close:
+                flattener.finishPolygon()
+            }
+        }
+        flattener.finishPolygon()
+        return flattener.result
+    }
+}
+
+/// The state of one flattening: the polygons so far and the open one's start.
+private struct Flattener {
+    typealias Vertex = (x: Double, y: Double)
+    let transform: AffineTransform2D
+    let clip: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+    let tolerance: Double
+    var result = FlattenedPath()
+    /// The index of the open polygon's first vertex.
+    var polygonStart = 0
+    /// The vertices curves have added so far, against `PathFlattener.maximumCurveVertices`.
+    var curveVertices = 0
+
+    init(
+        transform: AffineTransform2D, clip: (minX: Double, minY: Double, maxX: Double, maxY: Double), tolerance: Double
+    ) {
+        (self.transform, self.clip, self.tolerance) = (transform, clip, tolerance)
+    }
+
+    /// The point in pixels, or nil when it is out of range.
+    func map(_ point: Point) -> Vertex? {
+        let mapped = transform.apply(to: (point.x, point.y))
+        let limit = Path.maximumPixelCoordinate
+        // Written so that NaN fails too.
+        guard abs(mapped.x) <= limit, abs(mapped.y) <= limit else { return nil }
+        return mapped
+    }
+
+    /// The last vertex (the current point), which every curve starts from: `Path` begins every subpath with a
+    /// move, so there is one.
+    var last: Vertex { (result.xs[result.xs.count - 1], result.ys[result.ys.count - 1]) }
+
+    mutating func append(_ vertex: Vertex) {
+        result.xs.append(vertex.x)
+        result.ys.append(vertex.y)
+    }
+
+    /// Ends the open polygon; one of fewer than three vertices encloses nothing and is dropped.
+    mutating func finishPolygon() {
+        let count = result.xs.count - polygonStart
+        if count >= 3 {
+            result.ends.append(result.xs.count)
+        } else if count > 0 {
+            result.xs.removeLast(count)
+            result.ys.removeLast(count)
+        }
+        polygonStart = result.xs.count
+    }
+
+    /// A quadratic (three points) or cubic (four), its first point already appended.
+    mutating func addCurve(_ points: [Vertex]) {
+        let degree = Double(points.count - 1)
+        // Pieces still to flatten, the next one last; each with its depth of halving.
+        var pieces: [(points: [Vertex], depth: Int)] = [(points, 0)]
+        while let (piece, depth) = pieces.popLast() {
+            let end = piece[piece.count - 1]
+            if curveVertices >= PathFlattener.maximumCurveVertices || !hullMeetsClip(piece) {
+                append(end)
+                continue
+            }
+            var secondDifference = 0.0
+            for i in 0..<(piece.count - 2) {
+                let dx = piece[i].x - 2 * piece[i + 1].x + piece[i + 2].x
+                let dy = piece[i].y - 2 * piece[i + 1].y + piece[i + 2].y
+                secondDifference = max(secondDifference, (dx * dx + dy * dy).squareRoot())
+            }
+            let lines = (degree * (degree - 1) * secondDifference / (8 * tolerance)).squareRoot().rounded(.up)
+            if lines > Double(PathFlattener.linesPerPiece), depth < PathFlattener.maximumDepth {
+                let (first, second) = Self.halves(piece)
+                pieces.append((second, depth + 1))
+                pieces.append((first, depth + 1))
+                continue
+            }
+            let count = max(1, min(Int(lines), PathFlattener.linesPerPiece))
+            for step in 1..<count {
+                append(Self.point(piece, at: Double(step) / Double(count)))
+            }
+            append(end)
+            curveVertices += count
+        }
+    }
+
+    /// Whether the control points' box meets the clip (else the piece, inside that box, cannot change a pixel's
+    /// winding and its chord will do).
+    private func hullMeetsClip(_ piece: [Vertex]) -> Bool {
+        var (minX, minY, maxX, maxY) = (piece[0].x, piece[0].y, piece[0].x, piece[0].y)
+        for point in piece.dropFirst() {
+            (minX, maxX) = (min(minX, point.x), max(maxX, point.x))
+            (minY, maxY) = (min(minY, point.y), max(maxY, point.y))
+        }
+        return maxX > clip.minX && minX < clip.maxX && maxY > clip.minY && minY < clip.maxY
+    }
+
+    /// A Bézier's point at `t`, in Bernstein form.
+    private static func point(_ piece: [Vertex], at t: Double) -> Vertex {
+        let s = 1 - t
+        if piece.count == 3 {
+            let (a, b, c) = (s * s, 2 * s * t, t * t)
+            return (
+                a * piece[0].x + b * piece[1].x + c * piece[2].x, a * piece[0].y + b * piece[1].y + c * piece[2].y
+            )
+        }
+        let xs = (piece[0].x, piece[1].x, piece[2].x, piece[3].x)
+        let ys = (piece[0].y, piece[1].y, piece[2].y, piece[3].y)
+        return (Path.cubic(xs, at: t), Path.cubic(ys, at: t))
+    }
+
+    /// The two halves of a Bézier at t = ½ (de Casteljau).
+    private static func halves(_ piece: [Vertex]) -> ([Vertex], [Vertex]) {
+        var left: [Vertex] = [piece[0]]
+        var right: [Vertex] = [piece[piece.count - 1]]
+        var level = piece
+        while level.count > 1 {
+            level = (0..<(level.count - 1)).map { i in
+                ((level[i].x + level[i + 1].x) * 0.5, (level[i].y + level[i + 1].y) * 0.5)
+            }
+            left.append(level[0])
+            right.append(level[level.count - 1])
+        }
+        return (left, right.reversed())
+    }
+}

@@ -1,0 +1,145 @@
+/// Which points a path's outline encloses, by the number of times it winds round them (SVG's `fill-rule`).
+public enum FillRule: String, CaseIterable, Sendable {
+    /// Inside where the outline winds round a point any number of times but zero (SVG's default).
+    case nonZero = "nonzero"
+    /// Inside where it winds round an odd number of times: overlaps and a shape's inner rings are holes.
+    case evenOdd = "evenodd"
+}
+
+/// Anti-aliased coverage of polygons by exact area: signed-area cells in the manner of FreeType's smooth
+/// rasteriser and font-rs.
+///
+/// Each edge adds, in every cell (pixel) it crosses, the signed area between itself and the cell's right side,
+/// and the rest of its height to the next cell, so that a prefix sum along the row gives at each pixel the
+/// integral of the winding number over the pixel's square: the exact covered area wherever the winding inside
+/// one pixel is 0 and ±1 only (every simple shape, holes included). Where overlapping parts of the outline meet
+/// inside one pixel (a self-intersection, a star's crossing) the integral a mixes windings, and the rule maps it
+/// as FreeType, font-rs and tiny-skia do: non-zero takes min(|a|, 1), even-odd the triangle wave of |a| (1 at odd
+/// integers, 0 at even). That differs from the exact area only in pixels where windings of different parity or
+/// sign meet; `PathFillTests` measures it against a 64 × 64-sample reference.
+///
+/// Edges are cut to the box first: parts above, below or right of it dropped, parts left of it pushed onto
+/// its left side (they add the same winding to the row). Rows are done in bands of 16, each band from the
+/// edges that reach it in path order, and a cell's sum depends only on its row: the bytes are the same for
+/// every thread count.
+enum PathRasterizer {
+    /// Rows per band: the unit of threading and of each worker's cell buffer.
+    static let bandHeight = 16
+
+    /// One edge, cut to the box, in the box's pixels: y0 < y1, `winding` +1 going down and −1 going up.
+    struct Edge {
+        var x0, y0, x1, y1: Double
+        var winding: Double
+        /// x at height y along the edge, from its own end points, so every row it crosses agrees wherever the
+        /// band boundaries fall.
+        @inline(__always)
+        func x(at y: Double) -> Double {
+            y <= y0 ? x0 : y >= y1 ? x1 : x0 + (y - y0) / (y1 - y0) * (x1 - x0)
+        }
+    }
+
+    /// The coverage of `polygons` (pixels) over `box` with `rule`, on up to `threads` threads.
+    static func coverage(of polygons: FlattenedPath, rule: FillRule, over box: PixelBox, threads: Int) -> Plane {
+        let plane = Plane(width: box.width, height: box.height)
+        guard !box.isEmpty else { return plane }
+        let edges = clippedEdges(polygons, to: box)
+        guard !edges.isEmpty else { return plane }
+        let bands = (box.height + bandHeight - 1) / bandHeight
+        // Each band's edges, in path order: offsets[b]..<offsets[b + 1] in `members`.
+        var offsets = [Int](repeating: 0, count: bands + 1)
+        for edge in edges {
+            let range = bandRange(of: edge, bands: bands)
+            for band in range { offsets[band + 1] += 1 }
+        }
+        for band in 0..<bands { offsets[band + 1] += offsets[band] }
+        var members = [Int32](repeating: 0, count: offsets[bands])
+        var filled = offsets
+        for (index, edge) in edges.enumerated() {
+            for band in bandRange(of: edge, bands: bands) {
+                members[filled[band]] = Int32(index)
+                filled[band] += 1
+            }
+        }
+        // Threads pay for themselves on large boxes only; the result is the same either way.
+        let workers = Parallel.workers(bands, threads: box.width * box.height >= 1 << 17 ? threads : 1)
+        let stride = box.width + 2
+        let cells = UnsafeMutablePointer<Float>.allocate(capacity: workers * bandHeight * stride)
+        cells.initialize(repeating: 0, count: workers * bandHeight * stride)
+        let extents = UnsafeMutablePointer<Int>.allocate(capacity: workers * bandHeight * 2)
+        for row in 0..<(workers * bandHeight) { (extents[2 * row], extents[2 * row + 1]) = (.max, -1) }
+        defer {
+            cells.deallocate()
+            extents.deallocate()
+        }
+        edges.withUnsafeBufferPointer { edges in
+            members.withUnsafeBufferPointer { members in
+                Parallel.forEach(bands, threads: workers) { index, worker in
+                    let band = Band(
+                        top: index * bandHeight, rows: min(bandHeight, box.height - index * bandHeight),
+                        width: box.width, cells: cells + worker * bandHeight * stride,
+                        extents: extents + worker * bandHeight * 2)
+                    band.accumulate(edges, members[offsets[index]..<offsets[index + 1]])
+                    band.resolve(into: plane, rule: rule)
+                }
+            }
+        }
+        return plane
+    }
+
+    /// The bands an edge's rows fall in.
+    private static func bandRange(of edge: Edge, bands: Int) -> ClosedRange<Int> {
+        let first = Int(edge.y0) / bandHeight
+        let last = (Int(edge.y1.rounded(.up)) - 1) / bandHeight
+        return min(first, bands - 1)...min(max(last, first), bands - 1)
+    }
+
+    /// The polygons' edges in the box's pixels (origin at its top-left corner), cut to it.
+    static func clippedEdges(_ polygons: FlattenedPath, to box: PixelBox) -> [Edge] {
+        var edges: [Edge] = []
+        let (left, top) = (Double(box.x), Double(box.y))
+        let (width, height) = (Double(box.width), Double(box.height))
+        for polygon in polygons.polygons {
+            for i in polygon {
+                let j = i + 1 == polygon.upperBound ? polygon.lowerBound : i + 1
+                addEdge(
+                    from: (polygons.xs[i] - left, polygons.ys[i] - top),
+                    to: (polygons.xs[j] - left, polygons.ys[j] - top),
+                    width: width, height: height, into: &edges)
+            }
+        }
+        return edges
+    }
+
+    /// One polygon edge cut to 0…width × 0…height: split where it crosses x = 0 and x = width, the parts right
+    /// of the box dropped (a pixel's coverage depends only on edges left of its right side) and the parts left
+    /// of it moved onto x = 0 (the same winding for every pixel of those rows).
+    private static func addEdge(
+        from a: (x: Double, y: Double), to b: (x: Double, y: Double), width: Double, height: Double,
+        into edges: inout [Edge]
+    ) {
+        guard a.y != b.y else { return }
+        let (upper, lower) = a.y < b.y ? (a, b) : (b, a)
+        let whole = Edge(x0: upper.x, y0: upper.y, x1: lower.x, y1: lower.y, winding: a.y < b.y ? 1 : -1)
+        guard lower.y > 0, upper.y < height, upper.x < width || lower.x < width else { return }
+        let (y0, y1) = (max(upper.y, 0), min(lower.y, height))
+        // The heights where the edge crosses the box's sides, in order, within y0…y1.
+        func crossing(_ x: Double) -> Double? {
+            guard (upper.x - x) * (lower.x - x) < 0 else { return nil }
+            let y = upper.y + (x - upper.x) / (lower.x - upper.x) * (lower.y - upper.y)
+            return y > y0 && y < y1 ? y : nil
+        }
+        var cuts = (crossing(0) ?? y1, crossing(width) ?? y1)
+        if cuts.0 > cuts.1 { cuts = (cuts.1, cuts.0) }
+        for (from, to) in [(y0, cuts.0), (cuts.0, cuts.1), (cuts.1, y1)] where to > from {
+            let middle = whole.x(at: (from + to) / 2)
+            if middle >= width { continue }
+            if middle <= 0 {
+                edges.append(Edge(x0: 0, y0: from, x1: 0, y1: to, winding: whole.winding))
+            } else {
+                let x0 = min(max(whole.x(at: from), 0), width)
+                let x1 = min(max(whole.x(at: to), 0), width)
+                edges.append(Edge(x0: x0, y0: from, x1: x1, y1: to, winding: whole.winding))
+            }
+        }
+    }
+}
