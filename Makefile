@@ -16,9 +16,10 @@ endif
 RELEASE := $(SWIFT) build -c release --static-swift-stdlib $(CPU_FLAGS)
 BLURTOOL := .build/release/blurtool
 # Text: FreeType rasterises, HarfBuzz shapes, fontconfig finds fonts; Inter is the UI face, DejaVu Sans the
-# fallback (and the face for Hebrew and Arabic).
+# fallback (and the face for Hebrew and Arabic), Quicksand the rounded design, Material Icons the symbols.
 APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev libisal-dev libdeflate-dev libwebp-dev \
-	libfreetype-dev libharfbuzz-dev libfontconfig-dev fonts-inter fonts-dejavu-core fonts-quicksand
+	libfreetype-dev libharfbuzz-dev libfontconfig-dev fonts-inter fonts-dejavu-core fonts-quicksand \
+	fonts-material-design-icons-iconfont
 # The tests' oracles: ffmpeg decodes our y4m and draws xfade's frames to compare with ours, headless Chromium
 # screenshots the contact sheets (those tests skip without them, so a machine that lacks one would pass without
 # checking them); util-linux's `script` gives the batch's progress bar a terminal.

@@ -98,3 +98,31 @@ extension Double {
         self = value
     }
 }
+
+extension String {
+    /// The Levenshtein distance to `other`, ignoring case (one row at a time): how far a mistyped name is from a
+    /// known one, to suggest the closest (font families, symbol names).
+    package func editDistance(to other: String) -> Int {
+        let a = Array(lowercased().unicodeScalars)
+        let b = Array(other.lowercased().unicodeScalars)
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        var current = previous
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+
+    /// The names in `known` closest to this one by `editDistance(to:)`, nearest first (ties by name), at most
+    /// `count`.
+    package func closest(in known: some Sequence<String>, count: Int = 5) -> [String] {
+        known.map { ($0, editDistance(to: $0)) }.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+            .prefix(count).map(\.0)
+    }
+}

@@ -32,7 +32,7 @@ extension SceneFile {
 
     /// Which layer types each property applies to.
     private static let propertyTypes: [String: [String]] = [
-        "opacity": [], "transform": [], "rotation": [], "frame": [], "color": ["color", "shape", "text"],
+        "opacity": [], "transform": [], "rotation": [], "frame": [], "color": ["color", "shape", "text", "path", "symbol"],
         "cornerRadius": ["image", "shape", "backdrop", "group"], "effect": ["backdrop"], "blur": ["backdrop"],
         "dim": ["backdrop"], "image": ["image"], "curl": ["curled"], "transform3D": [], "rotation3D": [],
     ]

@@ -125,6 +125,8 @@ public struct SceneFile {
         "backdrop": ["material", "appearance", "dim", "cornerRadius", "blur", "effect"],
         "group": ["layers", "isolated", "cornerRadius"],
         "text": SceneFile.textKeys,
+        "path": SceneFile.pathKeys,
+        "symbol": SceneFile.symbolKeys,
         "transition": SceneFile.transitionKeys,
         "curled": SceneFile.curlKeys,
         "emitter": SceneFile.emitterKeys,
@@ -176,6 +178,10 @@ public struct SceneFile {
                     effect: try object.optionalNumber("effect", atLeast: 0, atMost: 1) ?? 1))
         case "text":
             content = try text(object, path: path)
+        case "path":
+            content = try self.path(object)
+        case "symbol":
+            content = try symbol(object, path: path)
         case "curled":
             content = try curled(object, path: path, bounds: inner)
         case "emitter":

@@ -17,6 +17,7 @@ struct PlannedLayer {
         case image(Image, filter: ResampleFilter, cornerRadius: Double, visible: Rect, box: PixelBox,
             pixelsFromImage: AffineTransform2D)
         case shape(RGBAColor, frame: Rect, radius: Double, box: PixelBox)
+        case path(VectorShape, pathToPixels: AffineTransform2D, box: PixelBox)
         case backdrop(BackdropMaterial, frame: Rect, box: PixelBox)
         case text(any TypesetText, color: RGBAColor, maskFromFrame: AffineTransform2D, frame: Rect, box: PixelBox)
         /// A group drawn straight onto its target (not isolated; an emitter's particles).
@@ -112,6 +113,17 @@ extension SceneRenderer {
             let kind = PlannedLayer.Kind.shape(color, frame: frame, radius: radius, box: frameBox)
             // A mask is a byte a pixel.
             return (PlannedLayer(layer: layer, kind: kind, transform: transform, box: marked), masked ? area / 4 : 0)
+        case .path(let shape):
+            // The path's own extent (it is not clipped to the frame), flattened and covered when drawn.
+            guard shape.fill != nil, let bounds = shape.path.bounds else { return nothing(box: marked) }
+            let pathToPixels = shape.pathToFrame(frame).concatenating(transform)
+            let box = PixelBox(covering: bounds, through: pathToPixels, within: placement.width, placement.height)
+            guard !box.isEmpty else { return nothing() }
+            let covered = Double(box.width) * Double(box.height)
+            // Cells accumulated, a prefix sum and a masked fill: about three passes, plus the segments.
+            work += covered * 3 + Double(shape.path.elements.count) * SceneRenderer.operationsPerPathElement
+            let kind = PlannedLayer.Kind.path(shape, pathToPixels: pathToPixels, box: box)
+            return (PlannedLayer(layer: layer, kind: kind, transform: transform, box: box), covered / 2)
         case .image(let image, let fit, let filter, let cornerRadius):
             guard let layout = imageLayout(image, fit: fit, frame: frame, transform: transform, in: placement)
             else { return nothing(box: marked) }

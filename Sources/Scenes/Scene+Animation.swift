@@ -182,6 +182,10 @@ extension Layer {
                 content = .shape(shape, color: colorValue(chain, at: time, model: color) ?? color)
             case .text(let text, let color):
                 content = .text(text, color: colorValue(chain, at: time, model: color) ?? color)
+            case .path(var shape):
+                guard let fill = shape.fill else { return }
+                shape.fill = colorValue(chain, at: time, model: fill) ?? fill
+                content = .path(shape)
             case .image, .backdrop, .group, .curled, .emitter: return
             }
         case .cornerRadius:
@@ -232,7 +236,7 @@ extension Layer {
         case .backdrop(var material):
             material.cornerRadius = radius
             content = .backdrop(material)
-        case .shape(.capsule, _), .group, .text, .curled, .emitter: break
+        case .shape(.capsule, _), .path, .group, .text, .curled, .emitter: break
         }
     }
 
@@ -326,6 +330,7 @@ private struct ModelValues {
             (effect, blur, dim, cornerRadius) =
                 (material.effect, material.recipe.blurPoints, material.dim, material.cornerRadius)
         case .text(_, let color): self.color = color
+        case .path(let shape): color = shape.fill
         case .group: cornerRadius = layer.clipCornerRadius ?? 0
         case .emitter: break
         case .curled(_, let curl): self.curl = curl.progress

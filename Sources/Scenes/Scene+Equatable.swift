@@ -10,12 +10,13 @@ extension Layer.Content: Equatable {
         case (.image(let a, let fitA, let filterA, let radiusA), .image(let b, let fitB, let filterB, let radiusB)):
             return a === b && fitA == fitB && filterA == filterB && radiusA == radiusB
         case (.shape(let a, let colorA), .shape(let b, let colorB)): return a == b && colorA == colorB
+        case (.path(let a), .path(let b)): return a == b
         case (.backdrop(let a), .backdrop(let b)): return a == b
         case (.group(let a), .group(let b)): return a == b
         case (.text(let a, let colorA), .text(let b, let colorB)): return a === b && colorA == colorB
         case (.curled(let a, let curlA), .curled(let b, let curlB)): return a == b && curlA == curlB
         case (.emitter(let a), .emitter(let b)): return a == b
-        case (.image, _), (.shape, _), (.backdrop, _), (.group, _), (.text, _), (.curled, _), (.emitter, _):
+        case (.image, _), (.shape, _), (.path, _), (.backdrop, _), (.group, _), (.text, _), (.curled, _), (.emitter, _):
             return false
         }
     }

@@ -44,6 +44,8 @@ public struct Layer: Equatable, Sendable {
         case image(Image, fit: FitMode, filter: ResampleFilter, cornerRadius: Double)
         /// A filled shape covering the frame, anti-aliased.
         case shape(Shape, color: RGBAColor)
+        /// A vector path filled in the frame by exact area coverage (`VectorShape`).
+        case path(VectorShape)
         /// What lies beneath the frame, blurred and tinted by a material, as `UIVisualEffectView` draws it.
         case backdrop(BackdropMaterial)
         /// Layers in the frame's coordinates (origin at its top left), drawn as one: with an opacity below 1

@@ -114,6 +114,14 @@ public struct SceneRenderer: Sendable {
                     color, x: box.x, y: box.y, width: box.width, height: box.height, operator: layer.blend,
                     opacity: layer.opacity, space: context.space, threads: threads)
             }
+        case .path(let shape, let pathToPixels, let box):
+            guard let fill = shape.fill,
+                let (covered, mask) = Coverage.path(
+                    shape.path, rule: shape.fillRule, through: pathToPixels, within: box, threads: threads)
+            else { return }
+            target.fill(
+                fill, mask: mask, x: covered.x, y: covered.y, operator: layer.blend, opacity: layer.opacity,
+                space: context.space, threads: threads)
         case .backdrop(let material, let frame, let box):
             drawBackdrop(
                 material, opacity: layer.opacity, frame: frame, box: box, transform: planned.transform,

@@ -198,10 +198,7 @@ final class FontLibrary: @unchecked Sendable {
             }
             return names
         }
-        let wanted = Array(family.lowercased().unicodeScalars)
-        return installed.map { ($0, Self.editDistance(wanted, Array($0.lowercased().unicodeScalars))) }
-            .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
-            .prefix(5).map(\.0)
+        return family.closest(in: installed)
     }
 
     private static func pattern(family: String, weight: FontWeight, italic: Bool) -> OpaquePointer {
@@ -225,21 +222,6 @@ final class FontLibrary: @unchecked Sendable {
             position += 1
         }
         return values
-    }
-
-    /// Levenshtein distance, one row at a time.
-    private static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        var current = previous
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 }
 

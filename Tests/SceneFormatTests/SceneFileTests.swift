@@ -54,7 +54,7 @@ final class SceneFileTests: XCTestCase {
             (#"{\#(canvas), "layers": {}}"#, "layers: expected an array of layers, found an object"),
             (
                 #"{\#(canvas), "layers": [{"type": "circle"}]}"#,
-                "layers[0].type: expected one of backdrop, color, curled, emitter, group, image, shape, text, transition, found \"circle\""
+                "layers[0].type: expected one of backdrop, color, curled, emitter, group, image, path, shape, symbol, text, transition, found \"circle\""
             ),
             (
                 #"{\#(canvas), "layers": [{"type": "color", "color": "red", "opactiy": 1}]}"#,

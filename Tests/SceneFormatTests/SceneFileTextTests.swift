@@ -144,6 +144,6 @@ final class SceneFileTextTests: XCTestCase {
         XCTAssertEqual(scene.layers[0].animations.count, 1)
         XCTAssertEqual(
             message(#"{"type": "text", "text": "a", "animations": [{"property": "cornerRadius", "to": 4, "duration": 1}]}"#),
-            "layers[0].animations[0].property: cornerRadius does not animate a text layer (only image, shape, backdrop)")
+            "layers[0].animations[0].property: cornerRadius does not animate a text layer (only image, shape, backdrop, group)")
     }
 }

@@ -155,6 +155,12 @@ struct SceneWriter {
         case "lineLimit": return random.chance(0.7) ? String(random.below(4)) : number()
         case "lineSpacing", "tracking": return random.chance(0.7) ? String(random.below(8)) : number()
         case "preset": return random.chance(0.9) ? #""snow""# : #""rain""#
+        case "d": return "\"" + pathData() + "\""
+        case "viewBox":
+            return random.pick([#"{"x": 0, "y": 0, "width": 24, "height": 24}"#, #"{"x": 0, "y": 0, "width": 0, "height": 24}"#,
+                                #"{"x": -1e300, "y": 0, "width": 1e-300, "height": 1}"#, #"{"x": 1, "y": 2, "width": 3}"#])
+        case "fill": return "\"" + random.pick(["#fff", "none", "red", "#00000000", "nope"]) + "\""
+        case "fillRule": return "\"" + random.pick(["nonzero", "evenodd", "evenOdd", ""]) + "\""
         case "emitterPosition", "emitterSize":
             return random.chance(0.7) ? "[\(random.below(400) - 50), \(random.below(300))]" : "[\(number()), \(number())]"
         case "emitterShape": return "\"" + random.pick(["point", "line", "rectangle", "circle"]) + "\""
@@ -199,19 +205,35 @@ struct SceneWriter {
                     "seed", "timeOffset", "emitterCells"],
         "text": ["text", "font", "size", "style", "weight", "italic", "color", "alignment", "lineLimit", "lineSpacing",
                  "tracking", "design"],
+        "path": ["d", "viewBox", "fill", "fillRule"],
     ]
+
+    /// SVG path data: well-formed shapes, hostile numbers (NaN spelled out, 1e300, a million-step zig-zag's
+    /// start), packed arc flags, and broken commands.
+    mutating func pathData() -> String {
+        let samples = [
+            "M6 6 L18 18 M18 6 L6 18", "M12 2 A10 10 0 1 1 11.99 2 Z", "M0 0 h10 v10 h-10 z m2 2 h6 v6 h-6 z",
+            "M10 0 L12 7 L20 7 L14 12 L16 20 L10 15 L4 20 L6 12 L0 7 L8 7 Z", "M0 0 C1e300 1e300 -1e300 0 5 5",
+            "M0 0 L1e308 1e308 L-1e308 0 Z", "M0 0 a1 1 0 00.5.5", "M 1 1 Q", "M0 0 L NaN 1", "L 5 5", "M1e400 0",
+            "M0,0 c0,0 0,0 0,0 s1,1 1,1 t2,2 q3,3 3,3 z", "",
+        ]
+        if random.chance(0.85) { return random.pick(samples) }
+        // A long zig-zag: many segments, bounded by the format's byte limit and the cost model.
+        let count = random.pick([10, 1000, 100_000])
+        return "M0 0" + String(repeating: " l3 9 l3 -9", count: count / 2)
+    }
 
     mutating func layer(depth: Int) -> String {
         let type =
             depth > 40
             ? "color"
             : random.pick(["image", "color", "shape", "backdrop", "group", "group", "text", "curled", "emitter",
-                           "transition"])
+                           "transition", "path"])
         if type == "transition" { return transitionLayer(depth: depth) }
         var members = [#""type": "\#(type)""#]
         let common = ["frame", "opacity", "blend", "transform", "transform3D", "doubleSided", "name"]
         for key in SceneWriter.keys[type]! + common
-        where random.chance(["path", "color", "material", "text"].contains(key) ? 0.95 : 0.35) {
+        where random.chance(["path", "color", "material", "text", "d"].contains(key) ? 0.95 : 0.35) {
             members.append("\"\(key)\": \(value(for: key))")
         }
         if type == "group" { members.append(#""isolated": \#(random.chance(0.5))"#) }

@@ -1,0 +1,75 @@
+import Compositor
+import Foundation
+import Scenes
+import Typesetting
+import XCTest
+
+@testable import SceneFormat
+
+/// `path` and `symbol` layers as scene files write them, and every mistake a JSON path.
+final class SceneFilePathTests: XCTestCase {
+    private func scene(_ layer: String) throws -> Scene { try OneLayerScene.read(layer) }
+    private func message(_ layer: String) -> String? { OneLayerScene.error(layer) }
+
+    func testAPathReadsItsDataViewBoxFillAndRule() throws {
+        let read = try scene(
+            ##"{"type": "path", "d": "M0 0 h24 v24 h-24 z", "viewBox": {"x": 0, "y": 0, "width": 24, "height": 24}, "fill": "#ff0000", "fillRule": "evenodd"}"##
+        )
+        guard case .path(let shape) = read.layers[0].content else { return XCTFail("not a path") }
+        XCTAssertEqual(shape.path, try Path(svgPathData: "M0 0 h24 v24 h-24 z"))
+        XCTAssertEqual(shape.viewBox, Rect(x: 0, y: 0, width: 24, height: 24))
+        XCTAssertEqual(shape.fill, RGBAColor(red: 1, green: 0, blue: 0))
+        XCTAssertEqual(shape.fillRule, .evenOdd)
+        guard case .path(let plain) = try scene(#"{"type": "path", "d": "M0 0 L1 1"}"#).layers[0].content else {
+            return XCTFail()
+        }
+        XCTAssertEqual(plain.fill, .black, "SVG's default fill")
+        XCTAssertEqual(plain.fillRule, .nonZero)
+        guard
+            case .path(let unfilled) = try scene(#"{"type": "path", "d": "M0 0 L1 1", "fill": "none"}"#).layers[0]
+                .content
+        else { return XCTFail() }
+        XCTAssertNil(unfilled.fill)
+    }
+
+    func testPathMistakesNameTheirPathAndOffset() {
+        XCTAssertEqual(
+            message(#"{"type": "path", "d": "M0 0 L 5 x"}"#),
+            "layers[0].d: expected a number at offset 9, found \"x\"")
+        XCTAssertNotNil(message(#"{"type": "path"}"#))
+        XCTAssertEqual(
+            message(#"{"type": "path", "d": "M0 0", "viewBox": {"x": 0, "y": 0, "width": 0, "height": 1}}"#),
+            "layers[0].viewBox: a viewBox needs a positive size")
+        XCTAssertNotNil(message(#"{"type": "path", "d": "M0 0", "fillRule": "evenOdd"}"#))
+        XCTAssertNotNil(message(#"{"type": "path", "d": "M0 0 L 1e400 0"}"#))
+    }
+
+    /// `UIImage(systemName: "xmark")` at a point size and tint: the catalogue's icon set by the typesetter; an unknown
+    /// name is refused with the closest ones.
+    func testASymbolIsTheCataloguesIcon() throws {
+        var file = SceneFile(
+            directory: "", maxPixels: 1_000_000, typesetter: FontTypesetter(),
+            loadImage: { _ in Image(width: 1, height: 1) })
+        let read = try file.scene(
+            fromJSON: Array(
+                ##"{"canvas": {"width": 40, "height": 30}, "layers": [{"type": "symbol", "name": "xmark", "size": 20, "color": "#fff"}]}"##
+                    .utf8))
+        guard case .text(_, let color) = read.layers[0].content else { return XCTFail("a symbol is set as text") }
+        XCTAssertEqual(color, .white)
+        XCTAssertEqual(read.layers[0].name, "xmark")
+        func error(_ layer: String) -> String? {
+            do {
+                _ = try file.scene(
+                    fromJSON: Array(#"{"canvas": {"width": 40, "height": 30}, "layers": [\#(layer)]}"#.utf8))
+                return nil
+            } catch { return "\(error)" }
+        }
+        XCTAssertEqual(
+            error(#"{"type": "symbol", "name": "xmrk"}"#)?.hasPrefix(
+                "layers[0].name: no symbol \"xmrk\" in the catalogue; closest: xmark"), true)
+        XCTAssertEqual(
+            error(#"{"type": "symbol", "name": "xmark", "weight": "semibold"}"#),
+            "layers[0].weight: the open icon font (Material Icons) has one weight, regular; drop weight")
+        XCTAssertNotNil(error(#"{"type": "symbol"}"#))
+    }
+}
