@@ -8,7 +8,7 @@ import Scenes
 ///
 /// `d` is SVG 1.1 / SVG 2 path data (a mistake names its offset); `viewBox` maps that box of path coordinates
 /// into the frame, scaled uniformly and centred (without one, path coordinates are points from the frame's corner);
-/// `fill` a colour or `"none"` (default black, as SVG's); `fillRule` `nonzero` (default) or `evenodd`.
+/// `fill` a colour, `"none"` or a gradient (see `gradientFill`; default black, as SVG's); `fillRule` `nonzero` (default) or `evenodd`.
 extension SceneFile {
     static let pathKeys = ["d", "viewBox", "fill", "fillRule"]
 
@@ -31,10 +31,12 @@ extension SceneFile {
         if let box = shape.viewBox, !(box.width > 0 && box.height > 0) {
             throw SceneFileError.invalid(path: object.at("viewBox"), message: "a viewBox needs a positive size")
         }
-        if case .string("none") = object.value("fill") {
+        switch object.value("fill") {
+        case .string("none")?: shape.fill = nil
+        case .object?:
             shape.fill = nil
-        } else if let fill = try object.color("fill") {
-            shape.fill = fill
+            shape.gradient = try gradientFill(object.value("fill")!, path: object.at("fill"), bounds: path.bounds)
+        default: if let fill = try object.color("fill") { shape.fill = fill }
         }
         let rule = try object.optionalString("fillRule", oneOf: ["nonzero", "evenodd"]) ?? "nonzero"
         shape.fillRule = rule == "evenodd" ? .evenOdd : .nonZero

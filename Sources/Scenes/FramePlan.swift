@@ -115,13 +115,14 @@ extension SceneRenderer {
             return (PlannedLayer(layer: layer, kind: kind, transform: transform, box: marked), masked ? area / 4 : 0)
         case .path(let shape):
             // The path's own extent (it is not clipped to the frame), flattened and covered when drawn.
-            guard shape.fill != nil, let bounds = shape.path.bounds else { return nothing(box: marked) }
+            guard shape.isFilled, let bounds = shape.path.bounds else { return nothing(box: marked) }
             let pathToPixels = shape.pathToFrame(frame).concatenating(transform)
             let box = PixelBox(covering: bounds, through: pathToPixels, within: placement.width, placement.height)
             guard !box.isEmpty else { return nothing() }
             let covered = Double(box.width) * Double(box.height)
             // Cells accumulated, a prefix sum and a masked fill: about three passes, plus the segments.
             work += covered * 3 + Double(shape.path.elements.count) * SceneRenderer.operationsPerPathElement
+            if shape.gradient != nil { work += covered * SceneRenderer.operationsPerGradientPixel }
             let kind = PlannedLayer.Kind.path(shape, pathToPixels: pathToPixels, box: box)
             return (PlannedLayer(layer: layer, kind: kind, transform: transform, box: box), covered / 2)
         case .image(let image, let fit, let filter, let cornerRadius):

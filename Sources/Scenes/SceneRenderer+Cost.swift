@@ -112,6 +112,9 @@ extension SceneRenderer {
     /// covers: on one core (release, the AVX2 machine), 200,000 line segments took 19 ms (95 ns each) and 100,000
     /// small cubics 29–37 ms (about 300 ns, a few lines each); counted as the cubic's 250 fill pixels.
     public static let operationsPerPathElement = 250.0
+    /// What a gradient's colour costs per pixel, in fills' pixels (its parameter and stops in Double, one pixel
+    /// at a time): see DESIGN.md for the measurement.
+    public static let operationsPerGradientPixel = 30.0
 
     /// Pixel operations per drawn pixel of an image layer, relative to a fill's 1 as measured on one core: a
     /// separable resize about 4; an affine warp through the fixed-point bilinear kernel about 6; through the general

@@ -115,13 +115,20 @@ public struct SceneRenderer: Sendable {
                     opacity: layer.opacity, space: context.space, threads: threads)
             }
         case .path(let shape, let pathToPixels, let box):
-            guard let fill = shape.fill,
+            guard shape.isFilled,
                 let (covered, mask) = Coverage.path(
                     shape.path, rule: shape.fillRule, through: pathToPixels, within: box, threads: threads)
             else { return }
-            target.fill(
-                fill, mask: mask, x: covered.x, y: covered.y, operator: layer.blend, opacity: layer.opacity,
-                space: context.space, threads: threads)
+            if let paint = shape.gradient {
+                target.fill(
+                    paint.gradient, mask: mask, x: covered.x, y: covered.y,
+                    transform: paint.transform.concatenating(pathToPixels), operator: layer.blend,
+                    opacity: layer.opacity, space: context.space, threads: threads)
+            } else if let fill = shape.fill {
+                target.fill(
+                    fill, mask: mask, x: covered.x, y: covered.y, operator: layer.blend, opacity: layer.opacity,
+                    space: context.space, threads: threads)
+            }
         case .backdrop(let material, let frame, let box):
             drawBackdrop(
                 material, opacity: layer.opacity, frame: frame, box: box, transform: planned.transform,

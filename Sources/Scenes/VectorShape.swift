@@ -10,6 +10,9 @@ public struct VectorShape: Equatable, Sendable {
     public var viewBox: Rect?
     /// The fill's colour; nil: not filled.
     public var fill: RGBAColor?
+    /// A gradient painted instead of `fill`'s colour, with the map from its coordinates to the path's (SVG's
+    /// `gradientUnits` and `gradientTransform` resolved).
+    public var gradient: GradientFill?
     public var fillRule: FillRule
 
     public init(_ path: Path, viewBox: Rect? = nil, fill: RGBAColor? = .black, fillRule: FillRule = .nonZero) {
@@ -18,6 +21,9 @@ public struct VectorShape: Equatable, Sendable {
         self.fill = fill
         self.fillRule = fillRule
     }
+
+    /// Whether anything is painted inside the outline.
+    var isFilled: Bool { fill != nil || gradient != nil }
 
     /// Path coordinates to the frame's local coordinates (its top-left corner at `frame`'s origin).
     func pathToFrame(_ frame: Rect) -> AffineTransform2D {
@@ -38,5 +44,16 @@ extension Layer {
         transform: AffineTransform2D = .identity
     ) -> Layer {
         Layer(.path(shape), frame: frame, opacity: opacity, blend: blend, transform: transform)
+    }
+}
+
+/// A gradient filling a path, and where it lies: `transform` maps the gradient's coordinates to the path's.
+public struct GradientFill: Equatable, Sendable {
+    public var gradient: Gradient
+    public var transform: AffineTransform2D
+
+    public init(_ gradient: Gradient, transform: AffineTransform2D = .identity) {
+        self.gradient = gradient
+        self.transform = transform
     }
 }

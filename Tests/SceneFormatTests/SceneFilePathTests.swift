@@ -32,6 +32,24 @@ final class SceneFilePathTests: XCTestCase {
         XCTAssertNil(unfilled.fill)
     }
 
+    /// A gradient `fill` in SVG's spelling: its geometry, stops, spread and the bounding box its units span.
+    func testAGradientFillReads() throws {
+        let read = try scene(
+            ##"{"type": "path", "d": "M10 20 h30 v10 h-30 z", "fill": {"radialGradient": {"r": 0.5, "fx": 0.25}, "stops": [{"offset": 0, "color": "#fff"}, {"offset": 1, "color": "#000", "opacity": 0.5}], "spread": "reflect"}}"##
+        )
+        guard case .path(let shape) = read.layers[0].content, let paint = shape.gradient else { return XCTFail() }
+        XCTAssertNil(shape.fill)
+        XCTAssertEqual(
+            paint.gradient.geometry, .radial(center: Point(x: 0.5, y: 0.5), radius: 0.5, focus: Point(x: 0.25, y: 0.5)))
+        XCTAssertEqual(paint.gradient.spread, .reflect)
+        XCTAssertEqual(paint.gradient.stops[1].color, RGBAColor(red: 0, green: 0, blue: 0, alpha: 0.5))
+        XCTAssertEqual(paint.transform, AffineTransform2D(a: 30, b: 0, c: 0, d: 10, tx: 10, ty: 20))
+        XCTAssertEqual(
+            message(#"{"type": "path", "d": "M0 0 h1 v1 z", "fill": {"linearGradient": {}, "stops": []}}"#),
+            "layers[0].fill.stops: expected 1 to 256 stops")
+        XCTAssertNotNil(message(#"{"type": "path", "d": "M0 0 h1 v1 z", "fill": {"conicGradient": {}}}"#))
+    }
+
     func testPathMistakesNameTheirPathAndOffset() {
         XCTAssertEqual(
             message(#"{"type": "path", "d": "M0 0 L 5 x"}"#),

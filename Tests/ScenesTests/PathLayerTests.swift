@@ -82,4 +82,20 @@ final class PathLayerTests: XCTestCase {
         XCTAssertTrue(none.hasSamePixels(as: try render([])))
         XCTAssertEqual(SceneRenderer().cost(of: Scene(width: 80, height: 60, layers: [layer])).work > 1000, true)
     }
+
+    /// A gradient fill in the bounding box's units: across a 40-point square at scale 1 from black to white, pixel
+    /// column x of the square has t = (x + ½)/40 at its centre.
+    func testAGradientFillSpansTheBoundingBox() throws {
+        let ramp = Gradient(
+            .linear(from: Point(x: 0, y: 0), to: Point(x: 1, y: 0)),
+            stops: [.init(offset: 0, color: .black), .init(offset: 1, color: .white)])
+        var shape = VectorShape(try square(40, at: 10), fill: nil)
+        shape.gradient = GradientFill(ramp, transform: AffineTransform2D(a: 40, b: 0, c: 0, d: 40, tx: 10, ty: 10))
+        let drawn = try render([.path(shape)], threads: 2)
+        for x in [0, 13, 20, 39] {
+            let value = UInt8((255 * (Double(x) + 0.5) / 40).rounded())
+            XCTAssertEqual(drawn[10 + x, 30], Pixel(red: value, green: value, blue: value), "column \(x)")
+        }
+        XCTAssertEqual(drawn[5, 30], try render([])[5, 30], "outside the path")
+    }
 }

@@ -159,7 +159,16 @@ struct SceneWriter {
         case "viewBox":
             return random.pick([#"{"x": 0, "y": 0, "width": 24, "height": 24}"#, #"{"x": 0, "y": 0, "width": 0, "height": 24}"#,
                                 #"{"x": -1e300, "y": 0, "width": 1e-300, "height": 1}"#, #"{"x": 1, "y": 2, "width": 3}"#])
-        case "fill": return "\"" + random.pick(["#fff", "none", "red", "#00000000", "nope"]) + "\""
+        case "fill":
+            if random.chance(0.3) {
+                return random.pick([
+                    ##"{"linearGradient": {"x2": 1e300}, "stops": [{"offset": 0, "color": "#fff"}, {"offset": 1, "color": "red"}], "spread": "repeat"}"##,
+                    ##"{"radialGradient": {"r": 0, "fx": 1e9}, "stops": [{"color": "#000", "opacity": 2}]}"##,
+                    ##"{"radialGradient": {"cx": 0.5, "r": 0.5, "fx": 0.9}, "stops": [{"offset": 0.5, "color": "#fff"}], "spread": "reflect", "units": "userSpaceOnUse"}"##,
+                    ##"{"linearGradient": {}, "stops": []}"##,
+                ])
+            }
+            return "\"" + random.pick(["#fff", "none", "red", "#00000000", "nope"]) + "\""
         case "fillRule": return "\"" + random.pick(["nonzero", "evenodd", "evenOdd", ""]) + "\""
         case "emitterPosition", "emitterSize":
             return random.chance(0.7) ? "[\(random.below(400) - 50), \(random.below(300))]" : "[\(number()), \(number())]"
