@@ -113,7 +113,8 @@ extension SceneRenderer {
     /// small cubics 29–37 ms (about 300 ns, a few lines each); counted as the cubic's 250 fill pixels.
     public static let operationsPerPathElement = 250.0
     /// What a gradient's colour costs per pixel, in fills' pixels (its parameter and stops in Double, one pixel
-    /// at a time): see DESIGN.md for the measurement.
+    /// at a time): a 1000 × 1000 path under a three-stop linear gradient took 35–40 ms against 6 ms with a colour,
+    /// one core, release (about 25 fill pixels a pixel).
     public static let operationsPerGradientPixel = 30.0
 
     /// Pixel operations per drawn pixel of an image layer, relative to a fill's 1 as measured on one core: a
