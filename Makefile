@@ -22,8 +22,9 @@ APT_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev zlib1g-dev libisal-dev
 	fonts-material-design-icons-iconfont
 # The tests' oracles: ffmpeg decodes our y4m and draws xfade's frames to compare with ours, headless Chromium
 # screenshots the contact sheets (those tests skip without them, so a machine that lacks one would pass without
-# checking them); util-linux's `script` gives the batch's progress bar a terminal.
-TEST_APT_PACKAGES := ffmpeg python3-venv valgrind chromium bsdutils
+# checking them); util-linux's `script` gives the batch's progress bar a terminal; rsvg-convert (cairo) draws the
+# paths the path layers are compared with.
+TEST_APT_PACKAGES := ffmpeg python3-venv valgrind chromium bsdutils librsvg2-bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PHONY_CAPI := capi install uninstall test-capi python-deps valgrind-capi bench-capi bench-python

@@ -113,6 +113,7 @@ let package = Package(
             name: "SceneFormatTests",
             dependencies: [
                 "SceneFormat", "ImageCodecs", "Compositor", "Motion", "Scenes", "Typesetting", "TestSupport",
+                "OracleSupport",
             ]),
         // The README's code blocks, compiled and run.
         .testTarget(
