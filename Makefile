@@ -283,6 +283,7 @@ clean:
 #   pngchunks  the Swift PNG chunk walk alone: IHDR, iCCP, eXIf, lying lengths (FuzzPNGChunks)
 #   scene      scene files: JSON parser and scene reader, images from a stub loader (FuzzScene)
 #   path       SVG path data parsed and filled through hostile transforms (FuzzPath; seeds Fuzz/path-seeds)
+#   svg        SVG files: the XML reader and the shapes subset, drawn into a small scene (FuzzSVG)
 # The targets exist only with BLURTOOL_FUZZ=1 (Package.swift) and build in .build/fuzz, so plain builds stay
 # sanitizer-free. Seeds are read in place from ../shared/corpus (SHARED_CORPUS) and fixtures/; what the fuzzer
 # learns stays in .build/fuzz/corpus/TARGET, crash inputs land in .build/fuzz/artifacts/ (each becomes a test).
@@ -299,18 +300,20 @@ FUZZ_PRODUCT_exif := FuzzEXIF
 FUZZ_PRODUCT_pngchunks := FuzzPNGChunks
 FUZZ_PRODUCT_scene := FuzzScene
 FUZZ_PRODUCT_path := FuzzPath
+FUZZ_PRODUCT_svg := FuzzSVG
 FUZZ_SEEDS_jpeg := $(SHARED_CORPUS) fixtures
 FUZZ_SEEDS_png := $(SHARED_CORPUS)
 FUZZ_SEEDS_exif := .build/fuzz/seeds/exif
 FUZZ_SEEDS_pngchunks := $(SHARED_CORPUS)
 FUZZ_SEEDS_scene := fixtures
 FUZZ_SEEDS_path := Fuzz/path-seeds
+FUZZ_SEEDS_svg := Fuzz/svg-seeds
 FUZZ_FLAGS_scene := -dict=Fuzz/scene.dict
 FUZZ_PRODUCT := $(FUZZ_PRODUCT_$(TARGET))
 
 fuzz: deps
 	@[ -n "$(FUZZ_PRODUCT)" ] || \
-		{ echo "make fuzz: unknown TARGET=$(TARGET) (jpeg, png, exif, pngchunks, scene, path)"; exit 64; }
+		{ echo "make fuzz: unknown TARGET=$(TARGET) (jpeg, png, exif, pngchunks, scene, path, svg)"; exit 64; }
 	BLURTOOL_FUZZ=1 nice -n 10 $(SWIFT) build -c debug --scratch-path .build/fuzz --product $(FUZZ_PRODUCT) \
 		-Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -use-ld=lld
 	@mkdir -p .build/fuzz/corpus/$(TARGET) .build/fuzz/artifacts

@@ -138,7 +138,7 @@ if Context.environment["BLURTOOL_FUZZ"] == "1" {
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("FuzzJPEG", ["ImageCodecs"]), ("FuzzPNG", ["ImageCodecs"]), ("FuzzEXIF", ["ImageCodecs"]),
         ("FuzzPNGChunks", ["ImageCodecs"]), ("FuzzScene", ["SceneFormat", "Scenes", "Compositor", "Typesetting"]),
-        ("FuzzPath", ["Compositor"]),
+        ("FuzzPath", ["Compositor"]), ("FuzzSVG", ["SceneFormat", "Scenes", "Compositor"]),
     ]
     package.targets.append(.target(name: "FuzzDriver", path: "Fuzz/FuzzDriver"))
     package.targets += fuzzTargets.map { target in

@@ -147,6 +147,8 @@ public struct SceneFile {
         var isolatedByContent = false
         let content: Layer.Content
         switch type {
+        case "image" where try object.string("path").lowercased().hasSuffix(".svg"):
+            content = try svg(try object.string("path"), path: "\(path).path")
         case "image":
             content = .image(
                 try image(try object.string("path"), path: "\(path).path"), fit: try object.choice("fit", FitMode.self) ?? .fill,

@@ -25,8 +25,9 @@ final class PathRsvgOracleTests: XCTestCase {
     ]
 
     func testFillsAgreeWithCairoWithinItsSampling() throws {
-        guard let rsvg = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first(
-            where: FileManager.default.isExecutableFile)
+        guard
+            let rsvg = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first(
+                where: FileManager.default.isExecutableFile)
         else { throw Oracles.missing("rsvg-convert (librsvg2-bin) is not installed") }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rsvg-\(getpid())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -45,7 +46,8 @@ final class PathRsvgOracleTests: XCTestCase {
             process.waitUntilExit()
             XCTAssertEqual(process.terminationStatus, 0)
             let cairo = try ImageDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: png)))).image
-            var file = SceneFile(directory: directory, maxPixels: 1_000_000, loadImage: { _ in Image(width: 1, height: 1) })
+            var file = SceneFile(
+                directory: directory, maxPixels: 1_000_000, loadImage: { _ in Image(width: 1, height: 1) })
             let scene = try file.scene(
                 fromJSON: Array(
                     ##"{"canvas": {"width": 200, "height": 200, "background": "#fff"}, "layers": [{"type": "path", "d": "\##(shape.d)", "fillRule": "\##(shape.rule)"}]}"##
