@@ -55,19 +55,23 @@ extension PathRasterizer {
                     top: top, bottom: bottom, xTop: edge.x(at: top), xBottom: edge.x(at: bottom),
                     winding: Int(edge.winding)))
         }
-        // Pieces in order of their right ends: those left of a column are a prefix, folded in as columns pass.
-        pieces.sort { $0.maxX < $1.maxX }
-        var folded = 0
+        // Pieces in order of their left ends, taken in as the columns reach them and folded into the steps once
+        // the columns pass them: each cell looks at the pieces over its own column only.
+        pieces.sort { $0.minX < $1.minX }
+        var taken = 0
         var steps = WindingSteps()
         var reaching: [RowPiece] = []
         for column in columns {
             let (left, right) = (Double(column), Double(column + 1))
-            while folded < pieces.count, pieces[folded].maxX <= left {
-                steps.add(pieces[folded], rowTop: rowTop, rowBottom: rowBottom)
-                folded += 1
+            while taken < pieces.count, pieces[taken].minX < right {
+                reaching.append(pieces[taken])
+                taken += 1
             }
-            reaching.removeAll(keepingCapacity: true)
-            for piece in pieces[folded...] where piece.minX < right { reaching.append(piece) }
+            reaching.removeAll { piece in
+                guard piece.maxX <= left else { return false }
+                steps.add(piece, rowTop: rowTop, rowBottom: rowBottom)
+                return true
+            }
             let area = cellArea(
                 left: left, rowTop: rowTop, reaching: reaching, steps: steps, rule: rule,
                 exact: reaching.count <= maximumExactEdgesPerCell)
