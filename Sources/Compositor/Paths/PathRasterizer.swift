@@ -7,20 +7,22 @@ public enum FillRule: String, CaseIterable, Sendable {
 }
 
 /// Anti-aliased coverage of polygons by exact area: signed-area cells in the manner of FreeType's smooth
-/// rasteriser and font-rs.
+/// rasteriser and font-rs, made exact where the outline meets itself.
 ///
 /// Each edge adds, in every cell (pixel) it crosses, the signed area between itself and the cell's right side,
 /// and the rest of its height to the next cell, so that a prefix sum along the row gives at each pixel the
-/// integral of the winding number over the pixel's square: the exact covered area wherever the winding inside
-/// one pixel is 0 and ±1 only (every simple shape, holes included). Where overlapping parts of the outline meet
-/// inside one pixel (a self-intersection, a star's crossing) the integral a mixes windings, and the rule maps it
-/// as FreeType, font-rs and tiny-skia do: non-zero takes min(|a|, 1), even-odd the triangle wave of |a| (1 at odd
-/// integers, 0 at even). That differs from the exact area only in pixels where windings of different parity or
-/// sign meet; `PathFillTests` measures it against a 64 × 64-sample reference.
+/// integral of the winding number over the pixel's square. That is the exact covered area wherever the winding
+/// inside the pixel takes two consecutive values only (both rules are linear between consecutive integers),
+/// which holds in every pixel that one y-monotone chain of the outline touches. Where two chains meet in a pixel
+/// (a self-intersection, a star's crossing, overlapping subpaths, a vertex where the outline turns in y) the
+/// integral may mix windings, and FreeType, font-rs and tiny-skia's mapping of it (min(|a|, 1), or a triangle
+/// wave for even-odd) was up to 146 levels off at a pentagram's inner corners: those cells are listed as the
+/// edges are deposited and resolved exactly, by trapezoids (`exactCoverage`), so every pixel is the exact area
+/// of the polygons by the rule, to rounding (`PathFillTests`, `PathCrossingCoverageTests`).
 ///
 /// Edges are cut to the box first: parts above, below or right of it dropped, parts left of it pushed onto
 /// its left side (they add the same winding to the row). Rows are done in bands of 16, each band from the
-/// edges that reach it in path order, and a cell's sum depends only on its row: the bytes are the same for
+/// edges that reach it in path order, and a cell's value depends only on its row: the bytes are the same for
 /// every thread count.
 enum PathRasterizer {
     /// Rows per band: the unit of threading and of each worker's cell buffer.
@@ -30,6 +32,10 @@ enum PathRasterizer {
     struct Edge {
         var x0, y0, x1, y1: Double
         var winding: Double
+        /// The y-monotone chain of its polygon the edge belongs to (consecutive edges going the same way, the
+        /// horizontal ones between them skipped): a chain cannot cross itself, so a cell touched by one chain
+        /// only holds two windings, one either side, and its summed area maps exactly (see `Band`).
+        var chain: Int32 = 0
         /// x at height y along the edge, from its own end points, so every row it crosses agrees wherever the
         /// band boundaries fall.
         @inline(__always)
@@ -67,19 +73,28 @@ enum PathRasterizer {
         cells.initialize(repeating: 0, count: workers * bandHeight * stride)
         let extents = UnsafeMutablePointer<Int>.allocate(capacity: workers * bandHeight * 2)
         for row in 0..<(workers * bandHeight) { (extents[2 * row], extents[2 * row + 1]) = (.max, -1) }
+        // Which chain touched each cell, stamped with the band so that nothing needs clearing between bands,
+        // and the cells two chains touched.
+        let owners = UnsafeMutablePointer<Int64>.allocate(capacity: workers * bandHeight * stride)
+        owners.initialize(repeating: -1, count: workers * bandHeight * stride)
+        let shared = UnsafeMutablePointer<Int32>.allocate(capacity: workers * bandHeight * stride)
         defer {
             cells.deallocate()
             extents.deallocate()
+            owners.deallocate()
+            shared.deallocate()
         }
         edges.withUnsafeBufferPointer { edges in
             members.withUnsafeBufferPointer { members in
                 Parallel.forEach(bands, threads: workers) { index, worker in
-                    let band = Band(
-                        top: index * bandHeight, rows: min(bandHeight, box.height - index * bandHeight),
+                    var band = Band(
+                        index: index, top: index * bandHeight, rows: min(bandHeight, box.height - index * bandHeight),
                         width: box.width, cells: cells + worker * bandHeight * stride,
-                        extents: extents + worker * bandHeight * 2)
-                    band.accumulate(edges, members[offsets[index]..<offsets[index + 1]])
-                    band.resolve(into: plane, rule: rule)
+                        extents: extents + worker * bandHeight * 2, owners: owners + worker * bandHeight * stride,
+                        sharedCells: shared + worker * bandHeight * stride)
+                    let bandMembers = members[offsets[index]..<offsets[index + 1]]
+                    band.accumulate(edges, bandMembers)
+                    band.resolve(into: plane, rule: rule, edges: edges, members: bandMembers)
                 }
             }
         }
@@ -98,13 +113,22 @@ enum PathRasterizer {
         var edges: [Edge] = []
         let (left, top) = (Double(box.x), Double(box.y))
         let (width, height) = (Double(box.width), Double(box.height))
+        var chain: Int32 = 0
         for polygon in polygons.polygons {
+            // A new chain at each polygon and wherever the direction in y turns.
+            chain &+= 1
+            var goingDown: Bool?
             for i in polygon {
                 let j = i + 1 == polygon.upperBound ? polygon.lowerBound : i + 1
+                if polygons.ys[i] != polygons.ys[j] {
+                    let down = polygons.ys[j] > polygons.ys[i]
+                    if let goingDown, goingDown != down { chain &+= 1 }
+                    goingDown = down
+                }
                 addEdge(
                     from: (polygons.xs[i] - left, polygons.ys[i] - top),
                     to: (polygons.xs[j] - left, polygons.ys[j] - top),
-                    width: width, height: height, into: &edges)
+                    width: width, height: height, chain: chain, into: &edges)
             }
         }
         return edges
@@ -114,12 +138,21 @@ enum PathRasterizer {
     /// of the box dropped (a pixel's coverage depends only on edges left of its right side) and the parts left
     /// of it moved onto x = 0 (the same winding for every pixel of those rows).
     private static func addEdge(
-        from a: (x: Double, y: Double), to b: (x: Double, y: Double), width: Double, height: Double,
+        from a: (x: Double, y: Double), to b: (x: Double, y: Double), width: Double, height: Double, chain: Int32,
         into edges: inout [Edge]
     ) {
-        guard a.y != b.y else { return }
+        guard a.y != b.y else {
+            // A horizontal edge adds no area but parts windings above and below it; it is kept, with winding 0,
+            // for its cells' chain stamps only, where it runs through a row (not along a row's boundary).
+            let (low, high) = (max(min(a.x, b.x), 0), min(max(a.x, b.x), width))
+            if a.y > 0, a.y < height, a.y != a.y.rounded(.down), low < high {
+                edges.append(Edge(x0: low, y0: a.y, x1: high, y1: a.y, winding: 0, chain: chain))
+            }
+            return
+        }
         let (upper, lower) = a.y < b.y ? (a, b) : (b, a)
-        let whole = Edge(x0: upper.x, y0: upper.y, x1: lower.x, y1: lower.y, winding: a.y < b.y ? 1 : -1)
+        let whole = Edge(
+            x0: upper.x, y0: upper.y, x1: lower.x, y1: lower.y, winding: a.y < b.y ? 1 : -1, chain: chain)
         guard lower.y > 0, upper.y < height, upper.x < width || lower.x < width else { return }
         let (y0, y1) = (max(upper.y, 0), min(lower.y, height))
         // The heights where the edge crosses the box's sides, in order, within y0…y1.
@@ -134,11 +167,11 @@ enum PathRasterizer {
             let middle = whole.x(at: (from + to) / 2)
             if middle >= width { continue }
             if middle <= 0 {
-                edges.append(Edge(x0: 0, y0: from, x1: 0, y1: to, winding: whole.winding))
+                edges.append(Edge(x0: 0, y0: from, x1: 0, y1: to, winding: whole.winding, chain: chain))
             } else {
                 let x0 = min(max(whole.x(at: from), 0), width)
                 let x1 = min(max(whole.x(at: to), 0), width)
-                edges.append(Edge(x0: x0, y0: from, x1: x1, y1: to, winding: whole.winding))
+                edges.append(Edge(x0: x0, y0: from, x1: x1, y1: to, winding: whole.winding, chain: chain))
             }
         }
     }

@@ -31,8 +31,8 @@ enum ReferencePathCoverage {
     }
 
     /// The coverage by `rule` from 64 × 64 (`samples`²) point samples per pixel, at the centres of a regular
-    /// grid: the fraction of samples whose winding the rule counts as inside. For the pixels where windings of
-    /// different sign or parity meet, which `windingIntegrals` cannot judge. Each sample row measures the
+    /// grid: the fraction of samples whose winding the rule counts as inside. A check on `exactCoverage` where
+    /// windings of different sign or parity meet, which `windingIntegrals` cannot judge. Each sample row measures the
     /// inside length to 1/`samples` per edge crossing, and rows are at their centres (exact for a straight
     /// edge), so the error is at most about 1/`samples` per edge crossing the pixel and averages far less.
     static func sampledCoverage(

@@ -1,0 +1,184 @@
+extension PathRasterizer {
+    /// The most edges crossing one cell that `exactCoverage` resolves exactly; its breakpoints grow as the
+    /// square of the count (every pair may cross), so past it the cell is sampled instead.
+    static let maximumExactEdgesPerCell = 32
+
+    /// Horizontal strips per cell when a cell holds more than `maximumExactEdgesPerCell` edges: each strip is
+    /// measured exactly along its middle line, so its error is at most its own area (1/64 of the cell) and
+    /// only where an edge ends or two edges cross inside it; elsewhere the middle line is exact.
+    static let sampledStripsPerCell = 64
+
+    /// One edge's part within a pixel row, in the box's pixels: from (`xTop`, `top`) to (`xBottom`, `bottom`).
+    private struct RowPiece {
+        var top, bottom, xTop, xBottom: Double
+        var winding: Int
+        var minX: Double { min(xTop, xBottom) }
+        var maxX: Double { max(xTop, xBottom) }
+
+        /// x at height y (within top...bottom), on the straight line between the piece's ends.
+        func x(at y: Double) -> Double {
+            bottom == top ? xTop : xTop + (y - top) / (bottom - top) * (xBottom - xTop)
+        }
+
+        /// The height where the piece crosses the vertical line at `x`, if it does strictly between its ends.
+        func y(atX x: Double) -> Double? {
+            guard (xTop - x) * (xBottom - x) < 0 else { return nil }
+            return top + (x - xTop) / (xBottom - xTop) * (bottom - top)
+        }
+    }
+
+    /// The exact coverage by `rule` of the cells `columns` (ascending) of pixel row `row`, written over
+    /// `output`'s bytes there: for the cells where edges of different chains meet, whose summed area mixes
+    /// windings.
+    ///
+    /// The winding at a point of a cell is the sum over the edge pieces of its row that pass left of it. Pieces
+    /// wholly left of the cell act on it as vertical steps at its left side, so they are folded, column by
+    /// column, into a step function of y (`steps`: where a piece starts, its winding; where it ends, minus it;
+    /// a vertex's two pieces cancel). The pieces reaching into the cell are cut at every height where one
+    /// starts or ends, crosses another or crosses the cell's sides: between two consecutive heights the
+    /// pieces are straight, do not cross, and each lies wholly left of, in or right of the cell, so the cell
+    /// is a stack of trapezoids between consecutive pieces with one winding each, whose areas are their
+    /// heights times their widths at mid-height. The rule decides which count.
+    static func exactCoverage(
+        row: Int, columns: [Int], edges: UnsafeBufferPointer<Edge>, members: Slice<UnsafeBufferPointer<Int32>>,
+        rule: FillRule, into output: UnsafeMutablePointer<UInt8>
+    ) {
+        let (rowTop, rowBottom) = (Double(row), Double(row + 1))
+        var pieces: [RowPiece] = []
+        for member in members {
+            let edge = edges[Int(member)]
+            let top = max(edge.y0, rowTop)
+            let bottom = min(edge.y1, rowBottom)
+            guard bottom > top else { continue }
+            pieces.append(
+                RowPiece(
+                    top: top, bottom: bottom, xTop: edge.x(at: top), xBottom: edge.x(at: bottom),
+                    winding: Int(edge.winding)))
+        }
+        // Pieces in order of their left ends, taken in as the columns reach them and folded into the steps once
+        // the columns pass them: each cell looks at the pieces over its own column only.
+        pieces.sort { $0.minX < $1.minX }
+        var taken = 0
+        var steps = WindingSteps()
+        var reaching: [RowPiece] = []
+        for column in columns {
+            let (left, right) = (Double(column), Double(column + 1))
+            while taken < pieces.count, pieces[taken].minX < right {
+                reaching.append(pieces[taken])
+                taken += 1
+            }
+            reaching.removeAll { piece in
+                guard piece.maxX <= left else { return false }
+                steps.add(piece, rowTop: rowTop, rowBottom: rowBottom)
+                return true
+            }
+            let area = cellArea(
+                left: left, rowTop: rowTop, reaching: reaching, steps: steps, rule: rule,
+                exact: reaching.count <= maximumExactEdgesPerCell)
+            output[column] = UInt8(min(max(area, 0), 1) * 255 + 0.5)
+        }
+    }
+
+    /// The winding that pieces wholly left of a cell give its points, as a function of y within the row.
+    private struct WindingSteps {
+        /// The winding just below the row's top.
+        var base = 0
+        /// Changes within the row, by height, none zero.
+        var changes: [(y: Double, delta: Int)] = []
+
+        mutating func add(_ piece: RowPiece, rowTop: Double, rowBottom: Double) {
+            if piece.top <= rowTop { base += piece.winding } else { change(at: piece.top, by: piece.winding) }
+            if piece.bottom < rowBottom { change(at: piece.bottom, by: -piece.winding) }
+        }
+
+        private mutating func change(at y: Double, by delta: Int) {
+            var low = 0
+            var high = changes.count
+            while low < high {
+                let middle = (low + high) / 2
+                if changes[middle].y < y { low = middle + 1 } else { high = middle }
+            }
+            if low < changes.count, changes[low].y == y {
+                changes[low].delta += delta
+                if changes[low].delta == 0 { changes.remove(at: low) }
+            } else {
+                changes.insert((y, delta), at: low)
+            }
+        }
+    }
+
+    /// The area of the cell left...left + 1 × rowTop...rowTop + 1 inside by `rule`: exactly (to rounding) by
+    /// trapezoids, or, when `exact` is false, by `sampledStripsPerCell` strips each measured along its middle.
+    private static func cellArea(
+        left: Double, rowTop: Double, reaching: [RowPiece], steps: WindingSteps, rule: FillRule, exact: Bool
+    ) -> Double {
+        let right = left + 1
+        var heights: [Double] = [rowTop, rowTop + 1]
+        if exact {
+            heights += steps.changes.map(\.y)
+            for (index, piece) in reaching.enumerated() {
+                heights += [piece.top, piece.bottom]
+                if let y = piece.y(atX: left) { heights.append(y) }
+                if let y = piece.y(atX: right) { heights.append(y) }
+                for other in reaching[(index + 1)...] {
+                    if let y = crossing(piece, other) { heights.append(y) }
+                }
+            }
+        } else {
+            let strips = sampledStripsPerCell
+            heights = (0...strips).map { rowTop + Double($0) / Double(strips) }
+        }
+        heights.sort()
+        var area = 0.0
+        var crossings: [(x: Double, winding: Int)] = []
+        var nextChange = 0
+        var leftWinding = steps.base
+        for (upper, lower) in zip(heights, heights.dropFirst()) where lower > upper {
+            let middle = (upper + lower) * 0.5
+            while nextChange < steps.changes.count, steps.changes[nextChange].y <= middle {
+                leftWinding += steps.changes[nextChange].delta
+                nextChange += 1
+            }
+            var winding = leftWinding
+            crossings.removeAll(keepingCapacity: true)
+            for piece in reaching where piece.top < middle && middle < piece.bottom {
+                let x = piece.x(at: middle)
+                if x <= left {
+                    winding += piece.winding
+                } else if x < right {
+                    crossings.append((x, piece.winding))
+                }
+            }
+            crossings.sort { $0.x < $1.x }
+            var inside = 0.0
+            var previous = left
+            for crossing in crossings {
+                if rule.counts(winding) { inside += crossing.x - previous }
+                winding += crossing.winding
+                previous = crossing.x
+            }
+            if rule.counts(winding) { inside += right - previous }
+            area += inside * (lower - upper)
+        }
+        return area
+    }
+
+    /// The height strictly inside both pieces' spans where they cross, if they do.
+    private static func crossing(_ a: RowPiece, _ b: RowPiece) -> Double? {
+        let top = max(a.top, b.top)
+        let bottom = min(a.bottom, b.bottom)
+        guard bottom > top else { return nil }
+        let gapTop = a.x(at: top) - b.x(at: top)
+        let gapBottom = a.x(at: bottom) - b.x(at: bottom)
+        guard gapTop * gapBottom < 0 else { return nil }
+        return top + gapTop / (gapTop - gapBottom) * (bottom - top)
+    }
+}
+
+extension FillRule {
+    /// Whether a point of this winding number is inside.
+    @inline(__always)
+    func counts(_ winding: Int) -> Bool {
+        self == .nonZero ? winding != 0 : winding & 1 != 0
+    }
+}
