@@ -24,6 +24,10 @@ struct FlattenedPath {
     var ys: [Double] = []
     /// Where each polygon's vertices end (exclusive); polygon i spans `ends[i - 1]..<ends[i]`.
     var ends: [Int] = []
+    /// For a stroke (`PathFlattener.polylines`) only: whether each subpath was closed, and whether each vertex
+    /// lies inside a curve, where the outline turns smoothly.
+    var closed: [Bool] = []
+    var smooth: [Bool] = []
 
     /// The polygons' vertex ranges.
     var polygons: [Range<Int>] {
@@ -64,10 +68,29 @@ enum PathFlattener {
         _ path: Path, through transform: AffineTransform2D, tolerance: Double,
         clip: (minX: Double, minY: Double, maxX: Double, maxY: Double)
     ) -> FlattenedPath? {
+        flatten(path, through: transform, tolerance: tolerance, clip: clip, forStroking: false)
+    }
+
+    /// Like `flatten`, for a stroke: every subpath kept as a polyline, open or closed (`FlattenedPath.closed`),
+    /// with which vertices lie inside a curve (`FlattenedPath.smooth`, where the stroker joins round); a lone
+    /// move is dropped, but a subpath of one point that was closed or drawn to itself is kept (a dot with round
+    /// or square caps). The tolerance is honoured as given, NaN meaning the default: the stroker scales it.
+    static func polylines(
+        _ path: Path, tolerance: Double, clip: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+    ) -> FlattenedPath? {
+        flatten(path, through: .identity, tolerance: tolerance, clip: clip, forStroking: true)
+    }
+
+    private static func flatten(
+        _ path: Path, through transform: AffineTransform2D, tolerance: Double,
+        clip: (minX: Double, minY: Double, maxX: Double, maxY: Double), forStroking: Bool
+    ) -> FlattenedPath? {
         var flattener = Flattener(
             transform: transform, clip: clip,
             tolerance: tolerance.isNaN
-                ? Path.defaultFlatteningTolerance : max(tolerance, Path.minimumFlatteningTolerance))
+                ? Path.defaultFlatteningTolerance
+                : forStroking ? tolerance : max(tolerance, Path.minimumFlatteningTolerance))
+        flattener.forStroking = forStroking
         for element in path.elements {
             switch element {
             case .move(let point):
@@ -77,6 +100,7 @@ enum PathFlattener {
             case .line(let point):
                 guard let p = flattener.map(point) else { return nil }
                 flattener.append(p)
+                flattener.segments += 1
             case .quadCurve(let point, let control):
                 guard let p1 = flattener.map(control), let p2 = flattener.map(point) else { return nil }
                 flattener.addCurve([flattener.last, p1, p2])
@@ -85,7 +109,7 @@ enum PathFlattener {
                 else { return nil }
                 flattener.addCurve([flattener.last, p1, p2, p3])
             case .close:
-                flattener.finishPolygon()
+                flattener.finishPolygon(closing: true)
             }
         }
         flattener.finishPolygon()
@@ -104,6 +128,10 @@ private struct Flattener {
     var polygonStart = 0
     /// The vertices curves have added so far, against `PathFlattener.maximumCurveVertices`.
     var curveVertices = 0
+    /// Whether subpaths are kept as polylines for a stroke, with their flags, rather than as polygons to fill.
+    var forStroking = false
+    /// The segments (lines and curves) of the open subpath, to tell a lone move from a subpath drawn to itself.
+    var segments = 0
 
     init(
         transform: AffineTransform2D, clip: (minX: Double, minY: Double, maxX: Double, maxY: Double), tolerance: Double
@@ -124,32 +152,39 @@ private struct Flattener {
     /// move, so there is one.
     var last: Vertex { (result.xs[result.xs.count - 1], result.ys[result.ys.count - 1]) }
 
-    mutating func append(_ vertex: Vertex) {
+    mutating func append(_ vertex: Vertex, insideCurve: Bool = false) {
         result.xs.append(vertex.x)
         result.ys.append(vertex.y)
+        if forStroking { result.smooth.append(insideCurve) }
     }
 
-    /// Ends the open polygon; one of fewer than three vertices encloses nothing and is dropped.
-    mutating func finishPolygon() {
+    /// Ends the open polygon; to fill, one of fewer than three vertices encloses nothing and is dropped; to
+    /// stroke, only a lone move is.
+    mutating func finishPolygon(closing: Bool = false) {
         let count = result.xs.count - polygonStart
-        if count >= 3 {
+        let kept = forStroking ? count >= 2 || (count == 1 && (closing || segments > 0)) : count >= 3
+        if kept {
             result.ends.append(result.xs.count)
+            if forStroking { result.closed.append(closing) }
         } else if count > 0 {
             result.xs.removeLast(count)
             result.ys.removeLast(count)
+            if forStroking { result.smooth.removeLast(count) }
         }
+        segments = 0
         polygonStart = result.xs.count
     }
 
     /// A quadratic (three points) or cubic (four), its first point already appended.
     mutating func addCurve(_ points: [Vertex]) {
+        segments += 1
         let degree = Double(points.count - 1)
         // Pieces still to flatten, the next one last; each with its depth of halving.
         var pieces: [(points: [Vertex], depth: Int)] = [(points, 0)]
         while let (piece, depth) = pieces.popLast() {
             let end = piece[piece.count - 1]
             if curveVertices >= PathFlattener.maximumCurveVertices || !hullMeetsClip(piece) {
-                append(end)
+                append(end, insideCurve: !pieces.isEmpty)
                 continue
             }
             var secondDifference = 0.0
@@ -167,9 +202,9 @@ private struct Flattener {
             }
             let count = max(1, min(Int(lines), PathFlattener.linesPerPiece))
             for step in 1..<count {
-                append(Self.point(piece, at: Double(step) / Double(count)))
+                append(Self.point(piece, at: Double(step) / Double(count)), insideCurve: true)
             }
-            append(end)
+            append(end, insideCurve: !pieces.isEmpty)
             curveVertices += count
         }
     }

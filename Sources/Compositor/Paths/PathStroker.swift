@@ -1,0 +1,180 @@
+/// One subpath to stroke, flattened: its points, which lie inside a curve (joined round, as the curve turns
+/// smoothly there), whether it is closed, and for a lone point (a zero-length subpath or dash) the direction
+/// its square cap faces.
+struct StrokePolyline {
+    typealias Vertex = (x: Double, y: Double)
+    var points: [Vertex] = []
+    var smooth: [Bool] = []
+    var closed = false
+    /// The direction of a lone point's square: SVG 2 aligns a zero-length subpath's with the x axis, and a
+    /// zero-length dash's follows the path.
+    var direction: Vertex = (1, 0)
+
+    /// Each subpath of a stroke's flattening (`PathFlattener.polylines`).
+    static func all(in flattened: FlattenedPath) -> [StrokePolyline] {
+        flattened.polygons.enumerated().map { index, range in
+            StrokePolyline(
+                points: range.map { (flattened.xs[$0], flattened.ys[$0]) }, smooth: Array(flattened.smooth[range]),
+                closed: flattened.closed[index])
+        }
+    }
+}
+
+/// Turns polylines into the outline of their stroke, which filled by the non-zero rule is the stroke: for each
+/// subpath, the left offset (at half the width) forward, the end cap, the right offset backward and the start
+/// cap, one polygon; a closed subpath is two, the left offset forward and the right backward.
+///
+/// Why non-zero filling gives exactly the stroke, however the outline loops: the stroke is the union of a
+/// rectangle per segment, a join piece per corner (bevel triangle, miter quadrilateral, disc sector) and the
+/// caps, each wound once the same way. As chains, their boundaries sum to this outline: a rectangle's end and
+/// the next one's start meet the join piece's sides and cancel, leaving on the inner side of a corner the path
+/// from one offset through the corner point to the other (as Skia's stroker goes). So the outline winds round
+/// each point as many times as pieces cover it: at least once inside the stroke, never outside. Where two
+/// consecutive segments are long enough that their inner offsets meet within both, the inner side takes that
+/// meeting point instead, which removes once the small kite where the two rectangles overlap (covered twice);
+/// each segment gives at most its own length to the kites at its ends, so no point loses more than it has.
+///
+/// Work is bounded: round joins and caps take at most `maximumArcSegmentsPerTurn` lines per full turn, and the
+/// outline at most `maximumOutlineVertices` vertices, after which further subpaths are left out.
+struct PathStroker {
+    typealias Vertex = (x: Double, y: Double)
+
+    /// The most lines a full turn of a round join, cap or dot is flattened into: enough for the tolerance at a
+    /// radius of 10,000 px (0.02 px needs 1,111 per turn at 1,000 px, 3,512 at 10,000 px).
+    static let maximumArcSegmentsPerTurn = 4096
+    /// The most vertices one stroke's outline may have (a million-segment path of curves needs a few million).
+    static let maximumOutlineVertices = 1 << 24
+
+    let halfWidth: Double
+    let cap: StrokeStyle.LineCap
+    let join: StrokeStyle.LineJoin
+    /// The miter limit squared, at least 1.
+    let miterLimitSquared: Double
+    /// How far a round join or cap may stray from its circle, in the polylines' units.
+    let tolerance: Double
+    /// The outline so far: closed polygons, filled by non-zero.
+    var outline = FlattenedPath()
+
+    init(halfWidth: Double, style: StrokeStyle, tolerance: Double) {
+        self.halfWidth = halfWidth
+        (cap, join) = (style.cap, style.join)
+        let limit = style.miterLimit >= 1 ? style.miterLimit : 1
+        miterLimitSquared = limit * limit
+        self.tolerance = tolerance
+    }
+
+    /// Adds the outline of `line`'s stroke.
+    mutating func add(_ line: StrokePolyline) {
+        // Points closer than this to the last are dropped: a segment too short to give a direction.
+        let shortest = tolerance * 1e-3
+        var points: [Vertex] = []
+        var smooth: [Bool] = []
+        for (index, point) in line.points.enumerated() {
+            if let last = points.last, Self.distance(last, point) <= shortest {
+                // The corner that stays must keep its join if the one dropped had one.
+                if !line.smooth[index] { smooth[smooth.count - 1] = false }
+                continue
+            }
+            points.append(point)
+            smooth.append(line.smooth[index])
+        }
+        if line.closed, points.count > 1, Self.distance(points[points.count - 1], points[0]) <= shortest {
+            points.removeLast()
+            smooth.removeLast()
+        }
+        guard points.count > 1 else {
+            if let point = points.first { addDot(at: point, facing: line.direction) }
+            return
+        }
+        let segmentCount = line.closed ? points.count : points.count - 1
+        var directions: [Vertex] = []
+        var lengths: [Double] = []
+        for index in 0..<segmentCount {
+            let (from, to) = (points[index], points[(index + 1) % points.count])
+            let length = Self.distance(from, to)
+            directions.append(((to.x - from.x) / length, (to.y - from.y) / length))
+            lengths.append(length)
+        }
+        let innerMeets = innerOffsetsMeet(directions: directions, lengths: lengths, closed: line.closed)
+        var left: [Vertex] = []
+        var right: [Vertex] = []
+        let corners = line.closed ? Array(0..<points.count) : Array(1..<(points.count - 1))
+        if !line.closed {
+            let normal = Self.leftNormal(directions[0])
+            left.append(Self.offset(points[0], normal, halfWidth))
+            right.append(Self.offset(points[0], normal, -halfWidth))
+        }
+        for corner in corners {
+            let incoming = directions[(corner + segmentCount - 1) % segmentCount]
+            addJoin(
+                at: points[corner], from: incoming, to: directions[corner], smooth: smooth[corner],
+                innerMeets: innerMeets[corner], left: &left, right: &right)
+        }
+        if line.closed {
+            addPolygon(left)
+            addPolygon(right.reversed())
+            return
+        }
+        let end = points[points.count - 1]
+        let lastDirection = directions[segmentCount - 1]
+        let lastNormal = Self.leftNormal(lastDirection)
+        var polygon = left
+        polygon.append(Self.offset(end, lastNormal, halfWidth))
+        polygon += capPoints(at: end, side: lastNormal, outward: lastDirection)
+        polygon.append(Self.offset(end, lastNormal, -halfWidth))
+        polygon += right.reversed()
+        let firstNormal = Self.leftNormal(directions[0])
+        polygon += capPoints(
+            at: points[0], side: (-firstNormal.x, -firstNormal.y), outward: (-directions[0].x, -directions[0].y))
+        addPolygon(polygon)
+    }
+
+    /// For each corner (indexed by its point), whether the inner offsets of its two segments meet within both,
+    /// each segment giving its ends at most its length in all (see the type's comment): the inner side then
+    /// takes the meeting point. A closed polyline's first corner is decided first, so its budget is known.
+    private func innerOffsetsMeet(directions: [Vertex], lengths: [Double], closed: Bool) -> [Bool] {
+        let count = directions.count
+        var meets = [Bool](repeating: false, count: closed ? count : count + 1)
+        var usedAtStart = [Double](repeating: 0, count: count)
+        var usedAtEnd = [Double](repeating: 0, count: count)
+        let corners = closed ? Array(0..<count) : Array(1..<count)
+        for corner in corners {
+            let (incoming, outgoing) = ((corner + count - 1) % count, corner % count)
+            let (a, b) = (directions[incoming], directions[outgoing])
+            let cross = abs(a.x * b.y - a.y * b.x)
+            let dot = a.x * b.x + a.y * b.y
+            guard dot > -1 + 1e-9 else { continue }
+            // How far along each segment the kite reaches: h·max(sin α, tan(α/2)), α the turn.
+            let reach = halfWidth * max(cross, cross / (1 + dot))
+            if usedAtStart[incoming] + reach <= lengths[incoming], usedAtEnd[outgoing] + reach <= lengths[outgoing] {
+                meets[corner] = true
+                usedAtEnd[incoming] = reach
+                usedAtStart[outgoing] = reach
+            }
+        }
+        return meets
+    }
+
+    /// Appends a closed polygon to the outline, unless the outline is full.
+    mutating func addPolygon<Points: Collection>(_ points: Points) where Points.Element == Vertex {
+        guard points.count >= 3, outline.xs.count + points.count <= Self.maximumOutlineVertices else { return }
+        for point in points {
+            outline.xs.append(point.x)
+            outline.ys.append(point.y)
+        }
+        outline.ends.append(outline.xs.count)
+    }
+
+    static func distance(_ a: Vertex, _ b: Vertex) -> Double {
+        ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+    }
+
+    /// The unit normal to the left of a direction on a y-down screen (x towards y turns clockwise there).
+    @inline(__always)
+    static func leftNormal(_ direction: Vertex) -> Vertex { (direction.y, -direction.x) }
+
+    @inline(__always)
+    static func offset(_ point: Vertex, _ direction: Vertex, _ distance: Double) -> Vertex {
+        (point.x + direction.x * distance, point.y + direction.y * distance)
+    }
+}
