@@ -18,7 +18,12 @@ extension SVGDrawing {
     /// those that would draw something unsupported refused.
     static func properties(of element: XMLElement) throws(SceneFile.SVGFailure) -> [String: String] {
         var properties: [String: String] = [:]
-        for key in ["fill", "fill-rule", "fill-opacity", "opacity", "stroke", "clip-path", "mask", "filter"] {
+        for key in [
+            "fill", "fill-rule", "fill-opacity", "opacity", "stroke", "stroke-width", "stroke-linecap",
+            "stroke-linejoin",
+            "stroke-miterlimit", "stroke-dasharray", "stroke-dashoffset", "stroke-opacity", "clip-path", "mask",
+            "filter",
+        ] {
             if let value = element.attributes[key] { properties[key] = value }
         }
         for declaration in (element.attributes["style"] ?? "").split(separator: ";") {
@@ -28,9 +33,6 @@ extension SVGDrawing {
         }
         for key in ["clip-path", "mask", "filter"] where properties[key].map({ $0 != "none" }) ?? false {
             throw failure("<\(element.name)> has \(key), which is not drawn")
-        }
-        if let stroke = properties["stroke"], stroke != "none" {
-            throw failure("<\(element.name)> has a stroke, which this reader does not draw (fills only)")
         }
         return properties
     }
@@ -53,6 +55,53 @@ extension SVGDrawing {
             paint.rule = rule == "evenodd" ? .evenOdd : .nonZero
         }
         if let opacity = properties["fill-opacity"] { paint.fillOpacity *= try unit(opacity) }
+        try applyStroke(properties, to: &paint)
+    }
+
+    /// The stroke properties SVG inherits: `stroke` (a colour or none), its width, caps, joins, miter limit, dash
+    /// array and offset, and opacity.
+    private static func applyStroke(_ properties: [String: String], to paint: inout Paint) throws(SceneFile.SVGFailure)
+    {
+        if let stroke = properties["stroke"] {
+            switch stroke {
+            case "none": paint.stroke = nil
+            case "currentColor", "currentcolor": paint.stroke = .black
+            default:
+                guard let color = RGBAColor(css: stroke) else {
+                    throw failure("stroke \(stroke.quotedForMessage(limit: 40)) is not a colour this reader draws")
+                }
+                paint.stroke = color
+            }
+        }
+        if let width = properties["stroke-width"] {
+            guard let value = length(width), value >= 0 else {
+                throw failure("stroke-width \(width.quotedForMessage())")
+            }
+            paint.style.width = value
+        }
+        if let cap = properties["stroke-linecap"] {
+            guard let value = StrokeStyle.LineCap(rawValue: cap) else {
+                throw failure("stroke-linecap \(cap.quotedForMessage())")
+            }
+            paint.style.cap = value
+        }
+        if let join = properties["stroke-linejoin"] {
+            guard let value = StrokeStyle.LineJoin(rawValue: join) else {
+                throw failure("stroke-linejoin \(join.quotedForMessage())")
+            }
+            paint.style.join = value
+        }
+        if let limit = properties["stroke-miterlimit"] {
+            guard let value = Double(limit), value >= 1, value.isFinite else {
+                throw failure("stroke-miterlimit \(limit.quotedForMessage())")
+            }
+            paint.style.miterLimit = value
+        }
+        if let opacity = properties["stroke-opacity"] { paint.strokeOpacity *= try unit(opacity) }
+        if let dashes = properties["stroke-dasharray"] {
+            paint.dashes = dashes == "none" ? [] : numbers(dashes)
+        }
+        if let offset = properties["stroke-dashoffset"] { paint.dashOffset = length(offset) ?? 0 }
     }
 
     /// An opacity, 0…1 (clamped, as CSS clamps it), or a percentage.
@@ -135,7 +184,8 @@ extension SVGDrawing {
             }
             if element.name == "polygon" { path.close() }
         case "line":
-            return nil  // a line has no inside, and strokes are not drawn
+            path.move(to: Point(x: number("x1"), y: number("y1")))
+            path.line(to: Point(x: number("x2"), y: number("y2")))
         default:
             if refusedElements.contains(element.name) { throw failure("<\(element.name)> is not drawn by this reader") }
             return nil  // unknown elements draw nothing, as SVG renderers skip them

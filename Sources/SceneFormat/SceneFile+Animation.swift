@@ -34,7 +34,7 @@ extension SceneFile {
     private static let propertyTypes: [String: [String]] = [
         "opacity": [], "transform": [], "rotation": [], "frame": [], "color": ["color", "shape", "text", "path", "symbol"],
         "cornerRadius": ["image", "shape", "backdrop", "group"], "effect": ["backdrop"], "blur": ["backdrop"],
-        "dim": ["backdrop"], "image": ["image"], "curl": ["curled"], "transform3D": [], "rotation3D": [],
+        "dim": ["backdrop"], "image": ["image"], "curl": ["curled"], "strokeEnd": ["path"], "transform3D": [], "rotation3D": [],
     ]
 
     /// - Parameter hasFrame: whether the layer gives its frame (a frame animation without one needs `from`).
@@ -203,6 +203,8 @@ private struct PropertyValues {
         case "effect": return .effect(try track(&file) { (j, p) throws(SceneFileError) in try number(j, p, 0...1) })
         case "dim": return .dim(try track(&file) { (j, p) throws(SceneFileError) in try number(j, p, 0...1) })
         case "curl": return .curl(try track(&file) { (j, p) throws(SceneFileError) in try number(j, p, 0...1) })
+        case "strokeEnd":
+            return .strokeEnd(try track(&file) { (j, p) throws(SceneFileError) in try number(j, p, 0...1) })
         case "blur": return .blur(try track(&file) { (j, p) throws(SceneFileError) in try number(j, p, 0...1000) })
         case "cornerRadius":
             return .cornerRadius(try track(&file) { (j, p) throws(SceneFileError) in try number(j, p, 0...1e6) })

@@ -10,7 +10,7 @@ import Scenes
 /// into the frame, scaled uniformly and centred (without one, path coordinates are points from the frame's corner);
 /// `fill` a colour, `"none"` or a gradient (see `gradientFill`; default black, as SVG's); `fillRule` `nonzero` (default) or `evenodd`.
 extension SceneFile {
-    static let pathKeys = ["d", "viewBox", "fill", "fillRule"]
+    static let pathKeys = ["d", "viewBox", "fill", "fillRule", "stroke", "strokeEnd"]
 
     /// Path data longer than this many bytes is refused before it is read (a million segments fit in less).
     static let maximumPathDataBytes = 16 << 20
@@ -40,6 +40,41 @@ extension SceneFile {
         }
         let rule = try object.optionalString("fillRule", oneOf: ["nonzero", "evenodd"]) ?? "nonzero"
         shape.fillRule = rule == "evenodd" ? .evenOdd : .nonZero
+        if let stroke = object.value("stroke") { shape.stroke = try self.stroke(stroke, path: object.at("stroke")) }
+        shape.strokeEnd = try object.optionalNumber("strokeEnd", atLeast: 0, atMost: 1) ?? 1
         return .path(shape)
+    }
+
+    /// `stroke`: `{ "color": "#fff", "width": 2, "cap": "round", "join": "round", "miterLimit": 4, "dash": [4, 2],
+    /// "dashPhase": 0 }`, as SVG's stroke properties (width 1, butt caps, miter joins with limit 4 by default; a
+    /// width of 0 is a one-pixel hairline; a dash array of zeros or with a negative entry refused).
+    private func stroke(_ json: JSONValue, path: String) throws(SceneFileError) -> PathStroke {
+        let object = try JSONObject(json, path: path)
+        try object.allowKeys(["color", "width", "cap", "join", "miterLimit", "dash", "dashPhase"])
+        var style = StrokeStyle(
+            width: try object.optionalNumber("width", atLeast: 0, atMost: 1e6) ?? 1,
+            cap: try object.choice("cap", StrokeStyle.LineCap.self) ?? .butt,
+            join: try object.choice("join", StrokeStyle.LineJoin.self) ?? .miter,
+            miterLimit: try object.optionalNumber("miterLimit", atLeast: 1, atMost: 1e6) ?? 4)
+        if let dash = object.value("dash") {
+            guard case .array(let items) = dash, items.count <= 256 else {
+                throw SceneFileError.invalid(
+                    path: object.at("dash"), message: "expected an array of at most 256 lengths")
+            }
+            var lengths: [Double] = []
+            for item in items {
+                guard case .number(let length) = item else {
+                    throw SceneFileError.invalid(path: object.at("dash"), message: "expected lengths")
+                }
+                lengths.append(length)
+            }
+            do {
+                style = try style.dashed(
+                    lengths, phase: try object.optionalNumber("dashPhase", atLeast: -1e9, atMost: 1e9) ?? 0)
+            } catch {
+                throw SceneFileError.invalid(path: object.at("dash"), message: "\(error)")
+            }
+        }
+        return PathStroke(color: try object.color("color") ?? .black, style: style)
     }
 }

@@ -10,7 +10,8 @@ import Scenes
 /// An image layer whose `path` names an SVG file (`.svg`) draws the file's shapes as path layers: the subset icon
 /// sets use (`svg` with `viewBox`, `width`, `height`; `g`; `path`, `rect`, `circle`, `ellipse`, `polygon`, and
 /// `line` and `polyline`, which fill nothing; `transform`; `fill`, `fill-rule`, `fill-opacity`, `opacity` as
-/// attributes or `style` declarations; `defs`, `title`, `desc`, `metadata` skipped). The view box is drawn in the
+/// attributes or `style` declarations, and the stroke's: `stroke`, `stroke-width`, `-linecap`, `-linejoin`,
+/// `-miterlimit`, `-dasharray`, `-dashoffset`, `-opacity`; `defs`, `title`, `desc`, `metadata` skipped). The view box is drawn in the
 /// frame scaled to fit and centred (`preserveAspectRatio` xMidYMid meet; `fit` does not apply). Anything else that
 /// would draw (text, images, `use`, clips, masks, filters, gradients by `url(…)`, strokes) is refused with a
 /// message naming it; the XML is read without a DTD, entities or external references (`XMLElement`), at most
@@ -78,6 +79,11 @@ struct SVGDrawing {
         var fillOpacity = 1.0
         var rule = FillRule.nonZero
         var transform = AffineTransform2D.identity
+        var stroke: RGBAColor?
+        var strokeOpacity = 1.0
+        var style = StrokeStyle()
+        var dashes: [Double] = []
+        var dashOffset = 0.0
     }
 
     func layers() throws(SceneFile.SVGFailure) -> [Layer] {
@@ -124,12 +130,21 @@ struct SVGDrawing {
                 layers.append(group)
                 continue
             }
-            guard let shape = try SVGDrawing.shape(child) else { continue }
-            guard let fill = inner.fill, !shape.isEmpty else { continue }
-            var color = fill
-            color.alpha *= inner.fillOpacity
-            let vector = VectorShape(
-                shape.transformed(by: inner.transform), viewBox: viewBox, fill: color, fillRule: inner.rule)
+            guard let shape = try SVGDrawing.shape(child), !shape.isEmpty else { continue }
+            // A line has no inside; everything else fills, then strokes. The path keeps the element's units and
+            // its transform goes into the mapping, so a stroke's width scales with it as SVG's does.
+            var fill = child.name == "line" ? nil : inner.fill
+            fill?.alpha *= inner.fillOpacity
+            var vector = VectorShape(shape, viewBox: viewBox, fill: fill, fillRule: inner.rule)
+            vector.transform = inner.transform
+            if var color = inner.stroke {
+                color.alpha *= inner.strokeOpacity
+                var style = inner.style
+                // SVG ignores a dash array with a negative entry or of zeros: the line is solid.
+                if !inner.dashes.isEmpty { style = (try? style.dashed(inner.dashes, phase: inner.dashOffset)) ?? style }
+                vector.stroke = PathStroke(color: color, style: style)
+            }
+            guard vector.fill != nil || vector.stroke != nil else { continue }
             layers.append(.path(vector, opacity: opacity))
         }
         return layers

@@ -115,13 +115,24 @@ extension SceneRenderer {
             return (PlannedLayer(layer: layer, kind: kind, transform: transform, box: marked), masked ? area / 4 : 0)
         case .path(let shape):
             // The path's own extent (it is not clipped to the frame), flattened and covered when drawn.
-            guard shape.isFilled, let bounds = shape.path.bounds else { return nothing(box: marked) }
+            guard shape.paintsSomething, let bounds = shape.path.bounds else { return nothing(box: marked) }
             let pathToPixels = shape.pathToFrame(frame).concatenating(transform)
-            let box = PixelBox(covering: bounds, through: pathToPixels, within: placement.width, placement.height)
+            // A stroke reaches past the bounds (a hairline by a pixel, whatever the transform).
+            let reach = shape.strokeReach
+            let grown = Rect(
+                x: bounds.x - reach, y: bounds.y - reach, width: bounds.width + 2 * reach, height: bounds.height + 2 * reach)
+            var box = PixelBox(covering: grown, through: pathToPixels, within: placement.width, placement.height)
+            if shape.stroke != nil {
+                box = box.expanded(by: 1).intersection(PixelBox(x: 0, y: 0, width: placement.width, height: placement.height))
+            }
             guard !box.isEmpty else { return nothing() }
             let covered = Double(box.width) * Double(box.height)
             // Cells accumulated, a prefix sum and a masked fill: about three passes, plus the segments.
             work += covered * 3 + Double(shape.path.elements.count) * SceneRenderer.operationsPerPathElement
+            // A stroke is an outline of about four times the path's elements, filled over the same pixels.
+            if shape.stroke != nil {
+                work += covered * 3 + Double(shape.path.elements.count) * 4 * SceneRenderer.operationsPerPathElement
+            }
             if shape.gradient != nil { work += covered * SceneRenderer.operationsPerGradientPixel }
             let kind = PlannedLayer.Kind.path(shape, pathToPixels: pathToPixels, box: box)
             return (PlannedLayer(layer: layer, kind: kind, transform: transform, box: box), covered / 2)

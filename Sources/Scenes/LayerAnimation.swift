@@ -83,6 +83,8 @@ public enum AnimatedProperty: Sendable {
     case image(to: Image)
     /// A curled layer's `PageCurl.progress`: 0 flat, 1 gone.
     case curl(Track<Double>)
+    /// A path layer's `VectorShape.strokeEnd`, 0…1 (`CAShapeLayer`'s `strokeEnd`): a checkmark drawn on.
+    case strokeEnd(Track<Double>)
 }
 
 /// An axis through the origin for `AnimatedProperty.rotation3D`.
@@ -180,7 +182,7 @@ extension AnimatedProperty {
     public var startsExplicitly: Bool {
         switch self {
         case .opacity(let t), .rotation(let t), .cornerRadius(let t), .effect(let t), .blur(let t), .dim(let t),
-            .curl(let t), .rotation3D(_, let t):
+            .curl(let t), .rotation3D(_, let t), .strokeEnd(let t):
             return t.startsExplicitly
         case .transform(let t): return t.startsExplicitly
         case .transform3D(let t): return t.startsExplicitly

@@ -183,8 +183,12 @@ extension Layer {
             case .text(let text, let color):
                 content = .text(text, color: colorValue(chain, at: time, model: color) ?? color)
             case .path(var shape):
-                guard let fill = shape.fill else { return }
-                shape.fill = colorValue(chain, at: time, model: fill) ?? fill
+                // The fill's colour; a stroke-only path's stroke colour.
+                if let fill = shape.fill {
+                    shape.fill = colorValue(chain, at: time, model: fill) ?? fill
+                } else if let stroke = shape.stroke {
+                    shape.stroke?.color = colorValue(chain, at: time, model: stroke.color) ?? stroke.color
+                }
                 content = .path(shape)
             case .image, .backdrop, .group, .curled, .emitter: return
             }
@@ -206,6 +210,12 @@ extension Layer {
             guard case .image(let next) = latest.animation.property else { return }
             let progress = Progress(latest.animation, at: time)
             crossDissolve(from: latest.from.image, to: next, progress: min(max(progress.x, 0), 1))
+        case .strokeEnd:
+            guard case .path(var shape) = content,
+                let value = value({ if case .strokeEnd(let t) = $0 { (t, $1.strokeEnd) } else { nil } })
+            else { return }
+            shape.strokeEnd = min(max(value, 0), 1)
+            content = .path(shape)
         case .curl:
             guard case .curled(let layers, var curl) = content,
                 let value = value({ if case .curl(let t) = $0 { (t, $1.curl) } else { nil } })
@@ -279,7 +289,7 @@ private struct ChainEntry {
 /// Which property an animation drives (animations of one kind chain; different kinds are independent).
 private enum PropertyKind: Hashable, CaseIterable {
     case opacity, transform, rotation, transform3D, rotation3D, frame, color, cornerRadius, effect, blur, dim, image,
-        curl
+        curl, strokeEnd
 
     init(_ property: AnimatedProperty) {
         switch property {
@@ -296,6 +306,7 @@ private enum PropertyKind: Hashable, CaseIterable {
         case .dim: self = .dim
         case .image: self = .image
         case .curl: self = .curl
+        case .strokeEnd: self = .strokeEnd
         }
     }
 }
@@ -315,6 +326,7 @@ private struct ModelValues {
     var dim = 0.0
     var image: Image?
     var curl = 0.0
+    var strokeEnd = 1.0
 
     init(_ layer: Layer) {
         opacity = layer.opacity
@@ -330,10 +342,11 @@ private struct ModelValues {
             (effect, blur, dim, cornerRadius) =
                 (material.effect, material.recipe.blurPoints, material.dim, material.cornerRadius)
         case .text(_, let color): self.color = color
-        case .path(let shape): color = shape.fill
         case .group: cornerRadius = layer.clipCornerRadius ?? 0
         case .emitter: break
         case .curled(_, let curl): self.curl = curl.progress
+        case .path(let shape):
+            (color, strokeEnd) = (shape.fill ?? shape.stroke?.color, shape.strokeEnd)
         }
     }
 
@@ -355,6 +368,7 @@ private struct ModelValues {
         case .dim(let track): dim = end.value(of: track, from: dim)
         case .image(let next): if end.x >= 1 { image = next }
         case .curl(let track): curl = end.value(of: track, from: curl)
+        case .strokeEnd(let track): strokeEnd = end.value(of: track, from: strokeEnd)
         }
     }
 }

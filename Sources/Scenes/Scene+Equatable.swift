@@ -27,7 +27,7 @@ extension AnimatedProperty: Equatable {
         switch (lhs, rhs) {
         case (.opacity(let a), .opacity(let b)), (.rotation(let a), .rotation(let b)),
             (.cornerRadius(let a), .cornerRadius(let b)), (.effect(let a), .effect(let b)), (.blur(let a), .blur(let b)),
-            (.dim(let a), .dim(let b)), (.curl(let a), .curl(let b)):
+            (.dim(let a), .dim(let b)), (.curl(let a), .curl(let b)), (.strokeEnd(let a), .strokeEnd(let b)):
             return a == b && lhs.kindIndex == rhs.kindIndex
         case (.transform(let a), .transform(let b)): return a == b
         case (.transform3D(let a), .transform3D(let b)): return a == b
@@ -55,6 +55,7 @@ extension AnimatedProperty: Equatable {
         case .dim: 10
         case .image: 11
         case .curl: 12
+        case .strokeEnd: 13
         }
     }
 }

@@ -115,20 +115,19 @@ public struct SceneRenderer: Sendable {
                     opacity: layer.opacity, space: context.space, threads: threads)
             }
         case .path(let shape, let pathToPixels, let box):
-            guard shape.isFilled,
-                let (covered, mask) = Coverage.path(
-                    shape.path, rule: shape.fillRule, through: pathToPixels, within: box, threads: threads)
+            drawFill(of: shape, pathToPixels: pathToPixels, box: box, layer: layer, target: target, space: context.space)
+            guard let stroke = shape.stroke, shape.strokeEnd > 0 else { return }
+            // Trimmed along the path's length in path units, flattened finely enough for the pixels it maps to.
+            let scale = max(abs(pathToPixels.a * pathToPixels.d - pathToPixels.b * pathToPixels.c).squareRoot(), 1e-9)
+            let path =
+                shape.strokeEnd < 1 ? shape.path.trimmed(to: shape.strokeEnd, tolerance: 0.02 / scale) : shape.path
+            guard
+                let (covered, mask) = Coverage.stroke(
+                    path, style: stroke.style, through: pathToPixels, within: box, threads: threads)
             else { return }
-            if let paint = shape.gradient {
-                target.fill(
-                    paint.gradient, mask: mask, x: covered.x, y: covered.y,
-                    transform: paint.transform.concatenating(pathToPixels), operator: layer.blend,
-                    opacity: layer.opacity, space: context.space, threads: threads)
-            } else if let fill = shape.fill {
-                target.fill(
-                    fill, mask: mask, x: covered.x, y: covered.y, operator: layer.blend, opacity: layer.opacity,
-                    space: context.space, threads: threads)
-            }
+            target.fill(
+                stroke.color, mask: mask, x: covered.x, y: covered.y, operator: layer.blend, opacity: layer.opacity,
+                space: context.space, threads: threads)
         case .backdrop(let material, let frame, let box):
             drawBackdrop(
                 material, opacity: layer.opacity, frame: frame, box: box, transform: planned.transform,
@@ -191,6 +190,27 @@ public struct SceneRenderer: Sendable {
             target.draw(
                 warped, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity, space: context.space,
                 threads: threads)
+        }
+    }
+
+    /// A path layer's fill (a colour or a gradient) through the coverage of its outline.
+    private func drawFill(
+        of shape: VectorShape, pathToPixels: AffineTransform2D, box: PixelBox, layer: Layer, target: Image,
+        space: WorkingSpace
+    ) {
+        guard shape.isFilled,
+            let (covered, mask) = Coverage.path(
+                shape.path, rule: shape.fillRule, through: pathToPixels, within: box, threads: threads)
+        else { return }
+        if let paint = shape.gradient {
+            target.fill(
+                paint.gradient, mask: mask, x: covered.x, y: covered.y,
+                transform: paint.transform.concatenating(pathToPixels), operator: layer.blend,
+                opacity: layer.opacity, space: space, threads: threads)
+        } else if let fill = shape.fill {
+            target.fill(
+                fill, mask: mask, x: covered.x, y: covered.y, operator: layer.blend, opacity: layer.opacity,
+                space: space, threads: threads)
         }
     }
 

@@ -37,7 +37,8 @@ final class SVGFileTests: XCTestCase {
     }
 
     /// An icon in the subset: a group's transform, fills by attribute and by style, fill-opacity, every basic
-    /// shape; drawn as rsvg-convert draws it, within cairo's sampling (see `PathRsvgOracleTests`).
+    /// shape, strokes (caps, joins, dashes, a width scaled by a transform); drawn as rsvg-convert draws it, within
+    /// cairo's sampling (see `PathRsvgOracleTests`).
     func testAnIconDrawsAsCairoDrawsIt() throws {
         let svg = ##"""
             <?xml version="1.0" encoding="UTF-8"?>
@@ -52,6 +53,9 @@ final class SVGFileTests: XCTestCase {
               </g>
               <polygon points="2,2 6,2 4,5" fill="red" fill-rule="evenodd"/>
               <rect x="18" y="1" width="5" height="4" rx="1" fill="rgb(0, 0, 255)" style="fill:#00f"/>
+              <line x1="3" y1="21" x2="21" y2="19" stroke="#ff5a5f" stroke-width="1.5" stroke-linecap="round"/>
+              <polyline points="2,12 5,8 8,12" fill="none" stroke="#000" stroke-linejoin="round" stroke-dasharray="2 1"/>
+              <g transform="scale(0.5)"><path d="M36 4 h8 v8" fill="none" stroke="#a3d977" stroke-width="2"/></g>
             </svg>
             """##
         let ours = try SceneRenderer(threads: 2).render(try scene(svg))
@@ -103,7 +107,7 @@ final class SVGFileTests: XCTestCase {
             let text = message(head + body + "</svg>") ?? "read without an error"
             XCTAssertTrue(text.contains(expected), text, line: line)
         }
-        refused(##"<path d="M0 0h9v9z" stroke="#000"/>"##, "has a stroke, which this reader does not draw")
+        refused(##"<path d="M0 0h9v9z" stroke="#000" stroke-linecap="pointy"/>"##, "stroke-linecap \"pointy\"")
         refused(#"<text x="1" y="9">A</text>"#, "<text> is not drawn by this reader")
         refused(##"<path d="M0 0h9v9z" fill="url(#g)"/>"##, "is not a colour this reader draws")
         refused(##"<g clip-path="url(#c)"><path d="M0 0h9v9z"/></g>"##, "has clip-path, which is not drawn")

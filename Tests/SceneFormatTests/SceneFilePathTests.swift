@@ -50,6 +50,24 @@ final class SceneFilePathTests: XCTestCase {
         XCTAssertNotNil(message(#"{"type": "path", "d": "M0 0 h1 v1 z", "fill": {"conicGradient": {}}}"#))
     }
 
+    /// `stroke` in SVG's terms, `strokeEnd` and its animation; bad dashes refused with the reason.
+    func testAStrokeReads() throws {
+        let read = try scene(
+            ##"{"type": "path", "d": "M0 0 L10 10", "fill": "none", "stroke": {"color": "#fff", "width": 2, "cap": "round", "join": "bevel", "miterLimit": 2, "dash": [4, 2], "dashPhase": 1}, "strokeEnd": 0.5, "animations": [{"property": "strokeEnd", "to": 1, "duration": 1}]}"##
+        )
+        guard case .path(let shape) = read.layers[0].content, let stroke = shape.stroke else { return XCTFail() }
+        XCTAssertEqual(stroke.color, .white)
+        XCTAssertEqual(
+            stroke.style,
+            try StrokeStyle(width: 2, cap: .round, join: .bevel, miterLimit: 2).dashed([4, 2], phase: 1))
+        XCTAssertEqual(shape.strokeEnd, 0.5)
+        guard case .path(let done) = read.snapshot(at: 1).layers[0].content else { return XCTFail() }
+        XCTAssertEqual(done.strokeEnd, 1)
+        XCTAssertNotNil(message(#"{"type": "path", "d": "M0 0", "stroke": {"dash": [0, 0]}}"#))
+        XCTAssertNotNil(message(#"{"type": "path", "d": "M0 0", "stroke": {"dash": [1, -1]}}"#))
+        XCTAssertNotNil(message(#"{"type": "path", "d": "M0 0", "stroke": {"cap": "pointy"}}"#))
+    }
+
     func testPathMistakesNameTheirPathAndOffset() {
         XCTAssertEqual(
             message(#"{"type": "path", "d": "M0 0 L 5 x"}"#),

@@ -98,4 +98,43 @@ final class PathLayerTests: XCTestCase {
         }
         XCTAssertEqual(drawn[5, 30], try render([])[5, 30], "outside the path")
     }
+
+    /// A stroke is drawn over the fill as the compositor's stroke with the layer's mapping; `strokeEnd` ½ of a
+    /// straight line strokes its first half (a butt-capped bar of half the length), and it animates.
+    func testAStrokeOverTheFillAndItsEnd() throws {
+        let line = try Path(svgPathData: "M10 30 H70")
+        var shape = VectorShape(line, fill: nil)
+        shape.stroke = PathStroke(color: ink, style: StrokeStyle(width: 8))
+        let frame = Rect(x: 0, y: 0, width: 80, height: 60)
+        let whole = try render([.path(shape, frame: frame)], scale: 2, threads: 3)
+        XCTAssertTrue(whole.hasSamePixels(as: try render([.color(ink, frame: Rect(x: 10, y: 26, width: 60, height: 8))], scale: 2)))
+        shape.strokeEnd = 0.5
+        let half = try render([.path(shape, frame: frame)], scale: 2)
+        XCTAssertTrue(half.hasSamePixels(as: try render([.color(ink, frame: Rect(x: 10, y: 26, width: 30, height: 8))], scale: 2)))
+        // Over a fill, with the compositor's own stroke for a curve.
+        var ring = VectorShape(try Path(svgPathData: "M40 10 A20 20 0 1 1 39.99 10 Z"), fill: .white)
+        ring.stroke = PathStroke(color: ink, style: StrokeStyle(width: 3, join: .round))
+        let drawn = try render([.path(ring)], threads: 2)
+        let expected = Image(width: 80, height: 60, fill: try render([])[0, 0])
+        expected.fill(ring.path, color: .white, threads: 1)
+        expected.stroke(ring.path, style: ring.stroke!.style, color: ink, threads: 1)
+        XCTAssertTrue(drawn.hasSamePixels(as: expected))
+        // strokeEnd animates, as CAShapeLayer's does.
+        var drawing = Layer.path(shape)
+        drawing.animations = [
+            LayerAnimation(.strokeEnd(Track(from: 0, to: 1)), timing: AnimationTiming(curve: .linear, duration: 2))
+        ]
+        guard case .path(let quarter) = drawing.snapshot(at: 0.5).content else { return XCTFail() }
+        XCTAssertEqual(quarter.strokeEnd, 0.25, accuracy: 1e-12)
+    }
+
+    /// `trimmed(to:)` cuts by length across subpaths; a closed one cut short stays open.
+    func testTrimmingByLength() throws {
+        let two = try Path(svgPathData: "M0 0 H10 M0 5 H30")
+        XCTAssertEqual(two.trimmed(to: 0.5, tolerance: 0.01), try Path(svgPathData: "M0 0 H10 M0 5 H10"))
+        XCTAssertEqual(two.trimmed(to: 0, tolerance: 0.01), Path())
+        XCTAssertEqual(two.trimmed(to: 1, tolerance: 0.01), two)
+        let square = try Path(svgPathData: "M0 0 H10 V10 H0 Z")
+        XCTAssertEqual(square.trimmed(to: 0.5, tolerance: 0.01), try Path(svgPathData: "M0 0 H10 V10"))
+    }
 }

@@ -169,6 +169,13 @@ struct SceneWriter {
                 ])
             }
             return "\"" + random.pick(["#fff", "none", "red", "#00000000", "nope"]) + "\""
+        case "stroke":
+            return random.pick([
+                ##"{"color": "#fff", "width": 2, "cap": "round", "join": "round", "dash": [4, 2]}"##,
+                #"{"width": 1e300, "join": "miter", "miterLimit": 1e6}"#, #"{"width": 0}"#,
+                #"{"dash": [1e-300, 1e-300], "dashPhase": 1e9}"#, #"{"dash": [0, 0]}"#, #"{"cap": "pointy"}"#,
+            ])
+        case "strokeEnd": return random.pick(["0", "0.5", "1", "1.5", "-1"])
         case "fillRule": return "\"" + random.pick(["nonzero", "evenodd", "evenOdd", ""]) + "\""
         case "emitterPosition", "emitterSize":
             return random.chance(0.7) ? "[\(random.below(400) - 50), \(random.below(300))]" : "[\(number()), \(number())]"
@@ -214,7 +221,7 @@ struct SceneWriter {
                     "seed", "timeOffset", "emitterCells"],
         "text": ["text", "font", "size", "style", "weight", "italic", "color", "alignment", "lineLimit", "lineSpacing",
                  "tracking", "design"],
-        "path": ["d", "viewBox", "fill", "fillRule"],
+        "path": ["d", "viewBox", "fill", "fillRule", "stroke", "strokeEnd"],
     ]
 
     /// SVG path data: well-formed shapes, hostile numbers (NaN spelled out, 1e300, a million-step zig-zag's
@@ -277,7 +284,7 @@ struct SceneWriter {
         "color": ["opacity", "color", "frame", "transform"], "shape": ["opacity", "color", "cornerRadius", "rotation"],
         "backdrop": ["effect", "blur", "dim", "frame", "cornerRadius", "opacity"],
         "group": ["opacity", "transform", "rotation", "frame", "cornerRadius"], "curled": ["curl", "opacity", "frame"],
-        "path": ["opacity", "color", "transform", "rotation", "frame"],
+        "path": ["opacity", "color", "transform", "rotation", "frame", "strokeEnd"],
         "text": ["opacity", "color", "transform", "rotation", "frame"],
         "emitter": ["opacity", "transform", "rotation", "frame"],
         "transition": ["opacity", "transform", "rotation", "frame", "transform3D", "rotation3D"],
