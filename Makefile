@@ -67,6 +67,7 @@ docs: release
 		$(BLURTOOL) animate fixtures/flight-transitions.json --at $$t --scale 1 -o out/strip/at-$$t.png || exit 1; \
 	done
 	$(BLURTOOL) compose docs/flight-transitions-strip.json -q 85 -o docs/flight-transitions.jpg
+	$(BLURTOOL) animate fixtures/paths.json --at 1 -o docs/paths.png
 
 # The suites are XCTest; Swift Testing is off so the run ends on XCTest's "Executed N tests" line, after a line
 # naming every test that skipped for want of its oracle (ffmpeg, a font, Pillow). .ci/run sets

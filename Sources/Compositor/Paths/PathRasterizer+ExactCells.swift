@@ -8,6 +8,12 @@ extension PathRasterizer {
     /// only where an edge ends or two edges cross inside it; elsewhere the middle line is exact.
     static let sampledStripsPerCell = 64
 
+    /// The most edges crossing one cell that are sampled; past it (only a hostile outline gets there: a stroke
+    /// thousands of pixels wide squashed by an extreme scale puts thousands of edges through every cell) the cell
+    /// keeps the summed coverage the accumulation gave it, exact wherever windings take two consecutive values,
+    /// so the work stays bounded by strips × edges per cell.
+    static let maximumSampledEdgesPerCell = 256
+
     /// One edge's part within a pixel row, in the box's pixels: from (`xTop`, `top`) to (`xBottom`, `bottom`).
     private struct RowPiece {
         var top, bottom, xTop, xBottom: Double
@@ -72,6 +78,7 @@ extension PathRasterizer {
                 steps.add(piece, rowTop: rowTop, rowBottom: rowBottom)
                 return true
             }
+            guard reaching.count <= maximumSampledEdgesPerCell else { continue }
             let area = cellArea(
                 left: left, rowTop: rowTop, reaching: reaching, steps: steps, rule: rule,
                 exact: reaching.count <= maximumExactEdgesPerCell)
