@@ -32,9 +32,11 @@ extension SceneFile {
 
     /// Which layer types each property applies to.
     private static let propertyTypes: [String: [String]] = [
-        "opacity": [], "transform": [], "rotation": [], "frame": [], "color": ["color", "shape", "text", "path", "symbol"],
+        "opacity": [], "transform": [], "rotation": [], "frame": [],
+        "color": ["color", "shape", "text", "path", "symbol"],
         "cornerRadius": ["image", "shape", "backdrop", "group"], "effect": ["backdrop"], "blur": ["backdrop"],
-        "dim": ["backdrop"], "image": ["image"], "curl": ["curled"], "strokeEnd": ["path"], "transform3D": [], "rotation3D": [],
+        "dim": ["backdrop"], "image": ["image"], "curl": ["curled"], "strokeEnd": ["path"], "transform3D": [],
+        "rotation3D": [],
     ]
 
     /// - Parameter hasFrame: whether the layer gives its frame (a frame animation without one needs `from`).

@@ -8,7 +8,8 @@ import Scenes
 ///
 /// `d` is SVG 1.1 / SVG 2 path data (a mistake names its offset); `viewBox` maps that box of path coordinates
 /// into the frame, scaled uniformly and centred (without one, path coordinates are points from the frame's corner);
-/// `fill` a colour, `"none"` or a gradient (see `gradientFill`; default black, as SVG's); `fillRule` `nonzero` (default) or `evenodd`.
+/// `fill` a colour, `"none"` or a gradient (see `gradientFill`; default black, as SVG's); `fillRule` `nonzero`
+/// (default) or `evenodd`.
 extension SceneFile {
     static let pathKeys = ["d", "viewBox", "fill", "fillRule", "stroke", "strokeEnd"]
 

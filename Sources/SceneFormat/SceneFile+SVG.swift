@@ -8,14 +8,13 @@ import Scenes
 #endif
 
 /// An image layer whose `path` names an SVG file (`.svg`) draws the file's shapes as path layers: the subset icon
-/// sets use (`svg` with `viewBox`, `width`, `height`; `g`; `path`, `rect`, `circle`, `ellipse`, `polygon`, and
-/// `line` and `polyline`, which fill nothing; `transform`; `fill`, `fill-rule`, `fill-opacity`, `opacity` as
-/// attributes or `style` declarations, and the stroke's: `stroke`, `stroke-width`, `-linecap`, `-linejoin`,
-/// `-miterlimit`, `-dasharray`, `-dashoffset`, `-opacity`; `defs`, `title`, `desc`, `metadata` skipped). The view box is drawn in the
-/// frame scaled to fit and centred (`preserveAspectRatio` xMidYMid meet; `fit` does not apply). Anything else that
-/// would draw (text, images, `use`, clips, masks, filters, gradients by `url(…)`, strokes) is refused with a
-/// message naming it; the XML is read without a DTD, entities or external references (`XMLElement`), at most
-/// 4 MiB.
+/// sets use (`svg` with `viewBox`, `width`, `height`; `g`; `path`, `rect`, `circle`, `ellipse`, `line`, `polygon`,
+/// `polyline`; `transform`; `fill`, `fill-rule`, `fill-opacity`, `opacity`, and `stroke` with its `-width`,
+/// `-linecap`, `-linejoin`, `-miterlimit`, `-dasharray`, `-dashoffset`, `-opacity`, as attributes or `style`
+/// declarations; `defs`, `title`, `desc`, `metadata` skipped). The view box is drawn in the frame scaled to fit
+/// and centred (`preserveAspectRatio` xMidYMid meet; `fit` does not apply). Anything else that would draw (text,
+/// images, `use`, clips, masks, filters, paints by `url(…)`) is refused with a message naming it; the XML is read
+/// without a DTD, entities or external references (`XMLElement`), at most 4 MiB.
 extension SceneFile {
     static let maximumSVGBytes = 4 << 20
 

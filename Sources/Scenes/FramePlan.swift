@@ -120,10 +120,12 @@ extension SceneRenderer {
             // A stroke reaches past the bounds (a hairline by a pixel, whatever the transform).
             let reach = shape.strokeReach
             let grown = Rect(
-                x: bounds.x - reach, y: bounds.y - reach, width: bounds.width + 2 * reach, height: bounds.height + 2 * reach)
+                x: bounds.x - reach, y: bounds.y - reach, width: bounds.width + 2 * reach,
+                height: bounds.height + 2 * reach)
             var box = PixelBox(covering: grown, through: pathToPixels, within: placement.width, placement.height)
             if shape.stroke != nil {
-                box = box.expanded(by: 1).intersection(PixelBox(x: 0, y: 0, width: placement.width, height: placement.height))
+                box = box.expanded(by: 1).intersection(
+                    PixelBox(x: 0, y: 0, width: placement.width, height: placement.height))
             }
             guard !box.isEmpty else { return nothing() }
             let covered = Double(box.width) * Double(box.height)

@@ -26,8 +26,9 @@ extension AnimatedProperty: Equatable {
     public static func == (lhs: AnimatedProperty, rhs: AnimatedProperty) -> Bool {
         switch (lhs, rhs) {
         case (.opacity(let a), .opacity(let b)), (.rotation(let a), .rotation(let b)),
-            (.cornerRadius(let a), .cornerRadius(let b)), (.effect(let a), .effect(let b)), (.blur(let a), .blur(let b)),
-            (.dim(let a), .dim(let b)), (.curl(let a), .curl(let b)), (.strokeEnd(let a), .strokeEnd(let b)):
+            (.cornerRadius(let a), .cornerRadius(let b)), (.effect(let a), .effect(let b)),
+            (.blur(let a), .blur(let b)), (.dim(let a), .dim(let b)), (.curl(let a), .curl(let b)),
+            (.strokeEnd(let a), .strokeEnd(let b)):
             return a == b && lhs.kindIndex == rhs.kindIndex
         case (.transform(let a), .transform(let b)): return a == b
         case (.transform3D(let a), .transform3D(let b)): return a == b

@@ -115,7 +115,8 @@ public struct SceneRenderer: Sendable {
                     opacity: layer.opacity, space: context.space, threads: threads)
             }
         case .path(let shape, let pathToPixels, let box):
-            drawFill(of: shape, pathToPixels: pathToPixels, box: box, layer: layer, target: target, space: context.space)
+            drawFill(
+                of: shape, pathToPixels: pathToPixels, box: box, layer: layer, target: target, space: context.space)
             guard let stroke = shape.stroke, shape.strokeEnd > 0 else { return }
             // Trimmed along the path's length in path units, flattened finely enough for the pixels it maps to.
             let scale = max(abs(pathToPixels.a * pathToPixels.d - pathToPixels.b * pathToPixels.c).squareRoot(), 1e-9)

@@ -1,7 +1,7 @@
 import Compositor
 
-/// A path drawn as `CAShapeLayer` draws one: filled by a rule, then stroked, in the layer's frame. The path is not clipped to
-/// the frame; the frame places it (and sizes it, with a `viewBox`).
+/// A path drawn as `CAShapeLayer` draws one: filled by a rule, then stroked, in the layer's frame. The path is not
+/// clipped to the frame; the frame places it (and sizes it, with a `viewBox`).
 public struct VectorShape: Equatable, Sendable {
     public var path: Path
     /// The box of path coordinates shown in the frame, scaled uniformly to fit it and centred (SVG's `viewBox` with

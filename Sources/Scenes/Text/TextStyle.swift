@@ -34,7 +34,8 @@ public struct TextStyle: Hashable, Sendable {
     public var tracking: Double
 
     public init(
-        font: Font = .system, design: FontDesign = .default, size: Double = 17, weight: FontWeight = .regular, italic: Bool = false,
+        font: Font = .system, design: FontDesign = .default, size: Double = 17, weight: FontWeight = .regular,
+        italic: Bool = false,
         alignment: TextAlignment = .natural, lineLimit: Int = 0, lineSpacing: Double = 0, tracking: Double = 0
     ) {
         self.font = font
