@@ -39,17 +39,7 @@ extension SVGDrawing {
 
     /// `fill`, `fill-rule` and `fill-opacity` onto what is inherited.
     static func apply(_ properties: [String: String], to paint: inout Paint) throws(SceneFile.SVGFailure) {
-        if let fill = properties["fill"] {
-            switch fill {
-            case "none": paint.fill = nil
-            case "currentColor", "currentcolor": paint.fill = .black
-            default:
-                guard let color = RGBAColor(css: fill) else {
-                    throw failure("fill \(fill.quotedForMessage(limit: 40)) is not a colour this reader draws")
-                }
-                paint.fill = color
-            }
-        }
+        if let fill = properties["fill"] { paint.fill = try color(fill, of: "fill") }
         if let rule = properties["fill-rule"] {
             guard rule == "nonzero" || rule == "evenodd" else { throw failure("fill-rule \(rule.quotedForMessage())") }
             paint.rule = rule == "evenodd" ? .evenOdd : .nonZero
@@ -62,17 +52,7 @@ extension SVGDrawing {
     /// array and offset, and opacity.
     private static func applyStroke(_ properties: [String: String], to paint: inout Paint) throws(SceneFile.SVGFailure)
     {
-        if let stroke = properties["stroke"] {
-            switch stroke {
-            case "none": paint.stroke = nil
-            case "currentColor", "currentcolor": paint.stroke = .black
-            default:
-                guard let color = RGBAColor(css: stroke) else {
-                    throw failure("stroke \(stroke.quotedForMessage(limit: 40)) is not a colour this reader draws")
-                }
-                paint.stroke = color
-            }
-        }
+        if let stroke = properties["stroke"] { paint.stroke = try color(stroke, of: "stroke") }
         if let width = properties["stroke-width"] {
             guard let value = length(width), value >= 0 else {
                 throw failure("stroke-width \(width.quotedForMessage())")
@@ -102,6 +82,20 @@ extension SVGDrawing {
             paint.dashes = dashes == "none" ? [] : numbers(dashes)
         }
         if let offset = properties["stroke-dashoffset"] { paint.dashOffset = length(offset) ?? 0 }
+    }
+
+    /// A `fill` or `stroke` value: nil for `none`, black for `currentColor` (the layer has no colour of its own
+    /// to give), else a colour; a paint by `url(…)` is refused.
+    private static func color(_ value: String, of property: String) throws(SceneFile.SVGFailure) -> RGBAColor? {
+        switch value {
+        case "none": return nil
+        case "currentColor", "currentcolor": return .black
+        default:
+            guard let color = RGBAColor(css: value) else {
+                throw failure("\(property) \(value.quotedForMessage(limit: 40)) is not a colour this reader draws")
+            }
+            return color
+        }
     }
 
     /// An opacity, 0…1 (clamped, as CSS clamps it), or a percentage.

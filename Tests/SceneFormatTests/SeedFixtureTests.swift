@@ -116,19 +116,6 @@ final class SeedFixtureTests: XCTestCase {
         XCTAssertEqual(end.transform, .identity)
     }
 
-    /// y of the CSS cubic Bézier (0, 0), (x1, y1), (x2, y2), (1, 1) where its x is `x`, by bisection.
-    private func bezier(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, at x: Double) -> Double {
-        func point(_ a: Double, _ b: Double, _ s: Double) -> Double {
-            3 * (1 - s) * (1 - s) * s * a + 3 * (1 - s) * s * s * b + s * s * s
-        }
-        var (low, high) = (0.0, 1.0)
-        for _ in 0..<100 {
-            let middle = (low + high) / 2
-            if point(x1, x2, middle) < x { low = middle } else { high = middle }
-        }
-        return point(y1, y2, (low + high) / 2)
-    }
-
     /// The flight change when taking off (direction +1): the snow fades on `.curveEaseOut` over 1 s; the departure
     /// code leaves 80 pt sideways and the arrival code 50 pt down, each new code coming back from that offset over
     /// 0.25 s after 0.1 s on `.curveEaseIn`.
@@ -137,8 +124,8 @@ final class SeedFixtureTests: XCTestCase {
         let snow = scene.layers[2].animations[0].timing
         XCTAssertEqual(snow.curve, .easeOut)
         XCTAssertEqual(snow.duration, 1)
-        XCTAssertEqual(scene.snapshot(at: 0.5).layers[2].opacity, bezier(0, 0, 0.58, 1, at: 0.5), accuracy: 1e-6)
-        let easeIn = bezier(0.42, 0, 1, 1, at: 0.5)
+        XCTAssertEqual(scene.snapshot(at: 0.5).layers[2].opacity, cssBezier(0, 0, 0.58, 1, at: 0.5), accuracy: 1e-6)
+        let easeIn = cssBezier(0.42, 0, 1, 1, at: 0.5)
         for (index, offset) in [(11, (80.0, 0.0)), (16, (0.0, 50.0))] {
             guard case .group(let pair) = scene.snapshot(at: 0.1 + 0.125).layers[index].content else {
                 return XCTFail("layer \(index) is a transition")
@@ -196,7 +183,7 @@ final class SeedFixtureTests: XCTestCase {
         XCTAssertEqual(scene.snapshot(at: 0.2).layers[2].opacity, 1)
         XCTAssertEqual(scene.snapshot(at: 0.5).layers[2].opacity, 0)
         XCTAssertEqual(
-            scene.snapshot(at: 0.35).layers[2].opacity, 1 - bezier(0, 0, 0.58, 1, at: 0.5), accuracy: 1e-6)
+            scene.snapshot(at: 0.35).layers[2].opacity, 1 - cssBezier(0, 0, 0.58, 1, at: 0.5), accuracy: 1e-6)
         XCTAssertEqual(try fixture("cover-vertical.json").animationDuration, 0.6, accuracy: 1e-9)
     }
 

@@ -27,7 +27,7 @@ final class AnimationOverlapTests: XCTestCase {
     /// (start − target) to 0 on its own curve; the shown value is the model plus the offsets still running.
     func testAdditiveIsUIKitsSumOfOffsets() {
         let layer = fadeInThenOut(.additive, curve: .easeInOut)
-        let ease = { (x: Double) in SceneAnimationTests.bezier(0.42, 0, 0.58, 1, at: min(max(x, 0), 1)) }
+        let ease = { (x: Double) in cssBezier(0.42, 0, 0.58, 1, at: min(max(x, 0), 1)) }
         for time in stride(from: 0.0, through: 2, by: 0.05) {
             let expected: Double
             if time < 0.5 {

@@ -9,20 +9,6 @@ import XCTest
 final class SceneAnimationTests: XCTestCase {
     private func opacity(of layer: Layer, at time: Double) -> Double { layer.snapshot(at: time).opacity }
 
-    /// y of the cubic Bézier (0, 0), (x1, y1), (x2, y2), (1, 1) where its x is `x`, the parameter found by
-    /// bisection: CSS's definition, computed without the library's solver.
-    static func bezier(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, at x: Double) -> Double {
-        func point(_ a: Double, _ b: Double, _ s: Double) -> Double {
-            3 * (1 - s) * (1 - s) * s * a + 3 * (1 - s) * s * s * b + s * s * s
-        }
-        var (low, high) = (0.0, 1.0)
-        for _ in 0..<100 {
-            let middle = (low + high) / 2
-            if point(x1, x2, middle) < x { low = middle } else { high = middle }
-        }
-        return point(y1, y2, (low + high) / 2)
-    }
-
     private func fade(
         from: Double? = nil, to: Double, duration: Double = 1, delay: Double = 0, curve: TimingCurve = .linear,
         repeatCount: Double = 1, autoreverses: Bool = false
@@ -42,7 +28,7 @@ final class SceneAnimationTests: XCTestCase {
         XCTAssertEqual(opacity(of: layer, at: 0.1), 0)
         // Half the duration along ease-in-out, cubic-bezier(0.42, 0, 0.58, 1): symmetric, so exactly half way.
         XCTAssertEqual(opacity(of: layer, at: 0.3), 0.5, accuracy: 1e-12)
-        XCTAssertEqual(opacity(of: layer, at: 0.2), Self.bezier(0.42, 0, 0.58, 1, at: 0.25), accuracy: 1e-9)
+        XCTAssertEqual(opacity(of: layer, at: 0.2), cssBezier(0.42, 0, 0.58, 1, at: 0.25), accuracy: 1e-9)
         XCTAssertEqual(opacity(of: layer, at: 0.5), 1)
         XCTAssertEqual(opacity(of: layer, at: 7), 1)
         XCTAssertTrue(layer.snapshot(at: 0.3).animations.isEmpty)
@@ -82,7 +68,7 @@ final class SceneAnimationTests: XCTestCase {
         layer.animations = [LayerAnimation(.opacity(track), timing: AnimationTiming(curve: .linear, duration: 2))]
         XCTAssertEqual(opacity(of: layer, at: 0.25), 0.5, accuracy: 1e-12)
         XCTAssertEqual(opacity(of: layer, at: 0.5), 1, accuracy: 1e-12)
-        let easeIn = Self.bezier(0.42, 0, 1, 1, at: 0.5)  // ease-in, solved here by bisection
+        let easeIn = cssBezier(0.42, 0, 1, 1, at: 0.5)  // ease-in, solved here by bisection
         // The library solves the curve to WebKit's tolerance (1e-7 in x), not to the last bit.
         XCTAssertEqual(opacity(of: layer, at: 1), 1 - 0.5 * easeIn, accuracy: 1e-6)
         XCTAssertEqual(opacity(of: layer, at: 1.75), 0.25, accuracy: 1e-12)
