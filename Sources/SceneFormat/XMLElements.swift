@@ -31,16 +31,17 @@ struct XMLElement: Equatable {
 
         func failure(_ message: String) -> Failure { Failure(offset: position, message: message) }
 
+        /// Whether `text` is next, compared in place (`skip(past:)` asks at every byte of a comment).
         func starts(with text: String) -> Bool {
-            let utf8 = Array(text.utf8)
-            return bytes.count - position >= utf8.count && Array(bytes[position..<position + utf8.count]) == utf8
+            let count = text.utf8.count
+            return bytes.count - position >= count && bytes[position..<position + count].elementsEqual(text.utf8)
         }
 
         mutating func skip(past text: String) throws(Failure) {
-            let utf8 = Array(text.utf8)
-            while position + utf8.count <= bytes.count {
-                if Array(bytes[position..<position + utf8.count]) == utf8 {
-                    position += utf8.count
+            let count = text.utf8.count
+            while position + count <= bytes.count {
+                if starts(with: text) {
+                    position += count
                     return
                 }
                 position += 1
