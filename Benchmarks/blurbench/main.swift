@@ -36,6 +36,7 @@ struct Options {
     /// Also time each blur with the scalar twin kernels, for the SIMD speed-up column.
     var scalar = false
     var text = TextOptions()
+    var paths = PathOptions()
 }
 
 func parseOptions() -> Options {
@@ -55,11 +56,13 @@ func parseOptions() -> Options {
         case "--font-file": options.text.fontFile = arguments.next()
         case "--text-size": options.text.size = Double(arguments.next() ?? "") ?? .nan
         case "--text-width": options.text.width = Double(arguments.next() ?? "") ?? .nan
+        case "--paths-file": options.paths.pathsFile = arguments.next()
+        case "--paths-picture": options.paths.picture = arguments.next()
         default:
             print(
                 "usage: blurbench [--input PHOTO] [--filter TEXT[,TEXT…]] [--trials N] [--warmup N] [--threads N]"
                     + " [--scalar] [--json] [--serve] [--text-file F] [--font-file F] [--text-size PX]"
-                    + " [--text-width PX]"
+                    + " [--text-width PX] [--paths-file F] [--paths-picture F.png]"
             )
             exit(argument == "--help" || argument == "-h" ? 0 : 64)
         }
@@ -299,6 +302,7 @@ let benchmarks: [Benchmark] =
                 .count
         },
     ] + TextBenchmarks.benchmarks(options.text, filters: options.filters)
+    + PathBenchmarks.benchmarks(options.paths, filters: options.filters, threads: threads)
 
 if options.serve {
     let served = benchmarks.filter { benchmark in
