@@ -61,9 +61,7 @@ extension Image {
         guard right > left, bottom > top else { return }
         let count = right - left
         let skip = left - x  // pixels of the source row left of this image
-        let unitOpacity = Float(min(max(opacity, 0), 1))
-        let reference = Kernels.active == ScalarKernels.self
-        let kernel = CompositeKernel(op)
+        let painter = RowPainter(op, solid: solid, opacity: opacity, space: space)
         let bandHeight = 16
         let bands = (bottom - top + bandHeight - 1) / bandHeight
         Parallel.forEach(bands, threads: threads) { band, _ in
@@ -72,17 +70,42 @@ extension Image {
                 let sourceY = destinationY - y
                 let sourceRow = source.map { UnsafePointer($0(sourceY) + skip * 4) }
                 let maskRow = mask.map { UnsafePointer($0(sourceY) + skip) }
-                let destination = row(destinationY) + left * 4
-                if reference {
-                    ReferenceCompositing.compositeRow(
-                        op, source: sourceRow, solid: solid, mask: maskRow, destination: destination, count: count,
-                        opacity: unitOpacity, space: space)
-                } else {
-                    kernel.compositeRow(
-                        source: sourceRow, solid: solid, mask: maskRow, destination: destination, count: count,
-                        opacity: unitOpacity, space: space)
-                }
+                painter.paint(source: sourceRow, mask: maskRow, onto: row(destinationY) + left * 4, count: count)
             }
+        }
+    }
+}
+
+/// One row of `Image.composite`'s work: an operator, opacity and working space with the colour a missing source
+/// stands for, through the process's kernels (or the scalar reference when those are the scalar set). The path
+/// rasteriser paints each row of coverage with one as soon as it is made, while the row is in cache.
+struct RowPainter {
+    let op: CompositeOperator
+    let solid: UnitPixel
+    let opacity: Float
+    let space: WorkingSpace
+    private let kernel: CompositeKernel
+    private let reference = Kernels.active == ScalarKernels.self
+
+    init(_ op: CompositeOperator, solid: UnitPixel, opacity: Double, space: WorkingSpace) {
+        (self.op, self.solid, self.space, kernel) = (op, solid, space, CompositeKernel(op))
+        self.opacity = Float(min(max(opacity, 0), 1))
+    }
+
+    /// Composites `count` pixels of `source` (nil: the solid colour) through `mask` (nil: none) onto
+    /// `destination`.
+    func paint(
+        source: UnsafePointer<UInt8>?, mask: UnsafePointer<UInt8>?, onto destination: UnsafeMutablePointer<UInt8>,
+        count: Int
+    ) {
+        if reference {
+            ReferenceCompositing.compositeRow(
+                op, source: source, solid: solid, mask: mask, destination: destination, count: count,
+                opacity: opacity, space: space)
+        } else {
+            kernel.compositeRow(
+                source: source, solid: solid, mask: mask, destination: destination, count: count, opacity: opacity,
+                space: space)
         }
     }
 }
@@ -112,9 +135,12 @@ extension CompositeKernel {
                 loops?.source_over(source, destination, count, opacity)
                 ?? Self.sourceOverBlocks(source, onto: destination, count: count, opacity: opacity)
         } else if fastPaths, op == .sourceOver, space == .srgb, source == nil, let mask {
-            done = Self.solidSourceOverBlocks(
-                Planar16(repeating: solid).scaled(by: Planar16.Lanes(repeating: opacity)), mask: mask,
-                onto: destination, count: count)
+            let colour = Planar16(repeating: solid).scaled(by: Planar16.Lanes(repeating: opacity))
+            done = Self.solidSourceOverBlocks(colour, mask: mask, onto: destination, count: count)
+            if done < count {
+                Self.solidSourceOverTail(colour, mask: mask + done, onto: destination + done * 4, count: count - done)
+                done = count
+            }
         }
         let row = Row(
             source: source, solid: solid, mask: mask, destination: destination, count: count, opacity: opacity,
@@ -228,6 +254,27 @@ extension CompositeKernel {
             x += 16
         }
         return x
+    }
+
+    /// `solidSourceOverBlocks` for the last `count` (< 16) pixels of a row, through a padded copy with zero
+    /// coverage beyond them: a small shape's rows are short, and the general loop would be most of their cost.
+    private static func solidSourceOverTail(
+        _ solid: Planar16, mask: UnsafePointer<UInt8>, onto destination: UnsafeMutablePointer<UInt8>, count: Int
+    ) {
+        var paddedMask = SIMD16<UInt8>()
+        var paddedPixels = SIMD16<UInt32>()
+        withUnsafeMutableBytes(of: &paddedMask) {
+            $0.copyMemory(from: UnsafeRawBufferPointer(start: mask, count: count))
+        }
+        withUnsafeMutableBytes(of: &paddedPixels) { pixels in
+            pixels.copyMemory(from: UnsafeRawBufferPointer(start: destination, count: count * 4))
+            withUnsafeBytes(of: paddedMask) { maskBytes in
+                _ = solidSourceOverBlocks(
+                    solid, mask: maskBytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    onto: pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 16)
+            }
+            UnsafeMutableRawPointer(destination).copyMemory(from: pixels.baseAddress!, byteCount: count * 4)
+        }
     }
 
     /// Source-over of whole 16-pixel blocks, the operator layers use most, written as one loop with nothing

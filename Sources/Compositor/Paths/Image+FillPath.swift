@@ -11,14 +11,31 @@ extension Coverage {
         _ path: Path, rule: FillRule, through transform: AffineTransform2D, within clip: PixelBox,
         tolerance: Double = Path.defaultFlatteningTolerance, threads: Int = Parallel.processorCount
     ) -> (box: PixelBox, plane: Plane)? {
+        guard let (box, polygons) = outline(path, through: transform, within: clip, tolerance: tolerance) else {
+            return nil
+        }
+        return (box, PathRasterizer.coverage(of: polygons, rule: rule, over: box, threads: threads))
+    }
+
+    /// `path`'s flattened outline in pixels and the box of whole pixels it touches within `clip`, as `path`
+    /// rasterises them; nil when that call gives nil.
+    static func outline(
+        _ path: Path, through transform: AffineTransform2D, within clip: PixelBox, tolerance: Double
+    ) -> (box: PixelBox, polygons: FlattenedPath)? {
         guard !clip.isEmpty else { return nil }
         let clipEdges = (
             minX: Double(clip.x), minY: Double(clip.y), maxX: Double(clip.x + clip.width),
             maxY: Double(clip.y + clip.height)
         )
         guard let polygons = PathFlattener.flatten(path, through: transform, tolerance: tolerance, clip: clipEdges),
-            let bounds = polygons.bounds
+            let box = pixelBox(of: polygons, within: clip)
         else { return nil }
+        return (box, polygons)
+    }
+
+    /// The whole pixels within `clip` that the polygons' vertices span, nil when none.
+    static func pixelBox(of polygons: FlattenedPath, within clip: PixelBox) -> PixelBox? {
+        guard let bounds = polygons.bounds else { return nil }
         let columns = clip.x...(clip.x + clip.width)
         let rows = clip.y...(clip.y + clip.height)
         let left = Int(saturating: bounds.minX.rounded(.down), within: columns)
@@ -26,8 +43,7 @@ extension Coverage {
         let right = Int(saturating: bounds.maxX.rounded(.up), within: columns)
         let bottom = Int(saturating: bounds.maxY.rounded(.up), within: rows)
         let box = PixelBox(x: left, y: top, width: right - left, height: bottom - top)
-        guard !box.isEmpty else { return nil }
-        return (box, PathRasterizer.coverage(of: polygons, rule: rule, over: box, threads: threads))
+        return box.isEmpty ? nil : box
     }
 }
 
@@ -49,10 +65,10 @@ extension Image {
         tolerance: Double = Path.defaultFlatteningTolerance, threads: Int = Parallel.processorCount
     ) {
         let canvas = PixelBox(x: 0, y: 0, width: width, height: height)
-        guard
-            let (box, mask) = Coverage.path(
-                path, rule: rule, through: transform, within: canvas, tolerance: tolerance, threads: threads)
+        guard let (box, polygons) = Coverage.outline(path, through: transform, within: canvas, tolerance: tolerance)
         else { return }
-        fill(color, mask: mask, x: box.x, y: box.y, operator: op, opacity: opacity, space: space, threads: threads)
+        PathRasterizer.paint(
+            polygons, rule: rule, over: box, threads: threads,
+            with: RowPainter(op, solid: color.unitPixel, opacity: opacity, space: space), onto: self)
     }
 }

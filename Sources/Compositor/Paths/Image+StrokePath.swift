@@ -19,6 +19,17 @@ extension Coverage {
         _ path: Path, style: StrokeStyle, through transform: AffineTransform2D, within clip: PixelBox,
         tolerance: Double = Path.defaultFlatteningTolerance, threads: Int = Parallel.processorCount
     ) -> (box: PixelBox, plane: Plane)? {
+        guard let (box, outline) = strokeOutline(path, style: style, through: transform, within: clip, tolerance: tolerance)
+        else { return nil }
+        return (box, PathRasterizer.coverage(of: outline, rule: .nonZero, over: box, threads: threads))
+    }
+
+    /// The stroke's outline in pixels (filled by non-zero) and the box of whole pixels it touches within `clip`,
+    /// as `stroke` rasterises them; nil when that call gives nil.
+    static func strokeOutline(
+        _ path: Path, style: StrokeStyle, through transform: AffineTransform2D, within clip: PixelBox,
+        tolerance: Double
+    ) -> (box: PixelBox, outline: FlattenedPath)? {
         guard !clip.isEmpty, style.width >= 0, style.width.isFinite, let inverse = transform.inverted() else {
             return nil
         }
@@ -88,16 +99,8 @@ extension Coverage {
                 (outline.xs[index], outline.ys[index]) = transform.apply(to: (outline.xs[index], outline.ys[index]))
             }
         }
-        guard let bounds = outline.bounds else { return nil }
-        let columns = clip.x...(clip.x + clip.width)
-        let rows = clip.y...(clip.y + clip.height)
-        let left = Int(saturating: bounds.minX.rounded(.down), within: columns)
-        let top = Int(saturating: bounds.minY.rounded(.down), within: rows)
-        let right = Int(saturating: bounds.maxX.rounded(.up), within: columns)
-        let bottom = Int(saturating: bounds.maxY.rounded(.up), within: rows)
-        let box = PixelBox(x: left, y: top, width: right - left, height: bottom - top)
-        guard !box.isEmpty else { return nil }
-        return (box, PathRasterizer.coverage(of: outline, rule: .nonZero, over: box, threads: threads))
+        guard let box = pixelBox(of: outline, within: clip) else { return nil }
+        return (box, outline)
     }
 }
 
@@ -117,9 +120,11 @@ extension Image {
     ) {
         let canvas = PixelBox(x: 0, y: 0, width: width, height: height)
         guard
-            let (box, mask) = Coverage.stroke(
-                path, style: style, through: transform, within: canvas, tolerance: tolerance, threads: threads)
+            let (box, outline) = Coverage.strokeOutline(
+                path, style: style, through: transform, within: canvas, tolerance: tolerance)
         else { return }
-        fill(color, mask: mask, x: box.x, y: box.y, operator: op, opacity: opacity, space: space, threads: threads)
+        PathRasterizer.paint(
+            outline, rule: .nonZero, over: box, threads: threads,
+            with: RowPainter(op, solid: color.unitPixel, opacity: opacity, space: space), onto: self)
     }
 }

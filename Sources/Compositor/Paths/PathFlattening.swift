@@ -103,11 +103,11 @@ enum PathFlattener {
                 flattener.segments += 1
             case .quadCurve(let point, let control):
                 guard let p1 = flattener.map(control), let p2 = flattener.map(point) else { return nil }
-                flattener.addCurve([flattener.last, p1, p2])
+                flattener.addCurve(BezierPiece(flattener.last, p1, p2))
             case .curve(let point, let control1, let control2):
                 guard let p1 = flattener.map(control1), let p2 = flattener.map(control2), let p3 = flattener.map(point)
                 else { return nil }
-                flattener.addCurve([flattener.last, p1, p2, p3])
+                flattener.addCurve(BezierPiece(flattener.last, p1, p2, p3))
             case .close:
                 flattener.finishPolygon(closing: true)
             }
@@ -132,6 +132,8 @@ private struct Flattener {
     var forStroking = false
     /// The segments (lines and curves) of the open subpath, to tell a lone move from a subpath drawn to itself.
     var segments = 0
+    /// `addCurve`'s stack of pieces, kept for its capacity.
+    private var pieces: [(piece: BezierPiece, depth: Int)] = []
 
     init(
         transform: AffineTransform2D, clip: (minX: Double, minY: Double, maxX: Double, maxY: Double), tolerance: Double
@@ -176,33 +178,29 @@ private struct Flattener {
     }
 
     /// A quadratic (three points) or cubic (four), its first point already appended.
-    mutating func addCurve(_ points: [Vertex]) {
+    mutating func addCurve(_ curve: BezierPiece) {
         segments += 1
-        let degree = Double(points.count - 1)
-        // Pieces still to flatten, the next one last; each with its depth of halving.
-        var pieces: [(points: [Vertex], depth: Int)] = [(points, 0)]
+        let degree = Double(curve.count - 1)
+        // Pieces still to flatten, the next one last, each with its depth of halving: a stack kept between
+        // curves, so that flattening allocates nothing per curve.
+        pieces.removeAll(keepingCapacity: true)
+        pieces.append((curve, 0))
         while let (piece, depth) = pieces.popLast() {
-            let end = piece[piece.count - 1]
+            let end = piece.end
             if curveVertices >= PathFlattener.maximumCurveVertices || !hullMeetsClip(piece) {
                 append(end, insideCurve: !pieces.isEmpty)
                 continue
             }
-            var secondDifference = 0.0
-            for i in 0..<(piece.count - 2) {
-                let dx = piece[i].x - 2 * piece[i + 1].x + piece[i + 2].x
-                let dy = piece[i].y - 2 * piece[i + 1].y + piece[i + 2].y
-                secondDifference = max(secondDifference, (dx * dx + dy * dy).squareRoot())
-            }
-            let lines = (degree * (degree - 1) * secondDifference / (8 * tolerance)).squareRoot().rounded(.up)
+            let lines = (degree * (degree - 1) * piece.secondDifference / (8 * tolerance)).squareRoot().rounded(.up)
             if lines > Double(PathFlattener.linesPerPiece), depth < PathFlattener.maximumDepth {
-                let (first, second) = Self.halves(piece)
+                let (first, second) = piece.halves()
                 pieces.append((second, depth + 1))
                 pieces.append((first, depth + 1))
                 continue
             }
             let count = max(1, min(Int(lines), PathFlattener.linesPerPiece))
             for step in 1..<count {
-                append(Self.point(piece, at: Double(step) / Double(count)), insideCurve: true)
+                append(piece.point(at: Double(step) / Double(count)), insideCurve: true)
             }
             append(end, insideCurve: !pieces.isEmpty)
             curveVertices += count
@@ -211,41 +209,69 @@ private struct Flattener {
 
     /// Whether the control points' box meets the clip (else the piece, inside that box, cannot change a pixel's
     /// winding and its chord will do).
-    private func hullMeetsClip(_ piece: [Vertex]) -> Bool {
-        var (minX, minY, maxX, maxY) = (piece[0].x, piece[0].y, piece[0].x, piece[0].y)
-        for point in piece.dropFirst() {
+    private func hullMeetsClip(_ piece: BezierPiece) -> Bool {
+        var (minX, minY, maxX, maxY) = (piece.p0.x, piece.p0.y, piece.p0.x, piece.p0.y)
+        for i in 1..<piece.count {
+            let point = piece[i]
             (minX, maxX) = (min(minX, point.x), max(maxX, point.x))
             (minY, maxY) = (min(minY, point.y), max(maxY, point.y))
         }
         return maxX > clip.minX && minX < clip.maxX && maxY > clip.minY && minY < clip.maxY
     }
+}
 
-    /// A Bézier's point at `t`, in Bernstein form.
-    private static func point(_ piece: [Vertex], at t: Double) -> Vertex {
-        let s = 1 - t
-        if piece.count == 3 {
-            let (a, b, c) = (s * s, 2 * s * t, t * t)
-            return (
-                a * piece[0].x + b * piece[1].x + c * piece[2].x, a * piece[0].y + b * piece[1].y + c * piece[2].y
-            )
-        }
-        let xs = (piece[0].x, piece[1].x, piece[2].x, piece[3].x)
-        let ys = (piece[0].y, piece[1].y, piece[2].y, piece[3].y)
-        return (Path.cubic(xs, at: t), Path.cubic(ys, at: t))
+/// A quadratic (`count` 3: p0, p1, p2) or cubic (4: p0…p3) Bézier in pixels, held in place rather than in an
+/// array: the flattener makes and halves millions of them.
+struct BezierPiece {
+    typealias Vertex = (x: Double, y: Double)
+    var p0, p1, p2, p3: Vertex
+    let count: Int
+
+    init(_ p0: Vertex, _ p1: Vertex, _ p2: Vertex) { (self.p0, self.p1, self.p2, self.p3, count) = (p0, p1, p2, p2, 3) }
+    init(_ p0: Vertex, _ p1: Vertex, _ p2: Vertex, _ p3: Vertex) {
+        (self.p0, self.p1, self.p2, self.p3, count) = (p0, p1, p2, p3, 4)
     }
 
-    /// The two halves of a Bézier at t = ½ (de Casteljau).
-    private static func halves(_ piece: [Vertex]) -> ([Vertex], [Vertex]) {
-        var left: [Vertex] = [piece[0]]
-        var right: [Vertex] = [piece[piece.count - 1]]
-        var level = piece
-        while level.count > 1 {
-            level = (0..<(level.count - 1)).map { i in
-                ((level[i].x + level[i + 1].x) * 0.5, (level[i].y + level[i + 1].y) * 0.5)
-            }
-            left.append(level[0])
-            right.append(level[level.count - 1])
+    subscript(index: Int) -> Vertex {
+        switch index {
+        case 0: p0
+        case 1: p1
+        case 2: p2
+        default: p3
         }
-        return (left, right.reversed())
+    }
+
+    var end: Vertex { count == 3 ? p2 : p3 }
+
+    /// maxᵢ |Pᵢ − 2Pᵢ₊₁ + Pᵢ₊₂|, for Wang's bound.
+    var secondDifference: Double {
+        func length(_ a: Vertex, _ b: Vertex, _ c: Vertex) -> Double {
+            let (dx, dy) = (a.x - 2 * b.x + c.x, a.y - 2 * b.y + c.y)
+            return (dx * dx + dy * dy).squareRoot()
+        }
+        let first = length(p0, p1, p2)
+        return count == 3 ? first : max(first, length(p1, p2, p3))
+    }
+
+    /// The point at `t`, in Bernstein form.
+    func point(at t: Double) -> Vertex {
+        let s = 1 - t
+        if count == 3 {
+            let (a, b, c) = (s * s, 2 * s * t, t * t)
+            return (a * p0.x + b * p1.x + c * p2.x, a * p0.y + b * p1.y + c * p2.y)
+        }
+        return (Path.cubic((p0.x, p1.x, p2.x, p3.x), at: t), Path.cubic((p0.y, p1.y, p2.y, p3.y), at: t))
+    }
+
+    /// The two halves at t = ½ (de Casteljau).
+    func halves() -> (BezierPiece, BezierPiece) {
+        func middle(_ a: Vertex, _ b: Vertex) -> Vertex { ((a.x + b.x) * 0.5, (a.y + b.y) * 0.5) }
+        let (m01, m12) = (middle(p0, p1), middle(p1, p2))
+        let m012 = middle(m01, m12)
+        if count == 3 { return (BezierPiece(p0, m01, m012), BezierPiece(m012, m12, p2)) }
+        let m23 = middle(p2, p3)
+        let m123 = middle(m12, m23)
+        let m0123 = middle(m012, m123)
+        return (BezierPiece(p0, m01, m012, m0123), BezierPiece(m0123, m123, m23, p3))
     }
 }

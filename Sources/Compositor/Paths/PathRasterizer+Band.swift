@@ -11,6 +11,8 @@ extension PathRasterizer {
     /// `sharedCells` and resolved exactly afterwards (`exactCoverage`): the common cell pays one compare.
     struct Band {
         let index: Int
+        /// The band's number in owner stamps: unique over the scratch's life (`Scratch`).
+        let stamp: Int64
         let top: Int
         let rows: Int
         let width: Int
@@ -23,14 +25,19 @@ extension PathRasterizer {
         /// Cells touched by two chains, as row × stride + column, `sharedCount` of them.
         let sharedCells: UnsafeMutablePointer<Int32>
         var sharedCount = 0
+        /// The worker's lists for resolving shared cells.
+        let exactCells: ExactCellScratch
+        /// The worker's row of coverage bytes (`width` of them) when rows are painted as they are made.
+        let rowBuffer: UnsafeMutablePointer<UInt8>
 
         init(
-            index: Int, top: Int, rows: Int, width: Int, cells: UnsafeMutablePointer<Float>,
+            index: Int, stamp: Int64, top: Int, rows: Int, width: Int, cells: UnsafeMutablePointer<Float>,
             extents: UnsafeMutablePointer<Int>, owners: UnsafeMutablePointer<Int64>,
-            sharedCells: UnsafeMutablePointer<Int32>
+            sharedCells: UnsafeMutablePointer<Int32>, exactCells: ExactCellScratch, rowBuffer: UnsafeMutablePointer<UInt8>
         ) {
-            (self.index, self.top, self.rows, self.width) = (index, top, rows, width)
+            (self.index, self.stamp, self.top, self.rows, self.width) = (index, stamp, top, rows, width)
             (self.cells, self.extents, self.owners, self.sharedCells) = (cells, extents, owners, sharedCells)
+            (self.exactCells, self.rowBuffer) = (exactCells, rowBuffer)
         }
 
         var stride: Int { width + 2 }
@@ -41,13 +48,13 @@ extension PathRasterizer {
         /// Stamps cells first...last of `row` with `chain`, listing those another chain touched before.
         @inline(__always)
         private mutating func mark(row: Int, from first: Int, through last: Int, chain: Int32) {
-            let bandStamp = Int64(index) << 32
+            let bandStamp = self.stamp << 32
             let stamp = bandStamp | Int64(UInt32(bitPattern: chain))
             let rowOwners = owners + row * stride
             for column in first...last {
                 let owner = rowOwners[column]
                 if owner == stamp || owner == bandStamp | Self.sharedChain { continue }
-                if owner >> 32 == Int64(index) {
+                if owner >> 32 == self.stamp {
                     rowOwners[column] = bandStamp | Self.sharedChain
                     sharedCells[sharedCount] = Int32(row * stride + column)
                     sharedCount += 1
@@ -60,6 +67,7 @@ extension PathRasterizer {
         /// Deposits the signed area of every edge listed in `members` (indices into `edges`, in path order) on
         /// this band's rows.
         mutating func accumulate(_ edges: UnsafeBufferPointer<Edge>, _ members: Slice<UnsafeBufferPointer<Int32>>) {
+            let (bandTop, bandBottom) = (Double(top), Double(top + rows))
             for member in members {
                 let edge = edges[Int(member)]
                 if edge.winding == 0 {
@@ -69,16 +77,21 @@ extension PathRasterizer {
                         chain: edge.chain)
                     continue
                 }
-                let firstRow = max(Int(edge.y0), top)
-                let lastRow = min(Int(edge.y1.rounded(.up)) - 1, top + rows - 1)
-                guard firstRow <= lastRow else { continue }
-                for row in firstRow...lastRow {
-                    let upper = max(edge.y0, Double(row))
-                    let lower = min(edge.y1, Double(row + 1))
-                    guard lower > upper else { continue }
+                // The edge within the band, row by row, x from one slope (the same expression in every band, so
+                // the rows agree wherever the bands' boundaries fall).
+                let bottom = min(edge.y1, bandBottom)
+                var upper = max(edge.y0, bandTop)
+                guard bottom > upper else { continue }
+                let slope = (edge.x1 - edge.x0) / (edge.y1 - edge.y0)
+                var xUpper = upper == edge.y0 ? edge.x0 : edge.x0 + (upper - edge.y0) * slope
+                var row = Int(upper)
+                while upper < bottom {
+                    let lower = min(bottom, Double(row + 1))
+                    let xLower = lower == edge.y1 ? edge.x1 : edge.x0 + (lower - edge.y0) * slope
                     deposit(
-                        row: row - top, from: edge.x(at: upper), to: edge.x(at: lower),
-                        height: (lower - upper) * edge.winding, chain: edge.chain)
+                        row: row - top, from: xUpper, to: xLower, height: (lower - upper) * edge.winding,
+                        chain: edge.chain)
+                    (upper, xUpper, row) = (lower, xLower, row + 1)
                 }
             }
         }
@@ -126,7 +139,7 @@ extension PathRasterizer {
         /// of a row's first written cell keep the plane's zeros, and those right of its last take the final sum.
         /// Cells two chains touched are then replaced by their exact coverage, from the band's edges.
         mutating func resolve(
-            into plane: Plane, rule: FillRule, edges: UnsafeBufferPointer<Edge>,
+            into sink: CoverageSink, at box: PixelBox, rule: FillRule, edges: UnsafeBufferPointer<Edge>,
             members: Slice<UnsafeBufferPointer<Int32>>
         ) {
             let evenOdd = rule == .evenOdd
@@ -134,40 +147,90 @@ extension PathRasterizer {
             var shared = UnsafeMutableBufferPointer(start: sharedCells, count: sharedCount)
             shared.sort()
             var nextShared = 0
-            var columns: [Int] = []
+            var lists = exactCells.lists
+            exactCells.lists = ExactCellLists()
+            defer { exactCells.lists = lists }
             for row in 0..<rows {
                 let first = extents[2 * row]
                 let last = extents[2 * row + 1]
                 guard first <= last else { continue }
                 let rowCells = cells + row * stride
-                let output = plane.row(top + row)
+                let output: UnsafeMutablePointer<UInt8>
+                switch sink {
+                case .plane(let plane): output = plane.row(top + row)
+                case .painted: output = rowBuffer
+                }
+                // Coverage is made from `first` on, up to `covered` (the rest of the row is zero).
+                var covered = first
                 if first < width {
-                    var sum: Float = 0
                     let end = min(last, width - 1)
-                    for x in first...end {
-                        sum += rowCells[x]
-                        output[x] = Self.level(sum, evenOdd: evenOdd)
-                    }
-                    if end + 1 < width {
-                        (output + end + 1).update(repeating: Self.level(sum, evenOdd: evenOdd), count: width - end - 1)
+                    let level = Self.sum(
+                        rowCells, from: first, through: end, into: output, rowLength: width, evenOdd: evenOdd)
+                    covered = level == 0 ? end + 1 : width
+                    if case .plane = sink, end + 1 < width {
+                        (output + end + 1).update(repeating: level, count: width - end - 1)
                     }
                 }
                 (rowCells + first).update(repeating: 0, count: last - first + 1)
                 extents[2 * row] = .max
                 extents[2 * row + 1] = -1
-                columns.removeAll(keepingCapacity: true)
+                lists.columns.removeAll(keepingCapacity: true)
                 while nextShared < shared.count, Int(shared[nextShared]) / stride == row {
                     let column = Int(shared[nextShared]) % stride
-                    if column < width { columns.append(column) }
+                    if column < width { lists.columns.append(column) }
                     nextShared += 1
                 }
-                if !columns.isEmpty {
+                if !lists.columns.isEmpty {
                     PathRasterizer.exactCoverage(
-                        row: top + row, columns: columns, edges: edges, members: members, rule: rule,
-                        into: output)
+                        row: top + row, edges: edges, members: members, rule: rule, scratch: &lists, into: output)
+                }
+                if case .painted(let image, let painter) = sink, covered > first {
+                    painter.paint(
+                        source: nil, mask: output + first, onto: image.row(box.y + top + row) + (box.x + first) * 4,
+                        count: covered - first)
                 }
             }
             sharedCount = 0
+        }
+
+        /// The running sum of cells `first...end` of a row, as coverage bytes into `output` there (`rowLength`
+        /// bytes long); returns the last.
+        /// Between a path's edges a row's cells are zero and its coverage holds: such runs, found eight cells at
+        /// a time, are filled with the level they continue (adding zero changes no sum, so the bytes are those of
+        /// the cell-by-cell sum).
+        @inline(__always)
+        private static func sum(
+            _ rowCells: UnsafeMutablePointer<Float>, from first: Int, through end: Int,
+            into output: UnsafeMutablePointer<UInt8>, rowLength: Int, evenOdd: Bool
+        ) -> UInt8 {
+            var sum: Float = 0
+            var current = Self.level(0, evenOdd: evenOdd)
+            var x = first
+            while x <= end {
+                if rowCells[x] != 0 {
+                    sum += rowCells[x]
+                    current = Self.level(sum, evenOdd: evenOdd)
+                    output[x] = current
+                    x += 1
+                    continue
+                }
+                var runEnd = x + 1
+                while runEnd + 8 <= end + 1,
+                    UnsafeRawPointer(rowCells + runEnd).loadUnaligned(as: SIMD8<Float>.self) == SIMD8<Float>()
+                {
+                    runEnd += 8
+                }
+                while runEnd <= end, rowCells[runEnd] == 0 { runEnd += 1 }
+                if runEnd - x <= 16, x + 16 <= rowLength {
+                    // A short run in one store: the bytes past it are written again as the row goes on.
+                    UnsafeMutableRawPointer(output + x).storeBytes(
+                        of: SIMD16(repeating: current), as: SIMD16<UInt8>.self)
+                } else {
+                    (output + x).update(repeating: current, count: runEnd - x)
+                }
+                x = runEnd
+            }
+            return current
         }
 
         /// The coverage byte for a winding integral: min(|a|, 1) for non-zero, the triangle wave of |a| (period

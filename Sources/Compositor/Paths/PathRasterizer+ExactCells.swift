@@ -14,8 +14,24 @@ extension PathRasterizer {
     /// so the work stays bounded by strips × edges per cell.
     static let maximumSampledEdgesPerCell = 256
 
+    /// A worker's lists for `exactCoverage`, kept with their capacity between rows and calls: a band moves
+    /// them out (`lists`) and back, so that using them pays no exclusivity checks of a class's properties.
+    final class ExactCellScratch {
+        var lists = ExactCellLists()
+    }
+
+    struct ExactCellLists {
+        /// The shared cells of the row being resolved, ascending.
+        var columns: [Int] = []
+        fileprivate var pieces: [RowPiece] = []
+        fileprivate var reaching: [RowPiece] = []
+        fileprivate var heights: [Double] = []
+        fileprivate var crossings: [(x: Double, winding: Int)] = []
+        fileprivate var steps = WindingSteps()
+    }
+
     /// One edge's part within a pixel row, in the box's pixels: from (`xTop`, `top`) to (`xBottom`, `bottom`).
-    private struct RowPiece {
+    fileprivate struct RowPiece {
         var top, bottom, xTop, xBottom: Double
         var winding: Int
         var minX: Double { min(xTop, xBottom) }
@@ -46,52 +62,59 @@ extension PathRasterizer {
     /// is a stack of trapezoids between consecutive pieces with one winding each, whose areas are their
     /// heights times their widths at mid-height. The rule decides which count.
     static func exactCoverage(
-        row: Int, columns: [Int], edges: UnsafeBufferPointer<Edge>, members: Slice<UnsafeBufferPointer<Int32>>,
-        rule: FillRule, into output: UnsafeMutablePointer<UInt8>
+        row: Int, edges: UnsafeBufferPointer<Edge>, members: Slice<UnsafeBufferPointer<Int32>>, rule: FillRule,
+        scratch: inout ExactCellLists, into output: UnsafeMutablePointer<UInt8>
     ) {
         let (rowTop, rowBottom) = (Double(row), Double(row + 1))
-        var pieces: [RowPiece] = []
+        // Pieces right of the last cell never reach one.
+        let reach = Double(scratch.columns[scratch.columns.count - 1] + 1)
+        scratch.pieces.removeAll(keepingCapacity: true)
         for member in members {
             let edge = edges[Int(member)]
             let top = max(edge.y0, rowTop)
             let bottom = min(edge.y1, rowBottom)
             guard bottom > top else { continue }
-            pieces.append(
-                RowPiece(
-                    top: top, bottom: bottom, xTop: edge.x(at: top), xBottom: edge.x(at: bottom),
-                    winding: Int(edge.winding)))
+            let piece = RowPiece(
+                top: top, bottom: bottom, xTop: edge.x(at: top), xBottom: edge.x(at: bottom),
+                winding: Int(edge.winding))
+            if piece.minX < reach { scratch.pieces.append(piece) }
         }
         // Pieces in order of their left ends, taken in as the columns reach them and folded into the steps once
         // the columns pass them: each cell looks at the pieces over its own column only.
-        pieces.sort { $0.minX < $1.minX }
+        scratch.pieces.sort { $0.minX < $1.minX }
         var taken = 0
-        var steps = WindingSteps()
-        var reaching: [RowPiece] = []
-        for column in columns {
+        scratch.steps.reset()
+        scratch.reaching.removeAll(keepingCapacity: true)
+        for column in scratch.columns {
             let (left, right) = (Double(column), Double(column + 1))
-            while taken < pieces.count, pieces[taken].minX < right {
-                reaching.append(pieces[taken])
+            while taken < scratch.pieces.count, scratch.pieces[taken].minX < right {
+                scratch.reaching.append(scratch.pieces[taken])
                 taken += 1
             }
-            reaching.removeAll { piece in
+            scratch.reaching.removeAll { piece in
                 guard piece.maxX <= left else { return false }
-                steps.add(piece, rowTop: rowTop, rowBottom: rowBottom)
+                scratch.steps.add(piece, rowTop: rowTop, rowBottom: rowBottom)
                 return true
             }
-            guard reaching.count <= maximumSampledEdgesPerCell else { continue }
+            guard scratch.reaching.count <= maximumSampledEdgesPerCell else { continue }
             let area = cellArea(
-                left: left, rowTop: rowTop, reaching: reaching, steps: steps, rule: rule,
-                exact: reaching.count <= maximumExactEdgesPerCell)
+                left: left, rowTop: rowTop, rule: rule, exact: scratch.reaching.count <= maximumExactEdgesPerCell,
+                scratch: &scratch)
             output[column] = UInt8(min(max(area, 0), 1) * 255 + 0.5)
         }
     }
 
     /// The winding that pieces wholly left of a cell give its points, as a function of y within the row.
-    private struct WindingSteps {
+    fileprivate struct WindingSteps {
         /// The winding just below the row's top.
         var base = 0
         /// Changes within the row, by height, none zero.
         var changes: [(y: Double, delta: Int)] = []
+
+        mutating func reset() {
+            base = 0
+            changes.removeAll(keepingCapacity: true)
+        }
 
         mutating func add(_ piece: RowPiece, rowTop: Double, rowBottom: Double) {
             if piece.top <= rowTop { base += piece.winding } else { change(at: piece.top, by: piece.winding) }
@@ -117,27 +140,33 @@ extension PathRasterizer {
     /// The area of the cell left...left + 1 × rowTop...rowTop + 1 inside by `rule`: exactly (to rounding) by
     /// trapezoids, or, when `exact` is false, by `sampledStripsPerCell` strips each measured along its middle.
     private static func cellArea(
-        left: Double, rowTop: Double, reaching: [RowPiece], steps: WindingSteps, rule: FillRule, exact: Bool
+        left: Double, rowTop: Double, rule: FillRule, exact: Bool, scratch: inout ExactCellLists
     ) -> Double {
         let right = left + 1
-        var heights: [Double] = [rowTop, rowTop + 1]
+        let reaching = scratch.reaching
+        let steps = scratch.steps
+        scratch.heights.removeAll(keepingCapacity: true)
         if exact {
-            heights += steps.changes.map(\.y)
-            for (index, piece) in reaching.enumerated() {
-                heights += [piece.top, piece.bottom]
-                if let y = piece.y(atX: left) { heights.append(y) }
-                if let y = piece.y(atX: right) { heights.append(y) }
+            scratch.heights.append(rowTop)
+            scratch.heights.append(rowTop + 1)
+            for change in steps.changes { scratch.heights.append(change.y) }
+            for index in reaching.indices {
+                let piece = reaching[index]
+                scratch.heights.append(piece.top)
+                scratch.heights.append(piece.bottom)
+                if let y = piece.y(atX: left) { scratch.heights.append(y) }
+                if let y = piece.y(atX: right) { scratch.heights.append(y) }
                 for other in reaching[(index + 1)...] {
-                    if let y = crossing(piece, other) { heights.append(y) }
+                    if let y = crossing(piece, other) { scratch.heights.append(y) }
                 }
             }
         } else {
             let strips = sampledStripsPerCell
-            heights = (0...strips).map { rowTop + Double($0) / Double(strips) }
+            for strip in 0...strips { scratch.heights.append(rowTop + Double(strip) / Double(strips)) }
         }
-        heights.sort()
+        scratch.heights.sort()
+        let heights = scratch.heights
         var area = 0.0
-        var crossings: [(x: Double, winding: Int)] = []
         var nextChange = 0
         var leftWinding = steps.base
         for (upper, lower) in zip(heights, heights.dropFirst()) where lower > upper {
@@ -147,19 +176,19 @@ extension PathRasterizer {
                 nextChange += 1
             }
             var winding = leftWinding
-            crossings.removeAll(keepingCapacity: true)
+            scratch.crossings.removeAll(keepingCapacity: true)
             for piece in reaching where piece.top < middle && middle < piece.bottom {
                 let x = piece.x(at: middle)
                 if x <= left {
                     winding += piece.winding
                 } else if x < right {
-                    crossings.append((x, piece.winding))
+                    scratch.crossings.append((x, piece.winding))
                 }
             }
-            crossings.sort { $0.x < $1.x }
+            scratch.crossings.sort { $0.x < $1.x }
             var inside = 0.0
             var previous = left
-            for crossing in crossings {
+            for crossing in scratch.crossings {
                 if rule.counts(winding) { inside += crossing.x - previous }
                 winding += crossing.winding
                 previous = crossing.x
@@ -171,7 +200,7 @@ extension PathRasterizer {
     }
 
     /// The height strictly inside both pieces' spans where they cross, if they do.
-    private static func crossing(_ a: RowPiece, _ b: RowPiece) -> Double? {
+    fileprivate static func crossing(_ a: RowPiece, _ b: RowPiece) -> Double? {
         let top = max(a.top, b.top)
         let bottom = min(a.bottom, b.bottom)
         guard bottom > top else { return nil }

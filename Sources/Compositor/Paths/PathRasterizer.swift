@@ -44,64 +44,102 @@ enum PathRasterizer {
         }
     }
 
+    /// Where a band's rows of coverage go: into a plane the box's size, or painted at once onto an image (the
+    /// box in its pixels) through a row of the worker's own.
+    enum CoverageSink {
+        case plane(Plane)
+        case painted(Image, RowPainter)
+    }
+
     /// The coverage of `polygons` (pixels) over `box` with `rule`, on up to `threads` threads.
     static func coverage(of polygons: FlattenedPath, rule: FillRule, over box: PixelBox, threads: Int) -> Plane {
         let plane = Plane(width: box.width, height: box.height)
-        guard !box.isEmpty else { return plane }
-        let edges = clippedEdges(polygons, to: box)
-        guard !edges.isEmpty else { return plane }
-        let bands = (box.height + bandHeight - 1) / bandHeight
-        // Each band's edges, in path order: offsets[b]..<offsets[b + 1] in `members`.
-        var offsets = [Int](repeating: 0, count: bands + 1)
-        for edge in edges {
-            let range = bandRange(of: edge, bands: bands)
-            for band in range { offsets[band + 1] += 1 }
-        }
-        for band in 0..<bands { offsets[band + 1] += offsets[band] }
-        var members = [Int32](repeating: 0, count: offsets[bands])
-        var filled = offsets
-        for (index, edge) in edges.enumerated() {
-            for band in bandRange(of: edge, bands: bands) {
-                members[filled[band]] = Int32(index)
-                filled[band] += 1
-            }
-        }
-        // Threads pay for themselves on large boxes only; the result is the same either way.
-        let workers = Parallel.workers(bands, threads: box.width * box.height >= 1 << 17 ? threads : 1)
-        let stride = box.width + 2
-        let cells = UnsafeMutablePointer<Float>.allocate(capacity: workers * bandHeight * stride)
-        cells.initialize(repeating: 0, count: workers * bandHeight * stride)
-        let extents = UnsafeMutablePointer<Int>.allocate(capacity: workers * bandHeight * 2)
-        for row in 0..<(workers * bandHeight) { (extents[2 * row], extents[2 * row + 1]) = (.max, -1) }
-        // Which chain touched each cell, stamped with the band so that nothing needs clearing between bands,
-        // and the cells two chains touched.
-        let owners = UnsafeMutablePointer<Int64>.allocate(capacity: workers * bandHeight * stride)
-        owners.initialize(repeating: -1, count: workers * bandHeight * stride)
-        let shared = UnsafeMutablePointer<Int32>.allocate(capacity: workers * bandHeight * stride)
-        defer {
-            cells.deallocate()
-            extents.deallocate()
-            owners.deallocate()
-            shared.deallocate()
-        }
-        edges.withUnsafeBufferPointer { edges in
-            members.withUnsafeBufferPointer { members in
-                Parallel.forEach(bands, threads: workers) { index, worker in
-                    var band = Band(
-                        index: index, top: index * bandHeight, rows: min(bandHeight, box.height - index * bandHeight),
-                        width: box.width, cells: cells + worker * bandHeight * stride,
-                        extents: extents + worker * bandHeight * 2, owners: owners + worker * bandHeight * stride,
-                        sharedCells: shared + worker * bandHeight * stride)
-                    let bandMembers = members[offsets[index]..<offsets[index + 1]]
-                    band.accumulate(edges, bandMembers)
-                    band.resolve(into: plane, rule: rule, edges: edges, members: bandMembers)
-                }
-            }
-        }
+        rasterize(polygons, rule: rule, over: box, threads: threads, into: .plane(plane))
         return plane
     }
 
+    /// Paints `polygons`' coverage over `box` (of `image`'s pixels) with `painter`, each row as soon as it is
+    /// made: the bytes `image.fill(_:mask:…)` would give from `coverage`'s plane, without the plane, and pixels
+    /// a row leaves uncovered untouched.
+    static func paint(
+        _ polygons: FlattenedPath, rule: FillRule, over box: PixelBox, threads: Int, with painter: RowPainter,
+        onto image: Image
+    ) {
+        rasterize(polygons, rule: rule, over: box, threads: threads, into: .painted(image, painter))
+    }
+
+    private static func rasterize(
+        _ polygons: FlattenedPath, rule: FillRule, over box: PixelBox, threads: Int, into sink: CoverageSink
+    ) {
+        guard !box.isEmpty else { return }
+        withScratch { scratch in
+            clippedEdges(polygons, to: box, into: &scratch.edges)
+            guard !scratch.edges.isEmpty else { return }
+            let bands = (box.height + bandHeight - 1) / bandHeight
+            listBandMembers(scratch, bands: bands)
+            // Threads pay for themselves on large boxes only; the result is the same either way.
+            let workers = Parallel.workers(bands, threads: box.width * box.height >= 1 << 17 ? threads : 1)
+            let stride = box.width + 2
+            scratch.reserve(
+                cells: workers * bandHeight * stride, rows: workers * bandHeight, bands: bands, workers: workers)
+            let stampBase = scratch.stampBase
+            let (cells, extents, owners, shared) = (scratch.cells, scratch.extents, scratch.owners, scratch.sharedCells)
+            let rowBuffers = scratch.rowBuffers
+            let offsets = scratch.offsets
+            let exactCells = scratch.exactCells
+            scratch.edges.withUnsafeBufferPointer { edges in
+                scratch.members.withUnsafeBufferPointer { members in
+                    Parallel.forEach(bands, threads: workers) { index, worker in
+                        var band = Band(
+                            index: index, stamp: stampBase + Int64(index), top: index * bandHeight,
+                            rows: min(bandHeight, box.height - index * bandHeight), width: box.width,
+                            cells: cells + worker * bandHeight * stride, extents: extents + worker * bandHeight * 2,
+                            owners: owners + worker * bandHeight * stride,
+                            sharedCells: shared + worker * bandHeight * stride, exactCells: exactCells[worker],
+                            rowBuffer: rowBuffers + worker * stride)
+                        let bandMembers = members[offsets[index]..<offsets[index + 1]]
+                        band.accumulate(edges, bandMembers)
+                        band.resolve(into: sink, at: box, rule: rule, edges: edges, members: bandMembers)
+                    }
+                }
+            }
+            scratch.advanceStamps(by: bands)
+        }
+    }
+
+    /// Each band's edges in path order, as indices into `scratch.edges`: band b's are
+    /// `scratch.members[scratch.offsets[b]..<scratch.offsets[b + 1]]`.
+    private static func listBandMembers(_ scratch: Scratch, bands: Int) {
+        scratch.offsets.removeAll(keepingCapacity: true)
+        scratch.offsets.append(contentsOf: repeatElement(0, count: bands + 1))
+        scratch.edges.withUnsafeBufferPointer { edges in
+            scratch.offsets.withUnsafeMutableBufferPointer { offsets in
+                for edge in edges {
+                    let range = bandRange(of: edge, bands: bands)
+                    for band in range { offsets[band + 1] += 1 }
+                }
+                for band in 0..<bands { offsets[band + 1] += offsets[band] }
+                scratch.members.removeAll(keepingCapacity: true)
+                scratch.members.append(contentsOf: repeatElement(0, count: offsets[bands]))
+                scratch.members.withUnsafeMutableBufferPointer { members in
+                    // Filled from each band's end backwards, edges in reverse: each band's list in path order,
+                    // and `offsets` ends as each band's start.
+                    for index in edges.indices.reversed() {
+                        for band in bandRange(of: edges[index], bands: bands) {
+                            offsets[band + 1] -= 1
+                            members[offsets[band + 1]] = Int32(index)
+                        }
+                    }
+                }
+            }
+        }
+        // offsets[b + 1] now holds band b's start; shifted back so that offsets[b]..<offsets[b + 1] is band b.
+        scratch.offsets.removeFirst()
+        scratch.offsets.append(scratch.members.count)
+    }
+
     /// The bands an edge's rows fall in.
+    @inline(__always)
     private static func bandRange(of edge: Edge, bands: Int) -> ClosedRange<Int> {
         let first = Int(edge.y0) / bandHeight
         let last = (Int(edge.y1.rounded(.up)) - 1) / bandHeight
@@ -109,29 +147,37 @@ enum PathRasterizer {
     }
 
     /// The polygons' edges in the box's pixels (origin at its top-left corner), cut to it.
-    static func clippedEdges(_ polygons: FlattenedPath, to box: PixelBox) -> [Edge] {
-        var edges: [Edge] = []
+    static func clippedEdges(_ polygons: FlattenedPath, to box: PixelBox, into edges: inout [Edge]) {
+        edges.removeAll(keepingCapacity: true)
         let (left, top) = (Double(box.x), Double(box.y))
         let (width, height) = (Double(box.width), Double(box.height))
         var chain: Int32 = 0
-        for polygon in polygons.polygons {
+        var start = 0
+        for end in polygons.ends {
             // A new chain at each polygon and wherever the direction in y turns.
             chain &+= 1
             var goingDown: Bool?
-            for i in polygon {
-                let j = i + 1 == polygon.upperBound ? polygon.lowerBound : i + 1
-                if polygons.ys[i] != polygons.ys[j] {
-                    let down = polygons.ys[j] > polygons.ys[i]
+            for i in start..<end {
+                let j = i + 1 == end ? start : i + 1
+                let a = (polygons.xs[i] - left, polygons.ys[i] - top)
+                let b = (polygons.xs[j] - left, polygons.ys[j] - top)
+                if a.1 != b.1 {
+                    let down = b.1 > a.1
                     if let goingDown, goingDown != down { chain &+= 1 }
                     goingDown = down
+                    // Most edges of a path lie wholly inside its own box: kept as they are.
+                    if min(a.0, b.0) >= 0, max(a.0, b.0) < width, min(a.1, b.1) >= 0, max(a.1, b.1) <= height {
+                        edges.append(
+                            down
+                                ? Edge(x0: a.0, y0: a.1, x1: b.0, y1: b.1, winding: 1, chain: chain)
+                                : Edge(x0: b.0, y0: b.1, x1: a.0, y1: a.1, winding: -1, chain: chain))
+                        continue
+                    }
                 }
-                addEdge(
-                    from: (polygons.xs[i] - left, polygons.ys[i] - top),
-                    to: (polygons.xs[j] - left, polygons.ys[j] - top),
-                    width: width, height: height, chain: chain, into: &edges)
+                addEdge(from: a, to: b, width: width, height: height, chain: chain, into: &edges)
             }
+            start = end
         }
-        return edges
     }
 
     /// One polygon edge cut to 0…width × 0…height: split where it crosses x = 0 and x = width, the parts right
@@ -163,7 +209,9 @@ enum PathRasterizer {
         }
         var cuts = (crossing(0) ?? y1, crossing(width) ?? y1)
         if cuts.0 > cuts.1 { cuts = (cuts.1, cuts.0) }
-        for (from, to) in [(y0, cuts.0), (cuts.0, cuts.1), (cuts.1, y1)] where to > from {
+        for part in 0..<3 {
+            let (from, to) = part == 0 ? (y0, cuts.0) : part == 1 ? (cuts.0, cuts.1) : (cuts.1, y1)
+            guard to > from else { continue }
             let middle = whole.x(at: (from + to) / 2)
             if middle >= width { continue }
             if middle <= 0 {

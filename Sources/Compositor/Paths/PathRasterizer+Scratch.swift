@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension PathRasterizer {
+    /// The rasteriser's working memory, kept between calls: an icon sheet fills hundreds of small paths, and
+    /// allocating, clearing and freeing the cell buffers and edge lists for each one cost more than filling it.
+    ///
+    /// Every buffer is left as `coverage` needs to find it: cells zero, extents empty, owner stamps from earlier
+    /// bands only. Owner stamps carry a band number unique over the scratch's life (`stampBase` plus the band's
+    /// index), so that a cell stamped by an earlier call never reads as touched by this one.
+    final class Scratch {
+        private(set) var cells: UnsafeMutablePointer<Float>
+        private(set) var owners: UnsafeMutablePointer<Int64>
+        private(set) var sharedCells: UnsafeMutablePointer<Int32>
+        private(set) var extents: UnsafeMutablePointer<Int>
+        /// A row of coverage bytes per worker, at most a cell buffer's row each.
+        private(set) var rowBuffers: UnsafeMutablePointer<UInt8>
+        private var cellCapacity: Int
+        private var rowCapacity: Int
+        /// Band numbers used by earlier calls: the next call's band b stamps with `stampBase + b`.
+        private(set) var stampBase: Int64 = 0
+        var edges: [Edge] = []
+        var members: [Int32] = []
+        var offsets: [Int] = []
+        /// The exact cells' working lists (`ExactCellScratch`), one per worker.
+        var exactCells: [ExactCellScratch] = []
+
+        init() {
+            (cellCapacity, rowCapacity) = (0, 0)
+            (cells, owners, sharedCells) = (.allocate(capacity: 0), .allocate(capacity: 0), .allocate(capacity: 0))
+            (extents, rowBuffers) = (.allocate(capacity: 0), .allocate(capacity: 0))
+        }
+
+        deinit { release() }
+
+        private func release() {
+            cells.deallocate()
+            owners.deallocate()
+            sharedCells.deallocate()
+            extents.deallocate()
+            rowBuffers.deallocate()
+        }
+
+        /// Bytes held, for the pool's limit.
+        var bytes: Int { cellCapacity * 17 + rowCapacity * 16 + (edges.capacity + 1) * 40 }
+
+        /// Makes room for `cellCount` cells and `rows` rows, and stamps for `bands` more bands.
+        func reserve(cells cellCount: Int, rows: Int, bands: Int, workers: Int) {
+            if cellCount > cellCapacity || rows > rowCapacity {
+                release()
+                (cellCapacity, rowCapacity) = (max(cellCount, cellCapacity), max(rows, rowCapacity))
+                cells = .allocate(capacity: cellCapacity)
+                cells.initialize(repeating: 0, count: cellCapacity)
+                owners = .allocate(capacity: cellCapacity)
+                owners.initialize(repeating: -1, count: cellCapacity)
+                sharedCells = .allocate(capacity: cellCapacity)
+                rowBuffers = .allocate(capacity: cellCapacity)
+                extents = .allocate(capacity: 2 * rowCapacity)
+                for row in 0..<rowCapacity { (extents[2 * row], extents[2 * row + 1]) = (.max, -1) }
+                stampBase = 0
+            }
+            // Stamps live in the high 32 bits: before they would run out, every cell is made untouched again.
+            if stampBase + Int64(bands) >= Int64(Int32.max) {
+                owners.update(repeating: -1, count: cellCapacity)
+                stampBase = 0
+            }
+            while exactCells.count < workers { exactCells.append(ExactCellScratch()) }
+        }
+
+        /// After a call that used `bands` band numbers.
+        func advanceStamps(by bands: Int) { stampBase += Int64(bands) }
+    }
+
+    /// Scratches not in use, for the next call on any thread; at most `pooledScratches`, each at most
+    /// `pooledScratchBytes` (a huge path's buffers go back to the system).
+    private static let pool = Locked<[Scratch]>([])
+    private static let pooledScratches = 4
+    private static let pooledScratchBytes = 16 << 20
+
+    /// Runs `body` with a scratch from the pool (or a new one), returned to the pool after.
+    static func withScratch<Result>(_ body: (Scratch) -> Result) -> Result {
+        let scratch = pool.withLock { $0.popLast() } ?? Scratch()
+        defer {
+            if scratch.bytes <= pooledScratchBytes {
+                pool.withLock { if $0.count < pooledScratches { $0.append(scratch) } }
+            }
+        }
+        return body(scratch)
+    }
+}
