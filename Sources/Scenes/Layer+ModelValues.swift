@@ -11,7 +11,7 @@ struct ChainEntry {
 /// Which property an animation drives (animations of one kind chain; different kinds are independent).
 enum PropertyKind: Hashable, CaseIterable {
     case opacity, transform, rotation, transform3D, rotation3D, frame, color, cornerRadius, effect, blur, dim, image,
-        curl, strokeEnd
+        curl, strokeEnd, strokeColor
 
     init(_ property: AnimatedProperty) {
         switch property {
@@ -29,6 +29,7 @@ enum PropertyKind: Hashable, CaseIterable {
         case .image: self = .image
         case .curl: self = .curl
         case .strokeEnd: self = .strokeEnd
+        case .strokeColor: self = .strokeColor
         }
     }
 }
@@ -49,6 +50,7 @@ struct ModelValues {
     var image: Image?
     var curl = 0.0
     var strokeEnd = 1.0
+    var strokeColor: RGBAColor?
 
     init(_ layer: Layer) {
         opacity = layer.opacity
@@ -60,6 +62,8 @@ struct ModelValues {
         case .shape(let shape, let color):
             self.color = color
             if case .rectangle(let radius) = shape { cornerRadius = radius }
+        case .gradientShape(let shape, _):
+            if case .rectangle(let radius) = shape { cornerRadius = radius }
         case .backdrop(let material):
             (effect, blur, dim, cornerRadius) =
                 (material.effect, material.recipe.blurPoints, material.dim, material.cornerRadius)
@@ -68,7 +72,9 @@ struct ModelValues {
         case .emitter: break
         case .curled(_, let curl): self.curl = curl.progress
         case .path(let shape):
-            (color, strokeEnd) = (shape.fill ?? shape.stroke?.color, shape.strokeEnd)
+            // `color` is the fill's; a path with no fill at all lends it to the stroke (a gradient fill has none).
+            (color, strokeEnd) = (shape.fill ?? (shape.isFilled ? nil : shape.stroke?.color), shape.strokeEnd)
+            strokeColor = shape.stroke?.color
         }
     }
 
@@ -91,6 +97,7 @@ struct ModelValues {
         case .image(let next): if end.x >= 1 { image = next }
         case .curl(let track): curl = end.value(of: track, from: curl)
         case .strokeEnd(let track): strokeEnd = end.value(of: track, from: strokeEnd)
+        case .strokeColor(let track): strokeColor = (track.from ?? strokeColor).map { end.value(of: track, from: $0) }
         }
     }
 }

@@ -183,14 +183,15 @@ extension Layer {
             case .text(let text, let color):
                 content = .text(text, color: colorValue(chain, at: time, model: color) ?? color)
             case .path(var shape):
-                // The fill's colour; a stroke-only path's stroke colour.
+                // The fill's colour; a path with no fill at all, its stroke's; a gradient fill stays as it is.
                 if let fill = shape.fill {
                     shape.fill = colorValue(chain, at: time, model: fill) ?? fill
-                } else if let stroke = shape.stroke {
+                } else if let stroke = shape.stroke, !shape.isFilled {
                     shape.stroke?.color = colorValue(chain, at: time, model: stroke.color) ?? stroke.color
                 }
                 content = .path(shape)
-            case .image, .backdrop, .group, .curled, .emitter: return
+            // A gradient's colours do not animate (scene files refuse `color` on a gradient-filled layer).
+            case .gradientShape, .image, .backdrop, .group, .curled, .emitter: return
             }
         case .cornerRadius:
             let radius = value({ if case .cornerRadius(let t) = $0 { (t, $1.cornerRadius) } else { nil } })
@@ -210,6 +211,15 @@ extension Layer {
             guard case .image(let next) = latest.animation.property else { return }
             let progress = Progress(latest.animation, at: time)
             crossDissolve(from: latest.from.image, to: next, progress: min(max(progress.x, 0), 1))
+        case .strokeColor:
+            guard case .path(var shape) = content, let stroke = shape.stroke,
+                let color = value({ property, start -> (Track<RGBAColor>, RGBAColor)? in
+                    guard case .strokeColor(let t) = property else { return nil }
+                    return (t, start.strokeColor ?? stroke.color)
+                })
+            else { return }
+            shape.stroke?.color = color
+            content = .path(shape)
         case .strokeEnd:
             guard case .path(var shape) = content,
                 let value = value({ if case .strokeEnd(let t) = $0 { (t, $1.strokeEnd) } else { nil } })
@@ -243,10 +253,12 @@ extension Layer {
         case .image(let image, let fit, let filter, _):
             content = .image(image, fit: fit, filter: filter, cornerRadius: radius)
         case .shape(.rectangle, let color): content = .shape(.rectangle(cornerRadius: radius), color: color)
+        case .gradientShape(.rectangle, let gradient):
+            content = .gradientShape(.rectangle(cornerRadius: radius), gradient)
         case .backdrop(var material):
             material.cornerRadius = radius
             content = .backdrop(material)
-        case .shape(.capsule, _), .path, .group, .text, .curled, .emitter: break
+        case .shape(.capsule, _), .gradientShape(.capsule, _), .path, .group, .text, .curled, .emitter: break
         }
     }
 

@@ -43,7 +43,9 @@ final class SceneFilePathTests: XCTestCase {
             paint.gradient.geometry, .radial(center: Point(x: 0.5, y: 0.5), radius: 0.5, focus: Point(x: 0.25, y: 0.5)))
         XCTAssertEqual(paint.gradient.spread, .reflect)
         XCTAssertEqual(paint.gradient.stops[1].color, RGBAColor(red: 0, green: 0, blue: 0, alpha: 0.5))
-        XCTAssertEqual(paint.transform, AffineTransform2D(a: 30, b: 0, c: 0, d: 10, tx: 10, ty: 20))
+        // In the bounding box's units, resolved against the path's bounds when drawn (PathLayerTests).
+        XCTAssertEqual(paint.units, .objectBoundingBox)
+        XCTAssertEqual(paint.transform, .identity)
         XCTAssertEqual(
             message(#"{"type": "path", "d": "M0 0 h1 v1 z", "fill": {"linearGradient": {}, "stops": []}}"#),
             "layers[0].fill.stops: expected 1 to 256 stops")
