@@ -35,8 +35,8 @@ extension SceneFile {
         "opacity": [], "transform": [], "rotation": [], "frame": [],
         "color": ["color", "shape", "text", "path", "symbol"],
         "cornerRadius": ["image", "shape", "backdrop", "group"], "effect": ["backdrop"], "blur": ["backdrop"],
-        "dim": ["backdrop"], "image": ["image"], "curl": ["curled"], "strokeEnd": ["path"], "transform3D": [],
-        "rotation3D": [],
+        "dim": ["backdrop"], "image": ["image"], "curl": ["curled"], "strokeEnd": ["path"], "strokeColor": ["path"],
+        "transform3D": [], "rotation3D": [],
     ]
 
     /// - Parameter hasFrame: whether the layer gives its frame (a frame animation without one needs `from`).
@@ -226,6 +226,7 @@ private struct PropertyValues {
                 try track(&file) { (j, p) throws(SceneFileError) in try number(j, p, -1e6...1e6) * .pi / 180 })
         case "frame": return .frame(try track(&file, rect))
         case "color": return .color(try track(&file, color))
+        case "strokeColor": return .strokeColor(try track(&file, color))
         default:
             let to = try object.required("to")
             guard case .string(let name) = to else {

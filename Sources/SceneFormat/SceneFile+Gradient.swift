@@ -1,7 +1,8 @@
 import Compositor
 import Scenes
 
-/// A path's `fill` as a gradient, as SVG writes `linearGradient` and `radialGradient`:
+/// A path's `fill` as a gradient, as SVG writes `linearGradient` and `radialGradient` (also a shape's `color` and a
+/// backdrop's `tint`: see `SceneFile+Paint`):
 ///
 ///     "fill": { "linearGradient": { "x1": 0, "y1": 0, "x2": 1, "y2": 0 },
 ///               "stops": [{ "offset": 0, "color": "#ff9f43" }, { "offset": 1, "color": "#1dd1a1" }],
@@ -9,13 +10,14 @@ import Scenes
 ///     "fill": { "radialGradient": { "cx": 0.5, "cy": 0.5, "r": 0.5, "fx": 0.3, "fy": 0.3 }, "stops": [ … ] }
 ///
 /// Coordinates default as SVG's (x2 1, the others 0; cx, cy, r 0.5, the focus at the centre); `units`
-/// `objectBoundingBox` (the default: 0…1 across the path's bounds) or `userSpaceOnUse` (path coordinates); `spread`
+/// `objectBoundingBox` (the default: 0…1 across the path's bounds, or a layer's frame) or `userSpaceOnUse` (path
+/// coordinates, or points from the frame's corner; `GradientFill.Units`); `spread`
 /// `pad`, `reflect` or `repeat`; at most 256 stops, each an `offset` and a `color` (with `opacity` multiplying
 /// its alpha).
 extension SceneFile {
     static let maximumGradientStops = 256
 
-    func gradientFill(_ json: JSONValue, path: String, bounds: Rect?) throws(SceneFileError) -> GradientFill {
+    func gradientFill(_ json: JSONValue, path: String) throws(SceneFileError) -> GradientFill {
         let object = try JSONObject(json, path: path)
         try object.allowKeys(["linearGradient", "radialGradient", "stops", "spread", "units"])
         let geometry: Gradient.Geometry
@@ -59,15 +61,8 @@ extension SceneFile {
                 Gradient.Stop(offset: try stop.optionalNumber("offset", atLeast: -1e9, atMost: 1e9) ?? 0, color: color))
         }
         let spread = try object.choice("spread", Gradient.Spread.self) ?? .pad
-        let units = try object.optionalString("units", oneOf: ["objectBoundingBox", "userSpaceOnUse"])
-        var transform = AffineTransform2D.identity
-        if units ?? "objectBoundingBox" == "objectBoundingBox" {
-            // The unit square onto the path's bounds; an empty box paints nothing, as SVG says.
-            guard let box = bounds, box.width > 0, box.height > 0 else {
-                return GradientFill(Gradient(geometry, stops: [], spread: spread))
-            }
-            transform = AffineTransform2D(a: box.width, b: 0, c: 0, d: box.height, tx: box.x, ty: box.y)
-        }
-        return GradientFill(Gradient(geometry, stops: stops, spread: spread), transform: transform)
+        // Resolved against the box when drawn: a frame may animate (an empty box paints nothing, as SVG says).
+        let units = try object.choice("units", GradientFill.Units.self) ?? .objectBoundingBox
+        return GradientFill(Gradient(geometry, stops: stops, spread: spread), units: units)
     }
 }

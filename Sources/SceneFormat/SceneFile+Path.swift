@@ -9,7 +9,8 @@ import Scenes
 /// `d` is SVG 1.1 / SVG 2 path data (a mistake names its offset); `viewBox` maps that box of path coordinates
 /// into the frame, scaled uniformly and centred (without one, path coordinates are points from the frame's corner);
 /// `fill` a colour, `"none"` or a gradient (see `gradientFill`; default black, as SVG's); `fillRule` `nonzero`
-/// (default) or `evenodd`.
+/// (default) or `evenodd`. Animations: `color` is the fill's colour (a path with no fill at all: the stroke's; a
+/// gradient fill refuses it), `strokeColor` the stroke's on its own, `strokeEnd` the stroke's length.
 extension SceneFile {
     static let pathKeys = ["d", "viewBox", "fill", "fillRule", "stroke", "strokeEnd"]
 
@@ -36,7 +37,7 @@ extension SceneFile {
         case .string("none")?: shape.fill = nil
         case .object?:
             shape.fill = nil
-            shape.gradient = try gradientFill(object.value("fill")!, path: object.at("fill"), bounds: path.bounds)
+            shape.gradient = try gradientFill(object.value("fill")!, path: object.at("fill"))
         default: if let fill = try object.color("fill") { shape.fill = fill }
         }
         let rule = try object.optionalString("fillRule", oneOf: ["nonzero", "evenodd"]) ?? "nonzero"

@@ -122,7 +122,7 @@ public struct SceneFile {
         "image": ["path", "fit", "filter", "cornerRadius"],
         "color": ["color"],
         "shape": ["shape", "color", "cornerRadius"],
-        "backdrop": ["material", "appearance", "dim", "cornerRadius", "blur", "effect"],
+        "backdrop": ["material", "appearance", "dim", "cornerRadius", "blur", "effect", "tint"],
         "group": ["layers", "isolated", "cornerRadius"],
         "text": SceneFile.textKeys,
         "path": SceneFile.pathKeys,
@@ -155,13 +155,13 @@ public struct SceneFile {
                 filter: try object.choice("filter", ResampleFilter.self) ?? .lanczos3,
                 cornerRadius: try object.optionalNumber("cornerRadius", atLeast: 0) ?? 0)
         case "color":
-            content = .shape(.rectangle(cornerRadius: 0), color: try object.requiredColor("color"))
+            content = try shapeContent(.rectangle(cornerRadius: 0), object)
         case "shape":
             let shape = try object.optionalString("shape", oneOf: ["rectangle", "capsule"]) ?? "rectangle"
-            content = .shape(
+            content = try shapeContent(
                 shape == "capsule"
                     ? .capsule : .rectangle(cornerRadius: try object.optionalNumber("cornerRadius", atLeast: 0) ?? 0),
-                color: try object.requiredColor("color"))
+                object)
         case "backdrop":
             let name = try object.string("material")
             guard let (material, forced) = MaterialCatalog.lookup(name) else {
@@ -173,11 +173,12 @@ public struct SceneFile {
             let appearance = try object.choice("appearance", Appearance.self)
             var recipe = material.recipe(for: forced ?? appearance ?? .light)
             if let blur = try object.optionalNumber("blur", atLeast: 0, atMost: 1000) { recipe.blurPoints = blur }
-            content = .backdrop(
-                BackdropMaterial(
-                    recipe: recipe, dim: try object.optionalNumber("dim", atLeast: 0, atMost: 1) ?? 0,
-                    cornerRadius: try object.optionalNumber("cornerRadius", atLeast: 0) ?? 0,
-                    effect: try object.optionalNumber("effect", atLeast: 0, atMost: 1) ?? 1))
+            var backdrop = BackdropMaterial(
+                recipe: recipe, dim: try object.optionalNumber("dim", atLeast: 0, atMost: 1) ?? 0,
+                cornerRadius: try object.optionalNumber("cornerRadius", atLeast: 0) ?? 0,
+                effect: try object.optionalNumber("effect", atLeast: 0, atMost: 1) ?? 1)
+            try addTint(object, to: &backdrop)
+            content = .backdrop(backdrop)
         case "text":
             content = try text(object, path: path)
         case "path":
@@ -225,6 +226,7 @@ public struct SceneFile {
         if let animations = object.value("animations") {
             result.animations = try self.animations(
                 animations, layerType: type, hasFrame: result.frame != nil, path: "\(path).animations")
+            try SceneFile.checkPaintAnimations(result.animations, of: content, path: "\(path).animations")
         }
         return result
     }

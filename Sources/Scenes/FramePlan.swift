@@ -16,7 +16,7 @@ struct PlannedLayer {
         case nothing
         case image(Image, filter: ResampleFilter, cornerRadius: Double, visible: Rect, box: PixelBox,
             pixelsFromImage: AffineTransform2D)
-        case shape(RGBAColor, frame: Rect, radius: Double, box: PixelBox)
+        case shape(ShapePaint, frame: Rect, radius: Double, box: PixelBox)
         case path(VectorShape, pathToPixels: AffineTransform2D, box: PixelBox)
         case backdrop(BackdropMaterial, frame: Rect, box: PixelBox)
         case text(any TypesetText, color: RGBAColor, maskFromFrame: AffineTransform2D, frame: Rect, box: PixelBox)
@@ -28,6 +28,12 @@ struct PlannedLayer {
         case pictured([PlannedLayer], picture: PixelBox, placement: Placement, curl: PageCurl?, clip: Clip?)
         /// A layer in perspective: its flat self drawn into a picture, warped onto the target.
         case projected(flat: PlannedLayer, picture: Placement, homography: Homography, box: PixelBox)
+    }
+
+    /// What a shape is filled with.
+    enum ShapePaint {
+        case color(RGBAColor)
+        case gradient(GradientFill)
     }
 
     /// A clipped group's rounded frame (`Layer.clipCornerRadius`), in the coordinates `transform` maps to pixels.
@@ -69,6 +75,25 @@ extension SceneRenderer {
         return FramePlan(layers: layers, cost: cost)
     }
 
+    /// A shape's plan: a colour over an axis-aligned sharp rectangle needs no mask; anything else is masked.
+    private func planShape(
+        _ layer: Layer, _ shape: Shape, _ paint: PlannedLayer.ShapePaint, frame: Rect, box: PixelBox,
+        transform: AffineTransform2D, adding work: inout Double
+    ) -> (PlannedLayer, held: Double) {
+        var masked = shape != .rectangle(cornerRadius: 0) || transform.b != 0 || transform.c != 0
+        if case .gradient = paint { masked = true }
+        let area = Double(box.width) * Double(box.height)
+        work += area * (masked ? 2 : 1)
+        let radius: Double
+        switch shape {
+        case .rectangle(let cornerRadius): radius = cornerRadius
+        case .capsule: radius = min(frame.width, frame.height) / 2
+        }
+        let kind = PlannedLayer.Kind.shape(paint, frame: frame, radius: radius, box: box)
+        // A mask is a byte a pixel.
+        return (PlannedLayer(layer: layer, kind: kind, transform: transform, box: box), masked ? area / 4 : 0)
+    }
+
     /// Plans a layer in `placement`, adding its work to `work`; also returns the most pixels it holds at once
     /// beyond its target (in Double: 64 nested pictures of 2⁶² pixels each would overflow an Int). The weights
     /// are `Cost.work`'s.
@@ -103,16 +128,13 @@ extension SceneRenderer {
         switch layer.content {
         case .shape(let shape, let color):
             guard !frameBox.isEmpty else { return nothing() }
-            let masked = shape != .rectangle(cornerRadius: 0) || transform.b != 0 || transform.c != 0
-            work += area * (masked ? 2 : 1)
-            let radius: Double
-            switch shape {
-            case .rectangle(let cornerRadius): radius = cornerRadius
-            case .capsule: radius = min(frame.width, frame.height) / 2
-            }
-            let kind = PlannedLayer.Kind.shape(color, frame: frame, radius: radius, box: frameBox)
-            // A mask is a byte a pixel.
-            return (PlannedLayer(layer: layer, kind: kind, transform: transform, box: marked), masked ? area / 4 : 0)
+            return planShape(
+                layer, shape, .color(color), frame: frame, box: frameBox, transform: transform, adding: &work)
+        case .gradientShape(let shape, let gradient):
+            guard !frameBox.isEmpty else { return nothing() }
+            work += area * SceneRenderer.operationsPerGradientPixel
+            return planShape(
+                layer, shape, .gradient(gradient), frame: frame, box: frameBox, transform: transform, adding: &work)
         case .path(let shape):
             // The path's own extent (it is not clipped to the frame), flattened and covered when drawn.
             guard shape.paintsSomething, let bounds = shape.path.bounds else { return nothing(box: marked) }
@@ -163,10 +185,14 @@ extension SceneRenderer {
         case .backdrop(let material):
             guard !frameBox.isEmpty else { return nothing() }
             work += area * 6
+            // A gradient tint: its colours, a copy of the material to paint on, the dim after it.
+            if material.tintGradient != nil { work += area * (SceneRenderer.operationsPerGradientPixel + 2) }
             // The material's picture (4 bytes a pixel) and the blur's streamed rows, counted as another picture:
-            // they are rings of rows per thread, far smaller than the region on either route.
+            // they are rings of rows per thread, far smaller than the region on either route (and the gradient's
+            // picture and mask, one more).
             let kind = PlannedLayer.Kind.backdrop(material, frame: frame, box: frameBox)
-            return (PlannedLayer(layer: layer, kind: kind, transform: transform, box: marked), area * 2)
+            let held = area * (material.tintGradient == nil ? 2 : 3.25)
+            return (PlannedLayer(layer: layer, kind: kind, transform: transform, box: marked), held)
         case .emitter(let emitter):
             // Expanded once here; the group it becomes is charged as a layer again, as it is drawn as one.
             work += Double(emitter.particlesEvaluated) * SceneRenderer.operationsPerParticle

@@ -66,7 +66,8 @@ public enum AnimatedProperty: Sendable {
     case rotation3D(axis: RotationAxis, Track<Double>)
     /// The frame in the parent's coordinates (`frame`, or `bounds` and `center` together).
     case frame(Track<Rect>)
-    /// A shape's fill (`backgroundColor`), interpolated in straight sRGB components.
+    /// A shape's fill (`backgroundColor`), a text's or symbol's colour, a path's fill colour (`fillColor`; a path
+    /// with no fill: its stroke's), interpolated in straight sRGB components. A gradient fill does not animate.
     case color(Track<RGBAColor>)
     /// A shape's, an image's or a backdrop's corner radius in points.
     case cornerRadius(Track<Double>)
@@ -85,6 +86,9 @@ public enum AnimatedProperty: Sendable {
     case curl(Track<Double>)
     /// A path layer's `VectorShape.strokeEnd`, 0…1 (`CAShapeLayer`'s `strokeEnd`): a checkmark drawn on.
     case strokeEnd(Track<Double>)
+    /// A path layer's stroke colour (`CAShapeLayer.strokeColor`) on its own, the fill left as it is: an outline
+    /// changing colour over a fill that stays. Interpolated as `color`.
+    case strokeColor(Track<RGBAColor>)
 }
 
 /// An axis through the origin for `AnimatedProperty.rotation3D`.
@@ -187,7 +191,7 @@ extension AnimatedProperty {
         case .transform(let t): return t.startsExplicitly
         case .transform3D(let t): return t.startsExplicitly
         case .frame(let t): return t.startsExplicitly
-        case .color(let t): return t.startsExplicitly
+        case .color(let t), .strokeColor(let t): return t.startsExplicitly
         case .image: return false
         }
     }

@@ -10,13 +10,15 @@ extension Layer.Content: Equatable {
         case (.image(let a, let fitA, let filterA, let radiusA), .image(let b, let fitB, let filterB, let radiusB)):
             return a === b && fitA == fitB && filterA == filterB && radiusA == radiusB
         case (.shape(let a, let colorA), .shape(let b, let colorB)): return a == b && colorA == colorB
+        case (.gradientShape(let a, let fillA), .gradientShape(let b, let fillB)): return a == b && fillA == fillB
         case (.path(let a), .path(let b)): return a == b
         case (.backdrop(let a), .backdrop(let b)): return a == b
         case (.group(let a), .group(let b)): return a == b
         case (.text(let a, let colorA), .text(let b, let colorB)): return a === b && colorA == colorB
         case (.curled(let a, let curlA), .curled(let b, let curlB)): return a == b && curlA == curlB
         case (.emitter(let a), .emitter(let b)): return a == b
-        case (.image, _), (.shape, _), (.path, _), (.backdrop, _), (.group, _), (.text, _), (.curled, _), (.emitter, _):
+        case (.image, _), (.shape, _), (.gradientShape, _), (.path, _), (.backdrop, _), (.group, _), (.text, _),
+            (.curled, _), (.emitter, _):
             return false
         }
     }
@@ -34,7 +36,8 @@ extension AnimatedProperty: Equatable {
         case (.transform3D(let a), .transform3D(let b)): return a == b
         case (.rotation3D(let axisA, let a), .rotation3D(let axisB, let b)): return axisA == axisB && a == b
         case (.frame(let a), .frame(let b)): return a == b
-        case (.color(let a), .color(let b)): return a == b
+        case (.color(let a), .color(let b)), (.strokeColor(let a), .strokeColor(let b)):
+            return a == b && lhs.kindIndex == rhs.kindIndex
         case (.image(let a), .image(let b)): return a === b
         default: return false
         }
@@ -57,6 +60,7 @@ extension AnimatedProperty: Equatable {
         case .image: 11
         case .curl: 12
         case .strokeEnd: 13
+        case .strokeColor: 14
         }
     }
 }

@@ -44,6 +44,11 @@ public struct Layer: Equatable, Sendable {
         case image(Image, fit: FitMode, filter: ResampleFilter, cornerRadius: Double)
         /// A filled shape covering the frame, anti-aliased.
         case shape(Shape, color: RGBAColor)
+        /// The same shape painted with a gradient lying in the frame (`GradientFill`: 0…1 across it, or points from
+        /// its corner), as a `CAGradientLayer` with a `cornerRadius` draws one, or SwiftUI's
+        /// `Capsule().fill(LinearGradient(…))`. Its opacity, frame and corners animate as a shape's; its colours
+        /// do not.
+        case gradientShape(Shape, GradientFill)
         /// A vector path filled in the frame by exact area coverage (`VectorShape`).
         case path(VectorShape)
         /// What lies beneath the frame, blurred and tinted by a material, as `UIVisualEffectView` draws it.
@@ -112,9 +117,13 @@ public enum Shape: Equatable, Sendable {
 }
 
 /// A backdrop material: the recipe's blur (in points), saturation and tints over what lies beneath the frame,
-/// then an optional black dim, clipped to a rounded rectangle.
+/// then `tintGradient`, then an optional black dim, clipped to a rounded rectangle.
 public struct BackdropMaterial: Equatable, Sendable {
     public var recipe: MaterialRecipe
+    /// A gradient laid over the material in the frame (after the recipe's tints, before the dim), its opacity times
+    /// `effect` as theirs are: a `CAGradientLayer` over a `UIVisualEffectView`, such as a dark fade from the top
+    /// that keeps a title legible. Nil: none.
+    public var tintGradient: GradientFill?
     public var dim: Double
     public var cornerRadius: Double
     /// How much of the material shows, 0 (`UIVisualEffectView.effect = nil`) to 1 (all of it): blur,
@@ -164,6 +173,15 @@ extension Layer {
         blend: CompositeOperator = .sourceOver, transform: AffineTransform2D = .identity
     ) -> Layer {
         Layer(.shape(shape, color: color), frame: frame, opacity: opacity, blend: blend, transform: transform)
+    }
+
+    /// A shape filled with a gradient in its frame: `.shape(.capsule, gradient: GradientFill(fade, units:
+    /// .objectBoundingBox), frame: pill)`.
+    public static func shape(
+        _ shape: Shape, gradient: GradientFill, frame: Rect? = nil, opacity: Double = 1,
+        blend: CompositeOperator = .sourceOver, transform: AffineTransform2D = .identity
+    ) -> Layer {
+        Layer(.gradientShape(shape, gradient), frame: frame, opacity: opacity, blend: blend, transform: transform)
     }
 
     public static func backdrop(

@@ -104,16 +104,10 @@ public struct SceneRenderer: Sendable {
             drawImage(
                 image, filter: filter, cornerRadius: cornerRadius, visible: visible, box: box, t: pixelsFromImage,
                 layer: layer, transform: planned.transform, context: context)
-        case .shape(let color, let frame, let radius, let box):
-            if let mask = Coverage.roundedRectangle(frame, radius: radius, through: planned.transform, over: box) {
-                target.fill(
-                    color, mask: mask, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity,
-                    space: context.space, threads: threads)
-            } else {
-                target.fill(
-                    color, x: box.x, y: box.y, width: box.width, height: box.height, operator: layer.blend,
-                    opacity: layer.opacity, space: context.space, threads: threads)
-            }
+        case .shape(let paint, let frame, let radius, let box):
+            drawShape(
+                paint, frame: frame, radius: radius, box: box, layer: layer, transform: planned.transform,
+                target: target, space: context.space)
         case .path(let shape, let pathToPixels, let box):
             drawFill(
                 of: shape, pathToPixels: pathToPixels, box: box, layer: layer, target: target, space: context.space)
@@ -204,9 +198,10 @@ public struct SceneRenderer: Sendable {
                 shape.path, rule: shape.fillRule, through: pathToPixels, within: box, threads: threads)
         else { return }
         if let paint = shape.gradient {
+            guard let gradientToPath = paint.gradientToBox(shape.path.bounds, userSpace: .identity) else { return }
             target.fill(
                 paint.gradient, mask: mask, x: covered.x, y: covered.y,
-                transform: paint.transform.concatenating(pathToPixels), operator: layer.blend,
+                transform: gradientToPath.concatenating(pathToPixels), operator: layer.blend,
                 opacity: layer.opacity, space: space, threads: threads)
         } else if let fill = shape.fill {
             target.fill(
@@ -264,25 +259,31 @@ public struct SceneRenderer: Sendable {
         var recipe = material.effectiveRecipe
         let pixelsPerPoint = abs(transform.a * transform.d - transform.b * transform.c).squareRoot()
         recipe.blurPoints = min(recipe.blurPoints, SceneRenderer.maximumBlurPixels / pixelsPerPoint)
+        // With a gradient tint the dim comes after it, on the tinted picture.
+        let dim = material.tintGradient == nil ? material.dim : 0
         let effect = MaterialEffect(
-            recipe: recipe, dim: material.dim, pixelsPerPoint: pixelsPerPoint, precision: precision,
-            threads: threads)
+            recipe: recipe, dim: dim, pixelsPerPoint: pixelsPerPoint, precision: precision, threads: threads)
         func effectSeen(in region: PixelBox) -> Image {
             effect.apply(
                 to: target, regionX: region.x, y: region.y, width: region.width, height: region.height,
                 workspace: context.workspace)
         }
-        let seen: Image
+        var seen: Image
         if let cache = context.cache, context.onCanvas, let history = context.history,
             let reach = effect.reach, history.isUntouched(box.expanded(by: reach))
         {
             // Over pixels of the base alone: the same material of the same pixels whatever the frame (the region
             // API's grid and dither are aligned to the canvas, so a crop of the whole equals the region).
             let state = FrameCache.BackdropState(
-                recipe: recipe, dim: material.dim, pixelsPerPoint: pixelsPerPoint, precision: precision)
+                recipe: recipe, dim: dim, pixelsPerPoint: pixelsPerPoint, precision: precision)
             seen = cache.backdrop(state, box: box, wholeAllowed: history.dirty == nil, make: effectSeen(in:))
         } else {
             seen = effectSeen(in: box)
+        }
+        if let tint = material.tintGradient {
+            seen = tinted(
+                seen, by: tint, effect: material.effect, dim: material.dim, frame: frame, box: box,
+                transform: transform, space: context.space)
         }
         var mask = Coverage.roundedRectangle(
             frame, radius: material.cornerRadius, through: transform, over: box)

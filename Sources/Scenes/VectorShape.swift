@@ -69,17 +69,6 @@ extension Layer {
     }
 }
 
-/// A gradient filling a path, and where it lies: `transform` maps the gradient's coordinates to the path's.
-public struct GradientFill: Equatable, Sendable {
-    public var gradient: Gradient
-    public var transform: AffineTransform2D
-
-    public init(_ gradient: Gradient, transform: AffineTransform2D = .identity) {
-        self.gradient = gradient
-        self.transform = transform
-    }
-}
-
 /// A path's stroke: its colour and the style Core Graphics and SVG give one (width, caps, joins, dashes).
 public struct PathStroke: Equatable, Sendable {
     public var color: RGBAColor

@@ -25,6 +25,9 @@ public struct FontTypesetter: Typesetter {
     public static let maximumSize = 16_384.0
     /// The longest text accepted, in bytes of UTF-8 (16 MiB).
     public static let maximumUTF8Count = 16 << 20
+    /// The most an outline is grown or thinned (`TextStyle.outlineGrowth`), in ems: a quarter em each way already
+    /// fills any letter's counters or erases its strokes; clamped so glyph boxes and FreeType's strength stay bounded.
+    public static let maximumOutlineGrowth = 0.25
 
     public let glyphCache: GlyphCache
 
@@ -59,6 +62,9 @@ public struct FontTypesetter: Typesetter {
         let paragraphs = Self.paragraphRanges(Array(text.utf8)).map { shaper.shape($0) }
         var sanitised = style
         (sanitised.tracking, sanitised.lineSpacing) = (Self.points(style.tracking), Self.points(style.lineSpacing))
+        sanitised.outlineGrowth =
+            style.outlineGrowth.isFinite
+            ? min(max(style.outlineGrowth, -Self.maximumOutlineGrowth), Self.maximumOutlineGrowth) : 0
         return ShapedText(paragraphs: paragraphs, faces: faces.faces, style: sanitised, glyphCache: glyphCache)
     }
 

@@ -81,12 +81,14 @@ public final class GlyphCache: @unchecked Sendable {
 }
 
 /// What identifies a rasterised glyph: the face, the glyph, the pixel size (26.6), the outline transform
-/// (16.16, identity for a uniform scale) and the origin's phase in quarter pixels.
+/// (16.16, identity for a uniform scale), the emboldening strength (26.6, 0 for the face's own outline: one glyph
+/// at two symbol weights is two bitmaps) and the origin's phase in quarter pixels.
 struct GlyphKey: Hashable {
     var face: Int32
     var glyph: UInt32
     var pixelSize: Int32
     var xx, xy, yx, yy: Int32
+    var emboldening: Int32
     var phaseX, phaseY: UInt8
 }
 

@@ -13,6 +13,10 @@ struct GlyphRendering {
     let xx, xy, yx, yy: Int32
     /// The linear part is a uniform scale: glyph origins snap to whole pixels vertically (`addCoverage`).
     let isUpright: Bool
+    /// `FT_Outline_EmboldenXY`'s strength, 26.6 pixels, the same along both axes: how much wider every stem gets
+    /// (each edge moves half of it), applied to the transformed outline, so the growth is the same in every
+    /// direction on the canvas (a stretched glyph's stems are grown after the stretch). 0: the outline as loaded.
+    let emboldening: Int32
 
     /// FreeType's ppem is 16-bit, and large glyphs lose nothing by being scaled through the matrix instead.
     static let maximumCharSize = 4096.0
@@ -20,7 +24,8 @@ struct GlyphRendering {
     /// rasteriser's cells, and no canvas this tool draws could show more than a sliver of one glyph.
     static let maximumPixelSize = 262_144.0
 
-    init?(size: Double, transform t: AffineTransform2D) {
+    /// - Parameter outlineGrowth: `TextStyle.outlineGrowth`, ems each edge moves out (FontTypesetter bounds it).
+    init?(size: Double, transform t: AffineTransform2D, outlineGrowth: Double = 0) {
         let determinant = t.a * t.d - t.b * t.c
         guard determinant.isFinite, abs(determinant) > 1e-12 else { return nil }
         let scale = abs(determinant).squareRoot()
@@ -45,13 +50,16 @@ struct GlyphRendering {
         guard let xx = fixed(m.0), let xy = fixed(m.1), let yx = fixed(m.2), let yy = fixed(m.3) else { return nil }
         charSize = Int32((charPixels * 64).rounded())
         isUpright = uniform
+        // Both edges of a stem move, each by the growth: the strength is twice it, in the loaded outline's pixels.
+        guard let strength = Int32(exactly: (2 * outlineGrowth * pixelSize * 64).rounded()) else { return nil }
+        emboldening = strength
         (self.xx, self.xy, self.yx, self.yy) = (xx, xy, yx, yy)
     }
 
     func key(face: FontFace, glyph: UInt32, phaseX: Int, phaseY: Int) -> GlyphKey {
         GlyphKey(
             face: face.id, glyph: glyph, pixelSize: charSize, xx: xx, xy: xy, yx: yx, yy: yy,
-            phaseX: UInt8(phaseX), phaseY: UInt8(phaseY))
+            emboldening: emboldening, phaseX: UInt8(phaseX), phaseY: UInt8(phaseY))
     }
 
     /// Loads the glyph's outline transformed and shifted by the phase (quarter pixels), then hands `body` the
@@ -86,6 +94,14 @@ struct GlyphRendering {
                 slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE
             else { return false }
             withUnsafeMutablePointer(to: &slot.pointee.outline) { outline in
+                // Grown (or thinned) once per load, before the phases' shifts: the same points for every phase.
+                // FreeType moves every edge out by half the strength and then the whole outline up and right by
+                // the other half (its left and bottom stay put, for synthetic bold text); moved back, the glyph
+                // grows about its centre, as a symbol's weights do.
+                if emboldening != 0 {
+                    _ = FT_Outline_EmboldenXY(outline, FT_Pos(emboldening), FT_Pos(emboldening))
+                    FT_Outline_Translate(outline, FT_Pos(-emboldening / 2), FT_Pos(-emboldening / 2))
+                }
                 let count = Int(outline.pointee.n_points)
                 guard count > 0, let points = outline.pointee.points else {
                     for index in phases.indices { body(index, outline, 0, 0, 0, 0) }

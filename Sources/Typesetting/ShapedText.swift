@@ -10,6 +10,8 @@ final class ShapedText: TypesetText, @unchecked Sendable {
     var paragraphs: [ShapedParagraph] { breaker.paragraphs }
     private let faces: [FontFace]
     private let size: Double
+    /// `TextStyle.outlineGrowth`, in ems.
+    private let outlineGrowth: Double
     private let glyphCache: GlyphCache
     private let layouts = Locked<[(width: Double, height: Double, layout: TextLayout)]>([])
     private static let keptLayouts = 4
@@ -17,6 +19,7 @@ final class ShapedText: TypesetText, @unchecked Sendable {
     init(paragraphs: [ShapedParagraph], faces: [FontFace], style: TextStyle, glyphCache: GlyphCache) {
         self.faces = faces
         size = style.size
+        outlineGrowth = style.outlineGrowth
         self.glyphCache = glyphCache
         let ellipses = Locked<[Int: ShapedParagraph]>([:])
         breaker = LineBreaker(paragraphs: paragraphs, faces: faces, style: style) { faceIndex in
@@ -61,9 +64,9 @@ final class ShapedText: TypesetText, @unchecked Sendable {
     }
 
     func addCoverage(frameWidth width: Double, height: Double, through transform: AffineTransform2D, into mask: Plane) {
-        guard let rendering = GlyphRendering(size: size, transform: transform), mask.width > 0, mask.height > 0 else {
-            return
-        }
+        guard let rendering = GlyphRendering(size: size, transform: transform, outlineGrowth: outlineGrowth),
+            mask.width > 0, mask.height > 0
+        else { return }
         let library = FontLibrary.shared.freeType
         let (stamps, sources) = self.stamps(
             of: layout(width: width, height: height), rendering: rendering, transform: transform, mask: mask)

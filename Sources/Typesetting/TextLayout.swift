@@ -91,7 +91,7 @@ struct LineBreaker {
                     $0 + Int(paragraphs[line.paragraph].clusters[$1].glyphCount)
                 }
             })
-        var extents = ExtentsMemo(faces: faces, size: style.size)
+        var extents = ExtentsMemo(faces: faces, size: style.size, outlineGrowth: style.outlineGrowth)
         for (number, line) in lines.enumerated() {
             let baseline = top + primary.ascender * scale + Double(number) * step
             place(line, baseline: baseline, frameWidth: width.isFinite ? width : 0, extents: &extents, into: &layout)
@@ -254,10 +254,15 @@ private struct ExtentsMemo {
     private let scales: [Float]
     /// (minX, minY, maxX, maxY) relative to the origin, y down; nil for a glyph without ink.
     private var known = GlyphMemo<(Float, Float, Float, Float)?>()
+    /// Points every box grows by on each side for a grown or thinned outline (`TextStyle.outlineGrowth`).
+    /// FreeType moves an edge by the growth, but a corner along its bisector by the growth over cos(θ/2), for
+    /// turns up to about 160° (sharper ones it leaves), which is at most √32 ≈ 5.7 times: 6 bounds it.
+    private let margin: Float
 
-    init(faces: [FontFace], size: Double) {
+    init(faces: [FontFace], size: Double, outlineGrowth: Double) {
         self.faces = faces
         scales = faces.map { Float(size / $0.unitsPerEm) }
+        margin = Float(6 * abs(outlineGrowth) * size)
     }
 
     mutating func box(of glyph: UInt32, face index: UInt16) -> (Float, Float, Float, Float)? {
@@ -267,7 +272,7 @@ private struct ExtentsMemo {
         if let (x0, y0, x1, y1) = faces[Int(index)].extents(of: glyph) {
             let scale = scales[Int(index)]
             // Font units are y up, the frame y down.
-            box = (x0 * scale, -y1 * scale, x1 * scale, -y0 * scale)
+            box = (x0 * scale - margin, -y1 * scale - margin, x1 * scale + margin, -y0 * scale + margin)
         }
         known[key] = box
         return box

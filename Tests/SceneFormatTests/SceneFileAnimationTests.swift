@@ -112,7 +112,8 @@ final class SceneFileAnimationTests: XCTestCase {
             (
                 #"{"type": "color", "color": "red", "animations": [{"property": "alpha", "to": 1, "duration": 1}]}"#,
                 "layers[0].animations[0].property: expected one of blur, color, cornerRadius, curl, dim, effect, "
-                    + "frame, image, opacity, rotation, rotation3D, strokeEnd, transform, transform3D, found \"alpha\""
+                    + "frame, image, opacity, rotation, rotation3D, strokeColor, strokeEnd, transform, transform3D, "
+                    + "found \"alpha\""
             ),
             (
                 #"{"type": "color", "color": "red", "animations": [{"property": "effect", "to": 1, "duration": 1}]}"#,

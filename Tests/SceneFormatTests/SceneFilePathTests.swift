@@ -43,7 +43,9 @@ final class SceneFilePathTests: XCTestCase {
             paint.gradient.geometry, .radial(center: Point(x: 0.5, y: 0.5), radius: 0.5, focus: Point(x: 0.25, y: 0.5)))
         XCTAssertEqual(paint.gradient.spread, .reflect)
         XCTAssertEqual(paint.gradient.stops[1].color, RGBAColor(red: 0, green: 0, blue: 0, alpha: 0.5))
-        XCTAssertEqual(paint.transform, AffineTransform2D(a: 30, b: 0, c: 0, d: 10, tx: 10, ty: 20))
+        // In the bounding box's units, resolved against the path's bounds when drawn (PathLayerTests).
+        XCTAssertEqual(paint.units, .objectBoundingBox)
+        XCTAssertEqual(paint.transform, .identity)
         XCTAssertEqual(
             message(#"{"type": "path", "d": "M0 0 h1 v1 z", "fill": {"linearGradient": {}, "stops": []}}"#),
             "layers[0].fill.stops: expected 1 to 256 stops")
@@ -104,8 +106,30 @@ final class SceneFilePathTests: XCTestCase {
             error(#"{"type": "symbol", "name": "xmrk"}"#)?.hasPrefix(
                 "layers[0].name: no symbol \"xmrk\" in the catalogue; closest: xmark"), true)
         XCTAssertEqual(
-            error(#"{"type": "symbol", "name": "xmark", "weight": "semibold"}"#),
-            "layers[0].weight: the open icon font (Material Icons) has one weight, regular; drop weight")
+            error(#"{"type": "symbol", "name": "xmark", "weight": "fat"}"#),
+            "layers[0].weight: expected one of ultraLight, thin, light, regular, medium, semibold, bold, heavy, black, "
+                + "found \"fat\"")
         XCTAssertNotNil(error(#"{"type": "symbol"}"#))
+    }
+
+    /// The issue's own example reads, and each weight draws more ink than the one before (SymbolWeightTests checks
+    /// by how much).
+    func testASymbolTakesSFSymbolsWeights() throws {
+        var file = SceneFile(
+            directory: "", maxPixels: 1_000_000, typesetter: FontTypesetter(),
+            loadImage: { _ in Image(width: 1, height: 1) })
+        func ink(_ weight: String) throws -> Int {
+            let scene = try file.scene(
+                fromJSON: Array(
+                    (#"{"canvas": {"width": 40, "height": 30, "scale": 3}, "layers": [{"type": "symbol", "#
+                        + ##""name": "xmark", "weight": "\##(weight)", "size": 17, "color": "#fff"}]}"##).utf8))
+            let drawn = try SceneRenderer().render(scene)
+            return (0..<drawn.height).reduce(0) { sum, y in
+                sum + (0..<drawn.width).reduce(0) { $0 + Int(drawn[$1, y].alpha) }
+            }
+        }
+        let inks = try ["light", "regular", "semibold"].map(ink)
+        XCTAssertLessThan(inks[0], inks[1])
+        XCTAssertLessThan(inks[1], inks[2])
     }
 }

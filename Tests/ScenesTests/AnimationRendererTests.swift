@@ -11,10 +11,20 @@ final class AnimationRendererTests: XCTestCase {
     /// A photo, a full-screen backdrop and a dim that never move (the cache's base and a backdrop over it), a
     /// frosted panel sliding over them (the whole-canvas material cropped), a static isolated group fading (its
     /// picture cached), a shape that moves and recolours above, and a static panel far enough from all that
-    /// moves to be served from the cache in every frame, and one over the moving shape's path.
+    /// moves to be served from the cache in every frame, and one over the moving shape's path. The sliding panel
+    /// and the far one carry gradient tints, painted on a copy of the material the cache keeps.
     private func scene() -> Scene {
         let linear = AnimationTiming(curve: .linear, duration: 0.5)
+        let fade = GradientFill(
+            Gradient(
+                .linear(from: Point(x: 0, y: 0), to: Point(x: 0, y: 1)),
+                stops: [.init(offset: 0, color: .black.opacity(0.6)), .init(offset: 1, color: .clear)]),
+            units: .objectBoundingBox)
         var panel = Layer.backdrop(.thin, .dark, cornerRadius: 3, frame: Rect(x: 2, y: 4, width: 20, height: 12))
+        if case .backdrop(var material) = panel.content {
+            material.tintGradient = fade
+            panel.content = .backdrop(material)
+        }
         panel.animations = [
             LayerAnimation(.frame(to: Rect(x: 30, y: 9, width: 20, height: 12)), timing: linear)
         ]
@@ -32,9 +42,11 @@ final class AnimationRendererTests: XCTestCase {
             LayerAnimation(
                 .color(Track(to: RGBAColor(red: 0, green: 0.5, blue: 1))), timing: AnimationTiming(duration: 0.3)),
         ]
-        let far = Layer.backdrop(
-            MaterialRecipe(blurPoints: 2, saturation: 1.4, tints: [TintLayer(.white.opacity(0.3))]), cornerRadius: 2,
-            frame: Rect(x: 80, y: 4, width: 16, height: 20))
+        var farMaterial = BackdropMaterial(
+            recipe: MaterialRecipe(blurPoints: 2, saturation: 1.4, tints: [TintLayer(.white.opacity(0.3))]),
+            dim: 0.1, cornerRadius: 2)
+        farMaterial.tintGradient = fade
+        let far = Layer(.backdrop(farMaterial), frame: Rect(x: 80, y: 4, width: 16, height: 20))
         // Static too, but over where the dot passes: drawn afresh in the frames the dot is within its reach.
         let near = Layer.backdrop(
             MaterialRecipe(blurPoints: 2, saturation: 0.5), frame: Rect(x: 30, y: 14, width: 14, height: 10))

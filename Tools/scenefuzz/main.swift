@@ -138,7 +138,10 @@ struct SceneWriter {
         case "material": return "\"" + random.pick(MaterialCatalog.knownNames + ["frosted", ""]) + "\""
         case "path":
             return "\"" + random.pick(["photo.jpg", "photo.png", "tiny.png", "missing.jpg", "/dev/zero"]) + "\""
-        case "color": return "\"" + random.pick(["#000", "#ffffff80", "red", "#ＦＦＦ", "transparent", "#0000"]) + "\""
+        case "color":
+            // A shape's or color layer's may be a gradient (a text's or cell's then refuses it).
+            if random.chance(0.15) { return random.pick(SceneWriter.gradients) }
+            return "\"" + random.pick(["#000", "#ffffff80", "red", "#ＦＦＦ", "transparent", "#0000"]) + "\""
         case "text":
             let samples = ["Rate it", "Awesome", "", "fi AV ffl office", "שלום עולם", "مرحبا بالعالم", "✈ → 漢字 😀",
                            #"e\u0301\u0301\u0301"#, "Show More Show More Show More Show More", #"a\nb\r\nc\u2029d"#]
@@ -160,15 +163,11 @@ struct SceneWriter {
             return random.pick([#"{"x": 0, "y": 0, "width": 24, "height": 24}"#, #"{"x": 0, "y": 0, "width": 0, "height": 24}"#,
                                 #"{"x": -1e300, "y": 0, "width": 1e-300, "height": 1}"#, #"{"x": 1, "y": 2, "width": 3}"#])
         case "fill":
-            if random.chance(0.3) {
-                return random.pick([
-                    ##"{"linearGradient": {"x2": 1e300}, "stops": [{"offset": 0, "color": "#fff"}, {"offset": 1, "color": "red"}], "spread": "repeat"}"##,
-                    ##"{"radialGradient": {"r": 0, "fx": 1e9}, "stops": [{"color": "#000", "opacity": 2}]}"##,
-                    ##"{"radialGradient": {"cx": 0.5, "r": 0.5, "fx": 0.9}, "stops": [{"offset": 0.5, "color": "#fff"}], "spread": "reflect", "units": "userSpaceOnUse"}"##,
-                    ##"{"linearGradient": {}, "stops": []}"##,
-                ])
-            }
+            if random.chance(0.3) { return random.pick(SceneWriter.gradients) }
             return "\"" + random.pick(["#fff", "none", "red", "#00000000", "nope"]) + "\""
+        case "tint":
+            if random.chance(0.6) { return random.pick(SceneWriter.gradients) }
+            return "\"" + random.pick(["#00000080", "#fff", "nope"]) + "\""
         case "stroke":
             return random.pick([
                 ##"{"color": "#fff", "width": 2, "cap": "round", "join": "round", "dash": [4, 2]}"##,
@@ -186,6 +185,15 @@ struct SceneWriter {
         default: return "\"" + string() + "\""
         }
     }
+
+    /// Gradients for a path's fill, a shape's colour and a backdrop's tint: plausible, huge, degenerate, empty.
+    static let gradients = [
+        ##"{"linearGradient": {"x2": 1e300}, "stops": [{"offset": 0, "color": "#fff"}, {"offset": 1, "color": "red"}], "spread": "repeat"}"##,
+        ##"{"radialGradient": {"r": 0, "fx": 1e9}, "stops": [{"color": "#000", "opacity": 2}]}"##,
+        ##"{"radialGradient": {"cx": 0.5, "r": 0.5, "fx": 0.9}, "stops": [{"offset": 0.5, "color": "#fff"}], "spread": "reflect", "units": "userSpaceOnUse"}"##,
+        ##"{"linearGradient": {"x2": 0, "y2": 1}, "stops": [{"color": "#000", "opacity": 0.5}, {"offset": 1, "color": "#000", "opacity": 0}]}"##,
+        ##"{"linearGradient": {}, "stops": []}"##,
+    ]
 
     static let cellNumbers = [
         "birthRate", "lifetime", "lifetimeRange", "velocity", "velocityRange", "emissionLongitude", "emissionRange",
@@ -215,7 +223,7 @@ struct SceneWriter {
     static let keys = [
         "image": ["path", "fit", "filter", "cornerRadius"], "color": ["color"],
         "shape": ["shape", "color", "cornerRadius"],
-        "backdrop": ["material", "appearance", "dim", "cornerRadius", "blur"],
+        "backdrop": ["material", "appearance", "dim", "cornerRadius", "blur", "tint"],
         "group": ["cornerRadius"], "curled": ["progress", "direction", "angle", "radius"],
         "emitter": ["preset", "emitterPosition", "emitterSize", "emitterShape", "emitterMode", "birthRate", "lifetime",
                     "seed", "timeOffset", "emitterCells"],
@@ -284,7 +292,7 @@ struct SceneWriter {
         "color": ["opacity", "color", "frame", "transform"], "shape": ["opacity", "color", "cornerRadius", "rotation"],
         "backdrop": ["effect", "blur", "dim", "frame", "cornerRadius", "opacity"],
         "group": ["opacity", "transform", "rotation", "frame", "cornerRadius"], "curled": ["curl", "opacity", "frame"],
-        "path": ["opacity", "color", "transform", "rotation", "frame", "strokeEnd"],
+        "path": ["opacity", "color", "transform", "rotation", "frame", "strokeEnd", "strokeColor"],
         "text": ["opacity", "color", "transform", "rotation", "frame"],
         "emitter": ["opacity", "transform", "rotation", "frame"],
         "transition": ["opacity", "transform", "rotation", "frame", "transform3D", "rotation3D"],
@@ -303,7 +311,7 @@ struct SceneWriter {
         case "frame":
             let values = (0..<4).map { _ in String(random.below(300)) }
             return #"{"x": \#(values[0]), "y": \#(values[1]), "width": \#(values[2]), "height": \#(values[3])}"#
-        case "color": return "\"" + random.pick(["#000", "#ffffff80", "red", "transparent"]) + "\""
+        case "color", "strokeColor": return "\"" + random.pick(["#000", "#ffffff80", "red", "transparent"]) + "\""
         case "transform3D": return random.pick(SceneWriter.transforms3D)
         case "rotation3D": return String(random.below(361) - 180)
         default: return "\"" + random.pick(["photo.jpg", "photo.png", "tiny.png"]) + "\""

@@ -4,7 +4,8 @@ import Compositor
 /// the closest icon of Material Design Icons DX (Debian's `fonts-material-design-icons-iconfont`; the icons
 /// © 2014–2020 Material Design Authors, the font © 2019–2022 Jossef Harush, both Apache License 2.0), drawn
 /// through the text stack as the font's ligature for the icon's name ("close" shapes to ✕), so a symbol is sharp
-/// at any size and transform, as a label is. The font has one weight.
+/// at any size and transform, as a label is. The font has one weight; the others are its outline grown or thinned
+/// (`outlineGrowth(for:)`).
 public enum SymbolCatalog {
     /// The icon font's family, as fontconfig knows it.
     public static let family = "Material Icons"

@@ -32,6 +32,10 @@ public struct TextStyle: Hashable, Sendable {
     public var lineSpacing: Double
     /// Points added after every character (`UIFont`'s tracking, SwiftUI's `.tracking`).
     public var tracking: Double
+    /// How far each edge of every glyph's outline is moved outwards, in ems (negative: inwards), as FreeType's
+    /// `FT_Outline_EmboldenXY` moves it: a weight the face does not have, synthesised from the one it has (symbol
+    /// layers' weights, `SymbolCatalog.outlineGrowth(for:)`). Stems widen by twice this; 0 draws the outline as is.
+    public var outlineGrowth = 0.0
 
     public init(
         font: Font = .system, design: FontDesign = .default, size: Double = 17, weight: FontWeight = .regular,

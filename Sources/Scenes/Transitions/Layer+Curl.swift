@@ -5,7 +5,7 @@ extension Layer.Content {
     var sublayers: [Layer]? {
         switch self {
         case .group(let layers), .curled(let layers, _): layers
-        case .image, .shape, .path, .backdrop, .text, .emitter: nil
+        case .image, .shape, .gradientShape, .path, .backdrop, .text, .emitter: nil
         }
     }
 }
