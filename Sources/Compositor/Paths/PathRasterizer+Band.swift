@@ -33,8 +33,7 @@ extension PathRasterizer {
         init(
             index: Int, stamp: Int64, top: Int, rows: Int, width: Int, cells: UnsafeMutablePointer<Float>,
             extents: UnsafeMutablePointer<Int>, owners: UnsafeMutablePointer<Int64>,
-            sharedCells: UnsafeMutablePointer<Int32>, exactCells: ExactCellScratch,
-            rowBuffer: UnsafeMutablePointer<UInt8>
+            sharedCells: UnsafeMutablePointer<Int32>, exactCells: ExactCellScratch, rowBuffer: UnsafeMutablePointer<UInt8>
         ) {
             (self.index, self.stamp, self.top, self.rows, self.width) = (index, stamp, top, rows, width)
             (self.cells, self.extents, self.owners, self.sharedCells) = (cells, extents, owners, sharedCells)
@@ -151,8 +150,6 @@ extension PathRasterizer {
             var lists = exactCells.lists
             exactCells.lists = ExactCellLists()
             defer { exactCells.lists = lists }
-            if sharedCount > 0 { listRowMembers(edges: edges, members: members, into: &lists) }
-            let rowMembers = lists.rowMembers
             for row in 0..<rows {
                 let first = extents[2 * row]
                 let last = extents[2 * row + 1]
@@ -185,9 +182,7 @@ extension PathRasterizer {
                 }
                 if !lists.columns.isEmpty {
                     PathRasterizer.exactCoverage(
-                        row: top + row, edges: edges,
-                        members: rowMembers[lists.rowStarts[row]..<lists.rowStarts[row + 1]], rule: rule,
-                        scratch: &lists, into: output)
+                        row: top + row, edges: edges, members: members, rule: rule, scratch: &lists, into: output)
                 }
                 if case .painted(let image, let painter) = sink, covered > first {
                     painter.paint(
@@ -196,34 +191,6 @@ extension PathRasterizer {
                 }
             }
             sharedCount = 0
-        }
-
-        /// The band's edges row by row, in path order, into `lists.rowStarts` and `lists.rowMembers`.
-        private func listRowMembers(
-            edges: UnsafeBufferPointer<Edge>, members: Slice<UnsafeBufferPointer<Int32>>,
-            into lists: inout ExactCellLists
-        ) {
-            lists.rowStarts.removeAll(keepingCapacity: true)
-            lists.rowStarts.append(contentsOf: repeatElement(0, count: rows + 1))
-            // The rows of the band an edge reaches (a horizontal edge: the row it runs through).
-            func rowRange(of edge: Edge) -> ClosedRange<Int> {
-                let first = max(Int(edge.y0), top)
-                let last = edge.y1 > edge.y0 ? min(Int(edge.y1.rounded(.up)) - 1, top + rows - 1) : first
-                return (first - top)...(max(last, first) - top)
-            }
-            for member in members {
-                for row in rowRange(of: edges[Int(member)]) { lists.rowStarts[row + 1] += 1 }
-            }
-            for row in 0..<rows { lists.rowStarts[row + 1] += lists.rowStarts[row] }
-            lists.rowMembers.removeAll(keepingCapacity: true)
-            lists.rowMembers.append(contentsOf: repeatElement(0, count: lists.rowStarts[rows]))
-            var next = lists.rowStarts
-            for member in members {
-                for row in rowRange(of: edges[Int(member)]) {
-                    lists.rowMembers[next[row]] = member
-                    next[row] += 1
-                }
-            }
         }
 
         /// The running sum of cells `first...end` of a row, as coverage bytes into `output` there (`rowLength`

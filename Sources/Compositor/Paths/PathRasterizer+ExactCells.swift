@@ -23,10 +23,6 @@ extension PathRasterizer {
     struct ExactCellLists {
         /// The shared cells of the row being resolved, ascending.
         var columns: [Int] = []
-        /// The band's edges by row (`rowMembers[rowStarts[r]..<rowStarts[r + 1]]`, in path order), made once a
-        /// band has a shared cell: a row's exact cells then look at the edges that reach it only.
-        var rowStarts: [Int] = []
-        var rowMembers: [Int32] = []
         fileprivate var pieces: [RowPiece] = []
         fileprivate var reaching: [RowPiece] = []
         fileprivate var heights: [Double] = []
@@ -66,7 +62,7 @@ extension PathRasterizer {
     /// is a stack of trapezoids between consecutive pieces with one winding each, whose areas are their
     /// heights times their widths at mid-height. The rule decides which count.
     static func exactCoverage(
-        row: Int, edges: UnsafeBufferPointer<Edge>, members: ArraySlice<Int32>, rule: FillRule,
+        row: Int, edges: UnsafeBufferPointer<Edge>, members: Slice<UnsafeBufferPointer<Int32>>, rule: FillRule,
         scratch: inout ExactCellLists, into output: UnsafeMutablePointer<UInt8>
     ) {
         let (rowTop, rowBottom) = (Double(row), Double(row + 1))
