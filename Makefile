@@ -28,7 +28,7 @@ TEST_APT_PACKAGES := ffmpeg python3-venv valgrind chromium bsdutils librsvg2-bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PHONY_CAPI := capi install uninstall test-capi python-deps valgrind-capi bench-capi bench-python
-.PHONY: $(PHONY_CAPI) deps test-deps oracles build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text bench-transition bench-perspective bench-portable bench-batch test-slurm
+.PHONY: $(PHONY_CAPI) deps test-deps oracles build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text bench-paths bench-transition bench-perspective bench-portable bench-batch test-slurm
 
 deps test-deps: PACKAGES = $(if $(filter test-deps,$@),$(TEST_APT_PACKAGES),$(APT_PACKAGES))
 deps test-deps:
@@ -238,6 +238,12 @@ bench-text: release peers-setup
 bench-transition: release
 	@mkdir -p Benchmarks/results
 	python3 Benchmarks/peers/peer_transition.py --json Benchmarks/results/peer_transition.json $(PEER_ARGS)
+
+# 500 icons filled and stroked on a phone canvas and a 10,000-segment outline, against skia-python and pycairo,
+# one thread, trial by trial (Benchmarks/peers/README.md › Paths).
+bench-paths: release peers-setup
+	@mkdir -p Benchmarks/results
+	$(PEERS_PY) Benchmarks/peers/peer_paths.py --json Benchmarks/results/peer_paths.json $(PEER_ARGS)
 
 bench-perspective: release peers-setup
 	@mkdir -p Benchmarks/results

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Creates the two Python environments the peer benchmark (peer_blur.py) needs, at the repository root:
-#   .venv-peers  OpenCV, pyvips + libvips binary wheel, Pillow, numpy, scipy  (pins: requirements.txt)
+#   .venv-peers  OpenCV, pyvips + libvips binary wheel, Pillow, numpy, scipy, skia-python, pycairo
+#                (pins: requirements.txt; pycairo compiles against Debian's libcairo2-dev)
 #   .venv-simd   Pillow-SIMD built from source with AVX2, and numpy          (pin: "# simd:" line there)
 # Pillow and Pillow-SIMD both install the package PIL, hence two venvs.
 #
@@ -47,7 +48,7 @@ PY
 
 peers_ok() {
     [ -x "$PEERS/bin/python" ] || return 1
-    "$PEERS/bin/python" -c 'import cv2, numpy, scipy.fft, pyvips
+    "$PEERS/bin/python" -c 'import cv2, numpy, scipy.fft, pyvips, cairo
 from PIL import Image, ImageFilter
 pyvips.Image.black(4, 4).gaussblur(1).avg()
 Image.new("RGBA", (8, 8)).filter(ImageFilter.GaussianBlur(2))' || return 1
@@ -90,12 +91,26 @@ sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Pyth
             $(echo $missing | sed 's/libjpeg62-turbo-dev/libjpeg-turbo8-dev/')
 }
 
+# Debian packages pycairo's build needs (cairo's headers and pkg-config to find them).
+peers_build_deps() {
+    local missing="" p
+    command -v cc >/dev/null 2>&1 || missing="$missing build-essential"
+    for p in libcairo2-dev pkg-config; do
+        dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+    done
+    [ -z "$missing" ] && return 0
+    log "installing build dependencies:$missing"
+    $SUDO apt-get update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
+}
+
 if [ -n "${FORCE:-}" ]; then rm -rf "$PEERS" "$SIMD"; fi
 
 if peers_ok; then
     log "$PEERS works, skipped"
 else
     log "building $PEERS"
+    peers_build_deps
     rm -rf "$PEERS"
     "$PYTHON" -m venv "$PEERS"
     nice -n 10 "$PEERS/bin/pip" install -q -r "$REQ"
