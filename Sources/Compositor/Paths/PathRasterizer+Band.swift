@@ -1,3 +1,5 @@
+import CKernels
+
 extension PathRasterizer {
     /// One band of rows and the worker's buffers for it: `rows` rows of `width + 2` cells (the two past the
     /// right side take what edges on it leave, so no deposit needs a bounds check) and, per row, the first and
@@ -150,7 +152,14 @@ extension PathRasterizer {
             var lists = exactCells.lists
             exactCells.lists = ExactCellLists()
             defer { exactCells.lists = lists }
+            if case .painted(let image, _) = sink {
+                bt_prefetch_for_writing(image.row(box.y + top) + box.x * 4, width * 4)
+            }
             for row in 0..<rows {
+                if case .painted(let image, _) = sink, row + 1 < rows {
+                    // The destination's next row, on its way while this one is made (a canvas's rows are far apart).
+                    bt_prefetch_for_writing(image.row(box.y + top + row + 1) + box.x * 4, width * 4)
+                }
                 let first = extents[2 * row]
                 let last = extents[2 * row + 1]
                 guard first <= last else { continue }
