@@ -32,15 +32,21 @@ extension PathRasterizer {
 
     /// One edge's part within a pixel row, in the box's pixels: from (`xTop`, `top`) to (`xBottom`, `bottom`).
     fileprivate struct RowPiece {
-        var top, bottom, xTop, xBottom: Double
-        var winding: Int
+        let top, bottom, xTop, xBottom: Double
+        let winding: Int
+        /// dx/dy, once: a cell asks for x at every height it is cut at.
+        let slope: Double
         var minX: Double { min(xTop, xBottom) }
         var maxX: Double { max(xTop, xBottom) }
 
-        /// x at height y (within top...bottom), on the straight line between the piece's ends.
-        func x(at y: Double) -> Double {
-            bottom == top ? xTop : xTop + (y - top) / (bottom - top) * (xBottom - xTop)
+        init(top: Double, bottom: Double, xTop: Double, xBottom: Double, winding: Int) {
+            (self.top, self.bottom, self.xTop, self.xBottom, self.winding) = (top, bottom, xTop, xBottom, winding)
+            slope = bottom == top ? 0 : (xBottom - xTop) / (bottom - top)
         }
+
+        /// x at height y (within top...bottom), on the straight line between the piece's ends.
+        @inline(__always)
+        func x(at y: Double) -> Double { xTop + (y - top) * slope }
 
         /// The height where the piece crosses the vertical line at `x`, if it does strictly between its ends.
         func y(atX x: Double) -> Double? {
