@@ -11,17 +11,7 @@ public func blurtool_composite(
     entry("blurtool_composite") { () throws(CallFailure) in
         let destination = try CallerBuffer(destinationPointer, "destination")
         let source = try CallerBuffer(sourcePointer, "source")
-        var compositeOperator = CompositeOperator.sourceOver
-        if op != nil {
-            let name = try string(op, "op")
-            guard let named = CompositeOperator(name: name) else {
-                throw .argument(
-                    "op",
-                    "unknown operator \(name.debugDescription); known: "
-                        + CompositeOperator.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            compositeOperator = named
-        }
+        let compositeOperator = try compositeOperator(op)
         let alpha = try finite(opacity, "opacity", in: 0...1)
         let workers = try threadCount(threads)
         var coverage: Plane?
@@ -48,6 +38,19 @@ public func blurtool_composite(
     }
 }
 
+/// The operator an `op` argument names (NULL: source-over).
+func compositeOperator(_ op: UnsafePointer<CChar>?) throws(CallFailure) -> CompositeOperator {
+    guard op != nil else { return .sourceOver }
+    let name = try string(op, "op")
+    guard let named = CompositeOperator(name: name) else {
+        throw .argument(
+            "op",
+            "unknown operator \(name.debugDescription); known: "
+                + CompositeOperator.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+    return named
+}
+
 private func resampleFilter(_ filter: blurtool_filter_t) throws(CallFailure) -> ResampleFilter {
     switch filter {
     case BLURTOOL_FILTER_NEAREST: return .nearest
@@ -70,7 +73,7 @@ private func warpBuffers(
 }
 
 /// The numbers of a matrix argument, every one finite.
-private func matrix(_ pointer: UnsafePointer<Double>?, count: Int) throws(CallFailure) -> [Double] {
+func matrix(_ pointer: UnsafePointer<Double>?, count: Int) throws(CallFailure) -> [Double] {
     guard let pointer else { throw .argument("matrix", "is NULL") }
     let values = Array(UnsafeBufferPointer(start: pointer, count: count))
     for (index, value) in values.enumerated() where !value.isFinite {

@@ -11,3 +11,6 @@ _Static_assert(sizeof(blurtool_rect_t) == 16, "blurtool_rect_t layout");
 _Static_assert(sizeof(blurtool_status_t) == 4, "enums are ints");
 _Static_assert(offsetof(blurtool_label_t, color) == 32, "blurtool_label_t.color");
 _Static_assert(sizeof(blurtool_label_t) == 96, "blurtool_label_t layout");
+_Static_assert(offsetof(blurtool_stroke_t, dashes) == 24, "blurtool_stroke_t.dashes");
+_Static_assert(offsetof(blurtool_stroke_t, dash_phase) == 40, "blurtool_stroke_t.dash_phase");
+_Static_assert(sizeof(blurtool_stroke_t) == 48, "blurtool_stroke_t layout");

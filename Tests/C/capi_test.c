@@ -408,6 +408,92 @@ static void *fail_once(void *unused) {
     return strstr(blurtool_last_error(), "source") ? (void *)blurtool_last_error() : NULL;
 }
 
+/* How many pixels of `image` have alpha above 0, and whether each pixel inside the box x0..x1 × y0..y1 (exclusive
+ * ends) is `inside` and every other is zero, byte for byte. */
+static int box_is(const blurtool_buffer_t *image, int x0, int y0, int x1, int y1, const unsigned char inside[4]) {
+    for (int y = 0; y < image->height; y++)
+        for (int x = 0; x < image->width; x++) {
+            const unsigned char *p = image->pixels + y * image->stride + x * 4;
+            int in = x >= x0 && x < x1 && y >= y0 && y < y1;
+            for (int c = 0; c < 4; c++)
+                if (p[c] != (in ? inside[c] : 0)) return 0;
+        }
+    return 1;
+}
+
+static void test_paths(void) {
+    const double red[4] = {1, 0, 0, 1};
+    const unsigned char opaque_red[4] = {255, 0, 0, 255};
+    blurtool_buffer_t canvas = blank(20, 20, 8, BLURTOOL_ALPHA_PREMULTIPLIED);
+    CHECK(blurtool_fill_path(&canvas, "M2 2 H8 V8 H2 Z", NULL, red, BLURTOOL_FILL_NONZERO, NULL, 1, 1) == 0, "fill");
+    CHECK(box_is(&canvas, 2, 2, 8, 8, opaque_red), "a square on whole pixels covers exactly them");
+
+    memset(canvas.pixels, 0, (size_t)canvas.stride * 20);
+    const double twice[6] = {2, 0, 0, 2, 1, 3};
+    CHECK(blurtool_fill_path(&canvas, "M2 2 h6 v6 h-6 z", twice, red, BLURTOOL_FILL_NONZERO, "copy", 1, 2) == 0, "fill");
+    CHECK(box_is(&canvas, 5, 7, 17, 19, opaque_red), "the matrix maps path units to pixels: x 5...17, y 7...19");
+
+    memset(canvas.pixels, 0, (size_t)canvas.stride * 20);
+    const char *ring = "M0 0 H20 V20 H0 Z M5 5 H15 V15 H5 Z";
+    CHECK(blurtool_fill_path(&canvas, ring, NULL, red, BLURTOOL_FILL_EVENODD, NULL, 1, 1) == 0, "even-odd");
+    CHECK(canvas.pixels[(10 * canvas.stride) + 10 * 4 + 3] == 0 && canvas.pixels[2 * canvas.stride + 2 * 4 + 3] == 255,
+          "even-odd leaves the inner square a hole");
+    CHECK(blurtool_fill_path(&canvas, ring, NULL, red, BLURTOOL_FILL_NONZERO, NULL, 1, 1) == 0, "non-zero");
+    CHECK(canvas.pixels[(10 * canvas.stride) + 10 * 4 + 3] == 255, "non-zero fills it (both squares wind the same way)");
+
+    /* Straight alpha in, straight alpha out: half-transparent red is (255, 0, 0, 128) where covered. */
+    blurtool_buffer_t straight = blank(10, 10, 0, BLURTOOL_ALPHA_STRAIGHT);
+    const double half_red[4] = {1, 0, 0, 0.5};
+    const unsigned char straight_half_red[4] = {255, 0, 0, 128};
+    CHECK(blurtool_fill_path(&straight, "M0 0 H10 V5 H0 Z", NULL, half_red, BLURTOOL_FILL_NONZERO, NULL, 1, 1) == 0,
+          "fill a straight buffer");
+    CHECK(box_is(&straight, 0, 0, 10, 5, straight_half_red), "straight alpha kept");
+
+    /* A stroke 2 wide along y = 5 covers rows 4 and 5 exactly; dashed 2 on, 2 off from x = 0. */
+    memset(straight.pixels, 0, 10 * 10 * 4);
+    blurtool_stroke_t stroke = {2, BLURTOOL_CAP_BUTT, BLURTOOL_JOIN_MITER, 0, NULL, 0, 0};
+    CHECK(blurtool_stroke_path(&straight, "M0 5 H10", NULL, red, &stroke, NULL, 1, 1) == 0, "stroke");
+    CHECK(box_is(&straight, 0, 4, 10, 6, opaque_red), "a butt stroke is its rectangle");
+    memset(straight.pixels, 0, 10 * 10 * 4);
+    const double dashes[2] = {2, 2};
+    stroke.dashes = dashes;
+    stroke.dash_count = 2;
+    CHECK(blurtool_stroke_path(&straight, "M0 5 H10", NULL, red, &stroke, NULL, 1, 1) == 0, "dashed stroke");
+    int dashed_right = 1;
+    for (int x = 0; x < 10; x++) {
+        int on = (x / 2) % 2 == 0;
+        dashed_right &= straight.pixels[4 * 40 + x * 4 + 3] == (on ? 255 : 0);
+    }
+    CHECK(dashed_right, "dashes 2 on, 2 off along the row");
+
+    EXPECT_FAILURE(blurtool_fill_path(&canvas, "M0 0 L5", NULL, red, BLURTOOL_FILL_NONZERO, NULL, 1, 1),
+                   BLURTOOL_ERROR_DATA, "blurtool_fill_path", "svg_path_data");
+    EXPECT_FAILURE(blurtool_fill_path(&canvas, NULL, NULL, red, BLURTOOL_FILL_NONZERO, NULL, 1, 1),
+                   BLURTOOL_ERROR_ARGUMENT, "blurtool_fill_path", "svg_path_data");
+    EXPECT_FAILURE(blurtool_fill_path(&canvas, "M0 0 H5 V5 Z", NULL, NULL, BLURTOOL_FILL_NONZERO, NULL, 1, 1),
+                   BLURTOOL_ERROR_ARGUMENT, "blurtool_fill_path", "color");
+    EXPECT_FAILURE(blurtool_fill_path(&canvas, "M0 0 H5 V5 Z", NULL, red, (blurtool_fill_rule_t)7, NULL, 1, 1),
+                   BLURTOOL_ERROR_ARGUMENT, "blurtool_fill_path", "rule");
+    EXPECT_FAILURE(blurtool_fill_path(&canvas, "M0 0 H5 V5 Z", NULL, red, BLURTOOL_FILL_NONZERO, "sideways", 1, 1),
+                   BLURTOOL_ERROR_ARGUMENT, "blurtool_fill_path", "op");
+    const double singular_nan[6] = {1, 0, 0, NAN, 0, 0};
+    EXPECT_FAILURE(blurtool_fill_path(&canvas, "M0 0 H5 V5 Z", singular_nan, red, BLURTOOL_FILL_NONZERO, NULL, 1, 1),
+                   BLURTOOL_ERROR_ARGUMENT, "blurtool_fill_path", "matrix[3]");
+    EXPECT_FAILURE(blurtool_stroke_path(&canvas, "M0 0 H5", NULL, red, NULL, NULL, 1, 1), BLURTOOL_ERROR_ARGUMENT,
+                   "blurtool_stroke_path", "stroke");
+    const double negative[1] = {-1};
+    stroke.dashes = negative;
+    stroke.dash_count = 1;
+    EXPECT_FAILURE(blurtool_stroke_path(&canvas, "M0 0 H5", NULL, red, &stroke, NULL, 1, 1), BLURTOOL_ERROR_ARGUMENT,
+                   "blurtool_stroke_path", "stroke->dashes[0]");
+    stroke.dash_count = 0;
+    stroke.cap = (blurtool_line_cap_t)9;
+    EXPECT_FAILURE(blurtool_stroke_path(&canvas, "M0 0 H5", NULL, red, &stroke, NULL, 1, 1), BLURTOOL_ERROR_ARGUMENT,
+                   "blurtool_stroke_path", "stroke->cap");
+    free(canvas.pixels);
+    free(straight.pixels);
+}
+
 static void test_threads(void) {
     blurtool_decode(NULL, 0, 0, 0, NULL);
     pthread_t thread;
@@ -434,6 +520,7 @@ int main(int argc, char **argv) {
     test_codecs(&photo);
     test_scenes();
     test_text();
+    test_paths();
     test_threads();
     blurtool_free(photo.pixels);
     printf("capi_test: %d checks, %d failed\n", checks, failures);

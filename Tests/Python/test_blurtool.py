@@ -339,6 +339,41 @@ class Text(unittest.TestCase):
             blurtool.measure_text("Hello", weight=450)
 
 
+class Paths(unittest.TestCase):
+    def test_a_square_on_whole_pixels_covers_exactly_them(self):
+        canvas = np.zeros((20, 20, 4), np.uint8)
+        blurtool.fill_path(canvas, "M2 2 h6 v6 h-6 z", (1, 0, 0, 1), transform=(2, 0, 0, 2, 1, 3))
+        expected = np.zeros_like(canvas)
+        expected[7:19, 5:17] = (255, 0, 0, 255)
+        np.testing.assert_array_equal(canvas, expected)
+
+    def test_even_odd_leaves_a_hole_and_non_zero_fills_it(self):
+        ring = "M0 0 H20 V20 H0 Z M5 5 H15 V15 H5 Z"
+        canvas = blurtool.fill_path(np.zeros((20, 20, 4), np.uint8), ring, (0, 0, 1, 1), rule="evenodd")
+        self.assertEqual(canvas[10, 10, 3], 0)
+        self.assertEqual(canvas[2, 2, 3], 255)
+        blurtool.fill_path(canvas, ring, (0, 0, 1, 1))
+        self.assertEqual(canvas[10, 10, 3], 255)
+
+    def test_a_dashed_stroke_is_its_rectangles(self):
+        canvas = np.zeros((10, 10, 4), np.uint8)
+        blurtool.stroke_path(canvas, "M0 5 H10", (1, 1, 1, 1), width=2, dashes=[2, 2])
+        on = np.array([(x // 2) % 2 == 0 for x in range(10)])
+        np.testing.assert_array_equal(canvas[4:6, :, 3], np.where(on, 255, 0)[None, :].repeat(2, axis=0))
+        self.assertFalse(canvas[:4].any() or canvas[6:].any())
+
+    def test_bad_paths_raise_naming_the_argument(self):
+        canvas = np.zeros((10, 10, 4), np.uint8)
+        with self.assertRaisesRegex(blurtool.BlurtoolError, "svg_path_data"):
+            blurtool.fill_path(canvas, "M0 0 L5", (1, 1, 1, 1))
+        with self.assertRaisesRegex(ValueError, "rule"):
+            blurtool.fill_path(canvas, "M0 0 H5 V5 Z", (1, 1, 1, 1), rule="winding")
+        with self.assertRaisesRegex(blurtool.BlurtoolError, "stroke->dashes"):
+            blurtool.stroke_path(canvas, "M0 0 H5", (1, 1, 1, 1), dashes=[-1])
+        with self.assertRaisesRegex(ValueError, "cap"):
+            blurtool.stroke_path(canvas, "M0 0 H5", (1, 1, 1, 1), cap="pointy")
+
+
 class Library(unittest.TestCase):
     def test_version_and_kernels(self):
         self.assertRegex(blurtool.version(), r"^\d+\.\d+\.\d+")

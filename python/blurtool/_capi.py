@@ -62,10 +62,25 @@ class Label(ctypes.Structure):
     ]
 
 
+class Stroke(ctypes.Structure):
+    """blurtool_stroke_t: how a path is stroked."""
+
+    _fields_ = [
+        ("width", ctypes.c_double),
+        ("cap", ctypes.c_int),
+        ("join", ctypes.c_int),
+        ("miter_limit", ctypes.c_double),
+        ("dashes", ctypes.POINTER(ctypes.c_double)),
+        ("dash_count", ctypes.c_int32),
+        ("dash_phase", ctypes.c_double),
+    ]
+
+
 # blurtool.h's layout checks (layout.c), repeated so a mismatch fails at import rather than corrupting memory.
 assert ctypes.sizeof(Buffer) == 32 and Buffer.alpha.offset == 24
 assert ctypes.sizeof(Rect) == 16
 assert ctypes.sizeof(Label) == 96 and Label.color.offset == 32
+assert ctypes.sizeof(Stroke) == 48 and Stroke.dashes.offset == 24 and Stroke.dash_phase.offset == 40
 
 ALPHA_PREMULTIPLIED, ALPHA_STRAIGHT = 0, 1
 EDGES = {"mirror": 0, "clamp": 1, "wrap": 2, "transparent": 3}
@@ -73,6 +88,9 @@ PRECISIONS = {"auto": 0, "exact": 1, "fast": 2}
 APPEARANCES = {"light": 0, "dark": 1}
 FILTERS = {"nearest": 0, "bilinear": 1, "catmull-rom": 2, "mitchell": 3, "lanczos3": 4}
 FORMATS = {"png": 0, "jpeg": 1, "jpg": 1}
+FILL_RULES = {"nonzero": 0, "evenodd": 1}
+LINE_CAPS = {"butt": 0, "round": 1, "square": 2}
+LINE_JOINS = {"miter": 0, "round": 1, "bevel": 2}
 ALIGNMENTS = {"natural": 0, "leading": 1, "center": 2, "trailing": 3}
 
 
@@ -145,6 +163,10 @@ _SIGNATURES = {
     "blurtool_scene_render": (int, [_void, _double, _buffer, _int32]),
     "blurtool_text_measure": (int, [ctypes.POINTER(Label), ctypes.POINTER(_double), ctypes.POINTER(_double)]),
     "blurtool_text_draw": (int, [ctypes.POINTER(Label), _buffer, _double, _double]),
+    "blurtool_fill_path": (int, [_buffer, ctypes.c_char_p, ctypes.POINTER(_double), ctypes.POINTER(_double),
+                                 ctypes.c_int, ctypes.c_char_p, _double, _int32]),
+    "blurtool_stroke_path": (int, [_buffer, ctypes.c_char_p, ctypes.POINTER(_double), ctypes.POINTER(_double),
+                                   ctypes.POINTER(Stroke), ctypes.c_char_p, _double, _int32]),
 }
 for _name, (_result, _arguments) in _SIGNATURES.items():
     try:

@@ -287,6 +287,57 @@ blurtool_status_t blurtool_text_measure(const blurtool_label_t *label, double *w
 blurtool_status_t blurtool_text_draw(
     const blurtool_label_t *label, const blurtool_buffer_t *destination, double x, double y);
 
+/* ---- Paths --------------------------------------------------------------------------------------------- */
+
+/* Which points a path's outline encloses (SVG's fill-rule). */
+typedef enum blurtool_fill_rule {
+    BLURTOOL_FILL_NONZERO = 0, /* wound round any number of times but zero (SVG's default) */
+    BLURTOOL_FILL_EVENODD = 1  /* wound round an odd number of times: overlaps and inner rings are holes */
+} blurtool_fill_rule_t;
+
+typedef enum blurtool_line_cap {
+    BLURTOOL_CAP_BUTT = 0,
+    BLURTOOL_CAP_ROUND = 1,
+    BLURTOOL_CAP_SQUARE = 2
+} blurtool_line_cap_t;
+
+typedef enum blurtool_line_join {
+    BLURTOOL_JOIN_MITER = 0,
+    BLURTOOL_JOIN_ROUND = 1,
+    BLURTOOL_JOIN_BEVEL = 2
+} blurtool_line_join_t;
+
+/* How a path is stroked, in path units (so widths scale with the matrix, as in Core Graphics): `width` (0: a
+ * hairline one pixel wide), `cap`, `join`, `miter_limit` (0: SVG's 4), and dashes: `dash_count` lengths (NULL
+ * and 0: a solid line), the pattern starting `dash_phase` into itself, as SVG's stroke-dasharray and
+ * stroke-dashoffset (an odd count repeats the lengths; negative lengths, or all of them zero, are refused). A
+ * zeroed struct with `width` set is a solid line with butt caps and miter joins. */
+typedef struct blurtool_stroke {
+    double width;
+    blurtool_line_cap_t cap;
+    blurtool_line_join_t join;
+    double miter_limit;
+    const double *dashes;
+    int32_t dash_count;
+    double dash_phase;
+} blurtool_stroke_t;
+
+/* Fills the path `svg_path_data` (SVG 1.1/2 path data, "M6 6 L18 18 ..."; a mistake is refused with its offset;
+ * at most 1,000,000 segments) by `rule` with `color` (straight RGBA, 0 to 1), anti-aliased by exact area, onto
+ * `destination`: `matrix` is {a, b, c, d, tx, ty} from path units to the destination's pixels, as blurtool_warp's
+ * (NULL: the identity), `op` and `opacity` as blurtool_composite's. Curves are flattened after the matrix to 0.02
+ * px, so a path is as smooth at any scale. Pixels the path does not cover are left as they are, whatever the
+ * operator. A path with a point that is not finite or lies beyond 10^15 px after the matrix draws nothing. */
+blurtool_status_t blurtool_fill_path(
+    const blurtool_buffer_t *destination, const char *svg_path_data, const double matrix[6], const double color[4],
+    blurtool_fill_rule_t rule, const char *op, double opacity, int32_t threads);
+
+/* Strokes the path with `stroke` (NULL is refused) as blurtool_fill_path fills it: where the stroke overlaps
+ * itself it is drawn once, as SVG draws it. */
+blurtool_status_t blurtool_stroke_path(
+    const blurtool_buffer_t *destination, const char *svg_path_data, const double matrix[6], const double color[4],
+    const blurtool_stroke_t *stroke, const char *op, double opacity, int32_t threads);
+
 #ifdef __cplusplus
 }
 #endif
