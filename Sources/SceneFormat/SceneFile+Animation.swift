@@ -180,7 +180,8 @@ private struct PropertyValues {
         let hasKeyframes = object.value("keyframes") != nil
         guard hasTo != hasKeyframes else {
             throw SceneFileError.invalid(
-                path: object.path, message: hasTo ? "give either to or keyframes, not both" : "missing to (or keyframes)")
+                path: object.path,
+                message: hasTo ? "give either to or keyframes, not both" : "missing to (or keyframes)")
         }
         var startsAtAKeyframe = false
         if case .array(let items) = object.value("keyframes"), case .object(let first)? = items.first {

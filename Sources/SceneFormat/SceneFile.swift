@@ -151,7 +151,8 @@ public struct SceneFile {
             content = try svg(try object.string("path"), path: "\(path).path")
         case "image":
             content = .image(
-                try image(try object.string("path"), path: "\(path).path"), fit: try object.choice("fit", FitMode.self) ?? .fill,
+                try image(try object.string("path"), path: "\(path).path"),
+                fit: try object.choice("fit", FitMode.self) ?? .fill,
                 filter: try object.choice("filter", ResampleFilter.self) ?? .lanczos3,
                 cornerRadius: try object.optionalNumber("cornerRadius", atLeast: 0) ?? 0)
         case "color":

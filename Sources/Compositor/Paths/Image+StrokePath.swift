@@ -19,7 +19,9 @@ extension Coverage {
         _ path: Path, style: StrokeStyle, through transform: AffineTransform2D, within clip: PixelBox,
         tolerance: Double = Path.defaultFlatteningTolerance, threads: Int = Parallel.processorCount
     ) -> (box: PixelBox, plane: Plane)? {
-        guard let (box, outline) = strokeOutline(path, style: style, through: transform, within: clip, tolerance: tolerance)
+        guard
+            let (box, outline) = strokeOutline(
+                path, style: style, through: transform, within: clip, tolerance: tolerance)
         else { return nil }
         return (box, PathRasterizer.coverage(of: outline, rule: .nonZero, over: box, threads: threads))
     }

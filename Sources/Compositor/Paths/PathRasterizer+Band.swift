@@ -35,7 +35,8 @@ extension PathRasterizer {
         init(
             index: Int, stamp: Int64, top: Int, rows: Int, width: Int, cells: UnsafeMutablePointer<Float>,
             extents: UnsafeMutablePointer<Int>, owners: UnsafeMutablePointer<Int64>,
-            sharedCells: UnsafeMutablePointer<Int32>, exactCells: ExactCellScratch, rowBuffer: UnsafeMutablePointer<UInt8>
+            sharedCells: UnsafeMutablePointer<Int32>, exactCells: ExactCellScratch,
+            rowBuffer: UnsafeMutablePointer<UInt8>
         ) {
             (self.index, self.stamp, self.top, self.rows, self.width) = (index, stamp, top, rows, width)
             (self.cells, self.extents, self.owners, self.sharedCells) = (cells, extents, owners, sharedCells)
