@@ -233,15 +233,28 @@ extension CompositeKernel {
     ) -> Int {
         typealias Lanes = Planar16.Lanes
         let keep = 1 - solid.alpha
+        // An opaque colour over a fully covered block is o = s, mixed at t = 1: b + (s − b), the same bits
+        // without the mask's conversion or the backdrop's product (a large shape's inside).
+        let opaque = solid.alpha[0] == 1
         var x = 0
         while x + 16 <= count {
-            let coverage = UnsafeRawPointer(mask + x).loadUnaligned(as: SIMD16<UInt8>.self)
-            if coverage == SIMD16<UInt8>() {
+            let coverageBytes = UnsafeRawPointer(mask + x)
+            // Tested as two words: a SIMD `==` compiles to a lane-by-lane loop through the stack.
+            let low = coverageBytes.loadUnaligned(as: UInt64.self)
+            let high = coverageBytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            if low | high == 0 {
                 x += 16
                 continue
             }
             let target = UnsafeMutableRawPointer(destination + x * 4)
             let b = Planar16(words: target.loadUnaligned(as: SIMD16<UInt32>.self))
+            if opaque, low & high == .max {
+                let mixed = b.mixed(with: solid, by: Lanes(repeating: 1))
+                target.storeBytes(of: mixed.packedWords(), as: SIMD16<UInt32>.self)
+                x += 16
+                continue
+            }
+            let coverage = coverageBytes.loadUnaligned(as: SIMD16<UInt8>.self)
             // A lane loop, which LLVM folds into one widening: the generic `SIMD16<UInt32>(truncatingIfNeeded:)`
             // stays a call per block (shared/SWIFT-PERFORMANCE.md).
             var m = SIMD16<UInt32>(repeating: 0x4B00_0000)

@@ -225,9 +225,15 @@ extension PathRasterizer {
                     continue
                 }
                 var runEnd = x + 1
-                while runEnd + 8 <= end + 1,
-                    UnsafeRawPointer(rowCells + runEnd).loadUnaligned(as: SIMD8<Float>.self) == SIMD8<Float>()
-                {
+                // Eight cells at a time by their bits (a SIMD `==` compiles to a lane-by-lane loop through the
+                // stack); a cell of −0 stops it, and the cell loop below takes it as the zero it is.
+                while runEnd + 8 <= end + 1 {
+                    let bits = UnsafeRawPointer(rowCells + runEnd)
+                    let any =
+                        bits.loadUnaligned(as: UInt64.self) | bits.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                        | bits.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+                        | bits.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                    if any != 0 { break }
                     runEnd += 8
                 }
                 while runEnd <= end, rowCells[runEnd] == 0 { runEnd += 1 }
