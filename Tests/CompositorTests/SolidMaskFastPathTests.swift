@@ -52,4 +52,46 @@ final class SolidMaskFastPathTests: XCTestCase {
             XCTAssertEqual(fast, general, "trial \(trial), \(count) pixels")
         }
     }
+
+    /// A fully covered block of an opaque colour stored without reading the backdrop gives the general loop's
+    /// bits for every backdrop, colours at a half level (where the loop's b + (s − b) can round either way, and
+    /// the shortcut must decline) included.
+    func testFullCoverageWordsAreTheGeneralLoopsBits() {
+        var random = SeededGenerator(seed: 29)
+        let kernel = CompositeKernel(.sourceOver)
+        var declined = 0
+        for trial in 0..<300 {
+            func channel() -> Float {
+                let level = Float(random.next() % 256)
+                // Every third channel sits on a half level, the rest anywhere.
+                return trial % 3 == 0 ? min(level + 0.5, 255) / 255 : Float(random.next() % 100_001) / 100_000
+            }
+            let solid = UnitPixel(red: channel(), green: channel(), blue: channel(), alpha: 1)
+            let words = CompositeKernel.fullCoverageWords(Planar16(repeating: solid))
+            if words == nil { declined += 1 }
+            // Every byte in every channel as a backdrop, fully covered.
+            var backdrop = [UInt8](repeating: 0, count: 256 * 4)
+            for i in 0..<256 {
+                for c in 0..<4 { backdrop[i * 4 + c] = UInt8((i * (c + 1) * 37) % 256) }
+            }
+            let mask = [UInt8](repeating: 255, count: 256)
+            var fast = backdrop
+            var general = backdrop
+            mask.withUnsafeBufferPointer { maskPointer in
+                fast.withUnsafeMutableBufferPointer {
+                    kernel.compositeRow(
+                        source: nil, solid: solid, mask: maskPointer.baseAddress, destination: $0.baseAddress!,
+                        count: 256, opacity: 1, space: .srgb, fullCoverageWords: words)
+                }
+                general.withUnsafeMutableBufferPointer {
+                    kernel.compositeRow(
+                        source: nil, solid: solid, mask: maskPointer.baseAddress, destination: $0.baseAddress!,
+                        count: 256, opacity: 1, space: .srgb, fastPaths: false)
+                }
+            }
+            XCTAssertEqual(fast, general, "trial \(trial): \(solid)")
+        }
+        // Half levels make some colours depend on the backdrop: the check must have declined some.
+        XCTAssertGreaterThan(declined, 0)
+    }
 }

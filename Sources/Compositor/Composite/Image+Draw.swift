@@ -61,7 +61,7 @@ extension Image {
         guard right > left, bottom > top else { return }
         let count = right - left
         let skip = left - x  // pixels of the source row left of this image
-        let painter = RowPainter(op, solid: solid, opacity: opacity, space: space)
+        let painter = RowPainter(op, solid: solid, opacity: opacity, space: space, pixels: count * (bottom - top))
         let bandHeight = 16
         let bands = (bottom - top + bandHeight - 1) / bandHeight
         Parallel.forEach(bands, threads: threads) { band, _ in
@@ -86,10 +86,17 @@ struct RowPainter {
     let space: WorkingSpace
     private let kernel: CompositeKernel
     private let reference = Kernels.active == ScalarKernels.self
+    /// What a fully covered block of the solid colour becomes whatever lies under it, when that is one value
+    /// (`CompositeKernel.fullCoverageWords`); looked for when the painting is `pixels` large enough to repay it.
+    private var fullCoverageWords: SIMD16<UInt32>?
 
-    init(_ op: CompositeOperator, solid: UnitPixel, opacity: Double, space: WorkingSpace) {
+    init(_ op: CompositeOperator, solid: UnitPixel, opacity: Double, space: WorkingSpace, pixels: Int = 0) {
         (self.op, self.solid, self.space, kernel) = (op, solid, space, CompositeKernel(op))
         self.opacity = Float(min(max(opacity, 0), 1))
+        if op == .sourceOver, space == .srgb, !reference, pixels >= 1 << 12 {
+            fullCoverageWords = CompositeKernel.fullCoverageWords(
+                Planar16(repeating: solid).scaled(by: Planar16.Lanes(repeating: self.opacity)))
+        }
     }
 
     /// Composites `count` pixels of `source` (nil: the solid colour) through `mask` (nil: none) onto
@@ -105,7 +112,7 @@ struct RowPainter {
         } else {
             kernel.compositeRow(
                 source: source, solid: solid, mask: mask, destination: destination, count: count, opacity: opacity,
-                space: space)
+                space: space, fullCoverageWords: fullCoverageWords)
         }
     }
 }
@@ -126,7 +133,7 @@ extension CompositeKernel {
     func compositeRow(
         source: UnsafePointer<UInt8>?, solid: UnitPixel, mask: UnsafePointer<UInt8>?,
         destination: UnsafeMutablePointer<UInt8>, count: Int, opacity: Float, space: WorkingSpace,
-        fastPaths: Bool = true, loops: bt_kernel_table? = Kernels.cLoops
+        fastPaths: Bool = true, loops: bt_kernel_table? = Kernels.cLoops, fullCoverageWords: SIMD16<UInt32>? = nil
     ) {
         var done = 0
         if fastPaths, op == .sourceOver, space == .srgb, mask == nil, let source {
@@ -136,7 +143,8 @@ extension CompositeKernel {
                 ?? Self.sourceOverBlocks(source, onto: destination, count: count, opacity: opacity)
         } else if fastPaths, op == .sourceOver, space == .srgb, source == nil, let mask {
             let colour = Planar16(repeating: solid).scaled(by: Planar16.Lanes(repeating: opacity))
-            done = Self.solidSourceOverBlocks(colour, mask: mask, onto: destination, count: count)
+            done = Self.solidSourceOverBlocks(
+                colour, mask: mask, onto: destination, count: count, fullCoverageWords: fullCoverageWords)
             if done < count {
                 Self.solidSourceOverTail(colour, mask: mask + done, onto: destination + done * 4, count: count - done)
                 done = count
@@ -229,12 +237,14 @@ extension CompositeKernel {
     /// uncovered is skipped (most of a label's box), which leaves it as the general loop leaves a valid
     /// premultiplied pixel. Returns how many pixels it did.
     private static func solidSourceOverBlocks(
-        _ solid: Planar16, mask: UnsafePointer<UInt8>, onto destination: UnsafeMutablePointer<UInt8>, count: Int
+        _ solid: Planar16, mask: UnsafePointer<UInt8>, onto destination: UnsafeMutablePointer<UInt8>, count: Int,
+        fullCoverageWords: SIMD16<UInt32>? = nil
     ) -> Int {
         typealias Lanes = Planar16.Lanes
         let keep = 1 - solid.alpha
         // An opaque colour over a fully covered block is o = s, mixed at t = 1: b + (s − b), the same bits
-        // without the mask's conversion or the backdrop's product (a large shape's inside).
+        // without the mask's conversion or the backdrop's product (a large shape's inside); when those bits are
+        // one value for every backdrop (`fullCoverageWords`), the block is that value, and the backdrop is not read.
         let opaque = solid.alpha[0] == 1
         var x = 0
         while x + 16 <= count {
@@ -247,6 +257,11 @@ extension CompositeKernel {
                 continue
             }
             let target = UnsafeMutableRawPointer(destination + x * 4)
+            if let fullCoverageWords, low & high == .max {
+                target.storeBytes(of: fullCoverageWords, as: SIMD16<UInt32>.self)
+                x += 16
+                continue
+            }
             let b = Planar16(words: target.loadUnaligned(as: SIMD16<UInt32>.self))
             if opaque, low & high == .max {
                 let mixed = b.mixed(with: solid, by: Lanes(repeating: 1))
@@ -267,6 +282,23 @@ extension CompositeKernel {
             x += 16
         }
         return x
+    }
+
+    /// The words an opaque `solid` (premultiplied, opacity applied) leaves on a fully covered block whatever the
+    /// backdrop, or nil when they depend on it (or the colour is not opaque). The blocks' arithmetic there is
+    /// b + (s − b) per channel, which rounds to s's own byte for every backdrop byte unless s lies within rounding
+    /// of a half level: each channel depends on its own byte only, so trying all 256 in every channel at once
+    /// decides it, with the very operations the blocks use.
+    static func fullCoverageWords(_ solid: Planar16) -> SIMD16<UInt32>? {
+        guard solid.alpha[0] == 1 else { return nil }
+        let words = solid.packedWords()
+        for start in stride(from: 0, to: 256, by: 16) {
+            var backdrop = SIMD16<UInt32>()
+            for lane in 0..<16 { backdrop[lane] = UInt32(start + lane) &* 0x0101_0101 }
+            let mixed = Planar16(words: backdrop).mixed(with: solid, by: Planar16.Lanes(repeating: 1)).packedWords()
+            for lane in 0..<16 where mixed[lane] != words[lane] { return nil }
+        }
+        return words
     }
 
     /// `solidSourceOverBlocks` for the last `count` (< 16) pixels of a row, through a padded copy with zero

@@ -127,6 +127,8 @@ extension Image {
         else { return }
         PathRasterizer.paint(
             outline, rule: .nonZero, over: box, threads: threads,
-            with: RowPainter(op, solid: color.unitPixel, opacity: opacity, space: space), onto: self)
+            with: RowPainter(
+                op, solid: color.unitPixel, opacity: opacity, space: space, pixels: box.width * box.height),
+            onto: self)
     }
 }
