@@ -143,13 +143,18 @@ extension CompositeKernel {
                 ?? Self.sourceOverBlocks(source, onto: destination, count: count, opacity: opacity)
         } else if fastPaths, op == .sourceOver, space == .srgb, source == nil, let mask {
             let colour = Planar16(repeating: solid).scaled(by: Planar16.Lanes(repeating: opacity))
-            done = Self.solidSourceOverBlocks(
-                colour, mask: mask, onto: destination, count: count, fullCoverageWords: fullCoverageWords)
+            if let fullCoverageWords {
+                done = Self.solidSourceOverBlocks(
+                    colour, mask: mask, onto: destination, count: count, fullCoverageWords: fullCoverageWords)
+            } else {
+                done = Self.solidSourceOverBlocks(colour, mask: mask, onto: destination, count: count)
+            }
             if done < count {
                 Self.solidSourceOverTail(colour, mask: mask + done, onto: destination + done * 4, count: count - done)
                 done = count
             }
         }
+        guard done < count else { return }
         let row = Row(
             source: source, solid: solid, mask: mask, destination: destination, count: count, opacity: opacity,
             space: space)
@@ -237,39 +242,22 @@ extension CompositeKernel {
     /// uncovered is skipped (most of a label's box), which leaves it as the general loop leaves a valid
     /// premultiplied pixel. Returns how many pixels it did.
     private static func solidSourceOverBlocks(
-        _ solid: Planar16, mask: UnsafePointer<UInt8>, onto destination: UnsafeMutablePointer<UInt8>, count: Int,
-        fullCoverageWords: SIMD16<UInt32>? = nil
+        _ solid: Planar16, mask: UnsafePointer<UInt8>, onto destination: UnsafeMutablePointer<UInt8>, count: Int
     ) -> Int {
         typealias Lanes = Planar16.Lanes
         let keep = 1 - solid.alpha
-        // An opaque colour over a fully covered block is o = s, mixed at t = 1: b + (s − b), the same bits
-        // without the mask's conversion or the backdrop's product (a large shape's inside); when those bits are
-        // one value for every backdrop (`fullCoverageWords`), the block is that value, and the backdrop is not read.
-        let opaque = solid.alpha[0] == 1
         var x = 0
         while x + 16 <= count {
             let coverageBytes = UnsafeRawPointer(mask + x)
             // Tested as two words: a SIMD `==` compiles to a lane-by-lane loop through the stack.
-            let low = coverageBytes.loadUnaligned(as: UInt64.self)
             let high = coverageBytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-            if low | high == 0 {
-                x += 16
-                continue
-            }
-            let target = UnsafeMutableRawPointer(destination + x * 4)
-            if let fullCoverageWords, low & high == .max {
-                target.storeBytes(of: fullCoverageWords, as: SIMD16<UInt32>.self)
-                x += 16
-                continue
-            }
-            let b = Planar16(words: target.loadUnaligned(as: SIMD16<UInt32>.self))
-            if opaque, low & high == .max {
-                let mixed = b.mixed(with: solid, by: Lanes(repeating: 1))
-                target.storeBytes(of: mixed.packedWords(), as: SIMD16<UInt32>.self)
+            if coverageBytes.loadUnaligned(as: UInt64.self) | high == 0 {
                 x += 16
                 continue
             }
             let coverage = coverageBytes.loadUnaligned(as: SIMD16<UInt8>.self)
+            let target = UnsafeMutableRawPointer(destination + x * 4)
+            let b = Planar16(words: target.loadUnaligned(as: SIMD16<UInt32>.self))
             // A lane loop, which LLVM folds into one widening: the generic `SIMD16<UInt32>(truncatingIfNeeded:)`
             // stays a call per block (shared/SWIFT-PERFORMANCE.md).
             var m = SIMD16<UInt32>(repeating: 0x4B00_0000)
@@ -284,11 +272,37 @@ extension CompositeKernel {
         return x
     }
 
+    /// `solidSourceOverBlocks` where fully covered blocks are `fullCoverageWords` whatever lies under them: runs of
+    /// such blocks are stored as they are (the backdrop not read), the runs between go to the blocks' loop, which
+    /// stays as it is (holding the words in it too would spill its registers). Returns how many pixels it did.
+    private static func solidSourceOverBlocks(
+        _ solid: Planar16, mask: UnsafePointer<UInt8>, onto destination: UnsafeMutablePointer<UInt8>, count: Int,
+        fullCoverageWords words: SIMD16<UInt32>
+    ) -> Int {
+        @inline(__always) func full(_ x: Int) -> Bool {
+            let bytes = UnsafeRawPointer(mask + x)
+            let high = bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            return bytes.loadUnaligned(as: UInt64.self) & high == .max
+        }
+        var x = 0
+        while x + 16 <= count {
+            if full(x) {
+                UnsafeMutableRawPointer(destination + x * 4).storeBytes(of: words, as: SIMD16<UInt32>.self)
+                x += 16
+                continue
+            }
+            var end = x + 16
+            while end + 16 <= count, !full(end) { end += 16 }
+            x += solidSourceOverBlocks(solid, mask: mask + x, onto: destination + x * 4, count: end - x)
+        }
+        return x
+    }
+
     /// The words an opaque `solid` (premultiplied, opacity applied) leaves on a fully covered block whatever the
     /// backdrop, or nil when they depend on it (or the colour is not opaque). The blocks' arithmetic there is
-    /// b + (s − b) per channel, which rounds to s's own byte for every backdrop byte unless s lies within rounding
-    /// of a half level: each channel depends on its own byte only, so trying all 256 in every channel at once
-    /// decides it, with the very operations the blocks use.
+    /// o = s + 0·b = s mixed at t = 1, b + (s − b) per channel, which rounds to s's own byte for every backdrop
+    /// byte unless s lies within rounding of a half level: each channel depends on its own byte only, so trying
+    /// all 256 in every channel at once decides it, with the very operations the blocks use.
     static func fullCoverageWords(_ solid: Planar16) -> SIMD16<UInt32>? {
         guard solid.alpha[0] == 1 else { return nil }
         let words = solid.packedWords()

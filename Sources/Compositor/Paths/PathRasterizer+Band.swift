@@ -150,6 +150,16 @@ extension PathRasterizer {
             var shared = UnsafeMutableBufferPointer(start: sharedCells, count: sharedCount)
             shared.sort()
             var nextShared = 0
+            // With exact cells in several rows, the band's edges are listed by row once, so that each row looks at
+            // its own (a large outline's band has hundreds of edges and a turn of the outline in most rows).
+            var sharedRows = 0
+            var lastSharedRow = -1
+            for cell in shared where Int(cell) / stride != lastSharedRow {
+                lastSharedRow = Int(cell) / stride
+                sharedRows += 1
+            }
+            let byRow = sharedRows >= 12
+            if byRow { exactCells.listByRow(members, of: edges, top: top, rows: rows) }
             var lists = exactCells.lists
             exactCells.lists = ExactCellLists()
             defer { exactCells.lists = lists }
@@ -192,7 +202,8 @@ extension PathRasterizer {
                 }
                 if !lists.columns.isEmpty {
                     PathRasterizer.exactCoverage(
-                        row: top + row, edges: edges, members: members, rule: rule, scratch: &lists, into: output)
+                        row: top + row, edges: edges, members: byRow ? exactCells.members(ofRow: row) : members,
+                        rule: rule, scratch: &lists, into: output)
                 }
                 if case .painted(let image, let painter) = sink, covered > first {
                     painter.paint(

@@ -18,6 +18,59 @@ extension PathRasterizer {
     /// them out (`lists`) and back, so that using them pays no exclusivity checks of a class's properties.
     final class ExactCellScratch {
         var lists = ExactCellLists()
+        /// The band's edges by row, when many of its rows have exact cells: row r's are
+        /// `rowMembers[rowStarts[r]..<rowStarts[r + 1]]`, in path order.
+        private(set) var rowStarts = UnsafeMutablePointer<Int32>.allocate(capacity: PathRasterizer.bandHeight + 1)
+        private(set) var rowMembers = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
+        private var rowMemberCapacity = 0
+        private var listed = 0
+
+        deinit {
+            rowStarts.deallocate()
+            rowMembers.deallocate()
+        }
+
+        /// Lists `members` (a band's edges, rows `top..<top + rows`) by the rows they reach.
+        func listByRow(
+            _ members: Slice<UnsafeBufferPointer<Int32>>, of edges: UnsafeBufferPointer<Edge>, top: Int, rows: Int
+        ) {
+            // The band's rows an edge's pieces can lie in (a horizontal edge: none).
+            @inline(__always) func rowRange(_ edge: Edge) -> Range<Int> {
+                guard edge.y1 > edge.y0 else { return 0..<0 }
+                let first = max(Int(edge.y0), top)
+                let end = min(Int(edge.y1.rounded(.up)), top + rows)
+                return (first - top)..<max(end - top, first - top)
+            }
+            rowStarts.update(repeating: 0, count: rows + 1)
+            for member in members {
+                for row in rowRange(edges[Int(member)]) { rowStarts[row + 1] += 1 }
+            }
+            for row in 0..<rows { rowStarts[row + 1] += rowStarts[row] }
+            let total = Int(rowStarts[rows])
+            if total > rowMemberCapacity {
+                rowMembers.deallocate()
+                rowMemberCapacity = max(total, 2 * rowMemberCapacity)
+                rowMembers = .allocate(capacity: rowMemberCapacity)
+            }
+            // Filled from each row's end backwards, members in reverse: each row's in path order, and rowStarts
+            // back at each row's start.
+            for member in members.reversed() {
+                for row in rowRange(edges[Int(member)]) {
+                    rowStarts[row + 1] -= 1
+                    rowMembers[Int(rowStarts[row + 1])] = member
+                }
+            }
+            // rowStarts[r + 1] now holds row r's start: moved down, and the end put back.
+            for row in 0..<rows { rowStarts[row] = rowStarts[row + 1] }
+            rowStarts[rows] = Int32(total)
+            listed = total
+        }
+
+        /// Row `row`'s members from the last `listByRow`.
+        func members(ofRow row: Int) -> Slice<UnsafeBufferPointer<Int32>> {
+            let all = UnsafeBufferPointer(start: rowMembers, count: listed)
+            return all[Int(rowStarts[row])..<Int(rowStarts[row + 1])]
+        }
     }
 
     struct ExactCellLists {
