@@ -39,8 +39,9 @@ private struct PathCall {
         self.threads = try threadCount(threads)
     }
 
-    /// Paints `color` through the coverage `mask` at `box`, in the destination's pixels.
-    func paint(_ box: PixelBox, _ mask: Plane) {
+    /// Paints `color` through a coverage mask at its box, in the destination's pixels (nil: nothing to paint).
+    func paint(_ coverage: (box: PixelBox, plane: Plane)?) {
+        guard let (box, mask) = coverage else { return }
         let target = destination.premultiplied(box)
         target.fill(color, mask: mask, operator: op, opacity: opacity, threads: threads)
         destination.store(target, x: box.x, y: box.y)
@@ -61,12 +62,10 @@ public func blurtool_fill_path(
         case BLURTOOL_FILL_EVENODD: fillRule = .evenOdd
         default: throw .argument("rule", "must be a blurtool_fill_rule_t, not \(rule.rawValue)")
         }
-        guard
-            let (box, mask) = Coverage.path(
+        call.paint(
+            Coverage.path(
                 call.path, rule: fillRule, through: call.transform, within: call.destination.whole,
-                threads: call.threads)
-        else { return }
-        call.paint(box, mask)
+                threads: call.threads))
     }
 }
 
@@ -80,12 +79,10 @@ public func blurtool_stroke_path(
     entry("blurtool_stroke_path") { () throws(CallFailure) in
         let call = try PathCall(destinationPointer, data, matrixPointer, colorPointer, op, opacity, threads)
         let style = try strokeStyle(strokePointer)
-        guard
-            let (box, mask) = Coverage.stroke(
+        call.paint(
+            Coverage.stroke(
                 call.path, style: style, through: call.transform, within: call.destination.whole,
-                threads: call.threads)
-        else { return }
-        call.paint(box, mask)
+                threads: call.threads))
     }
 }
 

@@ -9,7 +9,6 @@ import XCTest
 final class SolidMaskFastPathTests: XCTestCase {
     func testSameBitsAsTheGeneralLoop() {
         var random = SeededGenerator(seed: 17)
-        let kernel = CompositeKernel(.sourceOver)
         for trial in 0..<200 {
             let count = 1 + Int(random.next() % 90)
             // Valid premultiplied backdrops (colour at most alpha), opaque ones often, as a canvas holds.
@@ -35,20 +34,7 @@ final class SolidMaskFastPathTests: XCTestCase {
             let alpha = trial % 3 == 0 ? 1 : unit()
             let solid = UnitPixel(red: unit() * alpha, green: unit() * alpha, blue: unit() * alpha, alpha: alpha)
             let opacity = trial % 4 == 0 ? 1 : unit()
-            var fast = backdrop
-            var general = backdrop
-            mask.withUnsafeBufferPointer { maskPointer in
-                fast.withUnsafeMutableBufferPointer {
-                    kernel.compositeRow(
-                        source: nil, solid: solid, mask: maskPointer.baseAddress, destination: $0.baseAddress!,
-                        count: count, opacity: opacity, space: .srgb)
-                }
-                general.withUnsafeMutableBufferPointer {
-                    kernel.compositeRow(
-                        source: nil, solid: solid, mask: maskPointer.baseAddress, destination: $0.baseAddress!,
-                        count: count, opacity: opacity, space: .srgb, fastPaths: false)
-                }
-            }
+            let (fast, general) = Self.fastAndGeneral(solid, mask: mask, backdrop: backdrop, opacity: opacity)
             XCTAssertEqual(fast, general, "trial \(trial), \(count) pixels")
         }
     }
@@ -58,7 +44,6 @@ final class SolidMaskFastPathTests: XCTestCase {
     /// the shortcut must decline) included.
     func testFullCoverageWordsAreTheGeneralLoopsBits() {
         var random = SeededGenerator(seed: 29)
-        let kernel = CompositeKernel(.sourceOver)
         var declined = 0
         for trial in 0..<300 {
             func channel() -> Float {
@@ -75,23 +60,32 @@ final class SolidMaskFastPathTests: XCTestCase {
                 for c in 0..<4 { backdrop[i * 4 + c] = UInt8((i * (c + 1) * 37) % 256) }
             }
             let mask = [UInt8](repeating: 255, count: 256)
-            var fast = backdrop
-            var general = backdrop
-            mask.withUnsafeBufferPointer { maskPointer in
-                fast.withUnsafeMutableBufferPointer {
-                    kernel.compositeRow(
-                        source: nil, solid: solid, mask: maskPointer.baseAddress, destination: $0.baseAddress!,
-                        count: 256, opacity: 1, space: .srgb, fullCoverageWords: words)
-                }
-                general.withUnsafeMutableBufferPointer {
-                    kernel.compositeRow(
-                        source: nil, solid: solid, mask: maskPointer.baseAddress, destination: $0.baseAddress!,
-                        count: 256, opacity: 1, space: .srgb, fastPaths: false)
-                }
-            }
+            let (fast, general) = Self.fastAndGeneral(
+                solid, mask: mask, backdrop: backdrop, opacity: 1, fullCoverageWords: words)
             XCTAssertEqual(fast, general, "trial \(trial): \(solid)")
         }
         // Half levels make some colours depend on the backdrop: the check must have declined some.
         XCTAssertGreaterThan(declined, 0)
+    }
+
+    /// A row of `backdrop` with `solid` drawn through `mask` by the fast paths and by the general loop.
+    private static func fastAndGeneral(
+        _ solid: UnitPixel, mask: [UInt8], backdrop: [UInt8], opacity: Float, fullCoverageWords: SIMD16<UInt32>? = nil
+    ) -> (fast: [UInt8], general: [UInt8]) {
+        let kernel = CompositeKernel(.sourceOver)
+        var (fast, general) = (backdrop, backdrop)
+        mask.withUnsafeBufferPointer { maskPointer in
+            fast.withUnsafeMutableBufferPointer {
+                kernel.compositeRow(
+                    source: nil, solid: solid, mask: maskPointer.baseAddress, destination: $0.baseAddress!,
+                    count: mask.count, opacity: opacity, space: .srgb, fullCoverageWords: fullCoverageWords)
+            }
+            general.withUnsafeMutableBufferPointer {
+                kernel.compositeRow(
+                    source: nil, solid: solid, mask: maskPointer.baseAddress, destination: $0.baseAddress!,
+                    count: mask.count, opacity: opacity, space: .srgb, fastPaths: false)
+            }
+        }
+        return (fast, general)
     }
 }
