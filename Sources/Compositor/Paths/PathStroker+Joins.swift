@@ -19,42 +19,62 @@ extension PathStroker {
         let cross = incoming.x * outgoing.y - incoming.y * outgoing.x
         let dot = incoming.x * outgoing.x + incoming.y * outgoing.y
         let outerIsLeft = cross > 0 || (cross == 0 && dot < 0)
-        let side = outerIsLeft ? 1.0 : -1.0
-        var outer = [Self.offset(point, inNormal, side * halfWidth)]
+        let corner = Corner(
+            point: point, inNormal: inNormal, outNormal: outNormal, cross: cross, dot: dot,
+            side: outerIsLeft ? 1.0 : -1.0)
+        // Straight onto the two offsets: a corner's points in arrays of their own cost two allocations a vertex.
+        if outerIsLeft {
+            appendOuter(corner, smooth: smooth, to: &left)
+            appendInner(corner, meets: innerMeets, to: &right)
+        } else {
+            appendOuter(corner, smooth: smooth, to: &right)
+            appendInner(corner, meets: innerMeets, to: &left)
+        }
+    }
+
+    /// A corner of the path: its point, the normals before and after it, the turn's cross and dot products, and
+    /// the side its outer offset lies on (1 left, −1 right).
+    private struct Corner {
+        var point, inNormal, outNormal: Vertex
+        var cross, dot, side: Double
+    }
+
+    /// The outer side's points: the two offset corners, with a miter's tip or a round join's arc between them.
+    private func appendOuter(_ corner: Corner, smooth: Bool, to points: inout [Vertex]) {
+        let (point, inNormal, outNormal, side) = (corner.point, corner.inNormal, corner.outNormal, corner.side)
+        points.append(Self.offset(point, inNormal, side * halfWidth))
         switch smooth ? .round : join {
         case .miter:
             // SVG: the miter's length over the width is 1 / sin(θ/2), θ the interior angle; squared, 2 / (1 + dot).
-            if dot > -1 + 1e-12, 2 <= miterLimitSquared * (1 + dot) {
-                outer.append(miterPoint(point, inNormal, outNormal, dot: dot, distance: side * halfWidth))
+            if corner.dot > -1 + 1e-12, 2 <= miterLimitSquared * (1 + corner.dot) {
+                points.append(miterPoint(point, inNormal, outNormal, dot: corner.dot, distance: side * halfWidth))
             }
         case .round:
-            let turn = atan2(abs(cross), dot)
+            let turn = atan2(abs(corner.cross), corner.dot)
             let steps = arcSegments(turn)
-            let rotation = outerIsLeft ? 1.0 : -1.0
+            let rotation = side
             let radius = halfWidth * Self.straddle(turn / Double(steps))
             for step in stride(from: 1, to: steps, by: 1) {
                 let angle = rotation * turn * Double(step) / Double(steps)
                 let (sine, cosine) = (sin(angle), cos(angle))
                 let normal = (inNormal.x * cosine - inNormal.y * sine, inNormal.x * sine + inNormal.y * cosine)
-                outer.append(Self.offset(point, normal, side * radius))
+                points.append(Self.offset(point, normal, side * radius))
             }
         case .bevel:
             break
         }
-        outer.append(Self.offset(point, outNormal, side * halfWidth))
-        let inner =
-            innerMeets
-            ? [miterPoint(point, inNormal, outNormal, dot: dot, distance: -side * halfWidth)]
-            : [
-                Self.offset(point, inNormal, -side * halfWidth), point,
-                Self.offset(point, outNormal, -side * halfWidth),
-            ]
-        if outerIsLeft {
-            left += outer
-            right += inner
+        points.append(Self.offset(point, outNormal, side * halfWidth))
+    }
+
+    /// The inner side's points: through the corner point itself, or the point where the inner offsets meet.
+    private func appendInner(_ corner: Corner, meets: Bool, to points: inout [Vertex]) {
+        let (point, inNormal, outNormal, side) = (corner.point, corner.inNormal, corner.outNormal, corner.side)
+        if meets {
+            points.append(miterPoint(point, inNormal, outNormal, dot: corner.dot, distance: -side * halfWidth))
         } else {
-            right += outer
-            left += inner
+            points.append(Self.offset(point, inNormal, -side * halfWidth))
+            points.append(point)
+            points.append(Self.offset(point, outNormal, -side * halfWidth))
         }
     }
 

@@ -54,6 +54,7 @@ struct PathStroker {
     let tolerance: Double
     /// The outline so far: closed polygons, filled by non-zero.
     var outline = FlattenedPath()
+    private var work = WorkLists()
 
     init(halfWidth: Double, style: StrokeStyle, tolerance: Double) {
         self.halfWidth = halfWidth
@@ -65,68 +66,88 @@ struct PathStroker {
 
     /// Adds the outline of `line`'s stroke.
     mutating func add(_ line: StrokePolyline) {
+        // The lists are kept between subpaths for their capacity (an icon's stroke is a few dozen subpaths).
+        var work = self.work
+        self.work = WorkLists()
+        defer { self.work = work }
+        work.clear()
         // Points closer than this to the last are dropped: a segment too short to give a direction.
         let shortest = tolerance * 1e-3
-        var points: [Vertex] = []
-        var smooth: [Bool] = []
         for (index, point) in line.points.enumerated() {
-            if let last = points.last, Self.distance(last, point) <= shortest {
+            if let last = work.points.last, Self.distance(last, point) <= shortest {
                 // The corner that stays must keep its join if the one dropped had one.
-                if !line.smooth[index] { smooth[smooth.count - 1] = false }
+                if !line.smooth[index] { work.smooth[work.smooth.count - 1] = false }
                 continue
             }
-            points.append(point)
-            smooth.append(line.smooth[index])
+            work.points.append(point)
+            work.smooth.append(line.smooth[index])
         }
-        if line.closed, points.count > 1, Self.distance(points[points.count - 1], points[0]) <= shortest {
-            points.removeLast()
-            smooth.removeLast()
+        if line.closed, work.points.count > 1,
+            Self.distance(work.points[work.points.count - 1], work.points[0]) <= shortest
+        {
+            work.points.removeLast()
+            work.smooth.removeLast()
         }
-        guard points.count > 1 else {
-            if let point = points.first { addDot(at: point, facing: line.direction) }
+        let count = work.points.count
+        guard count > 1 else {
+            if let point = work.points.first { addDot(at: point, facing: line.direction) }
             return
         }
-        let segmentCount = line.closed ? points.count : points.count - 1
-        var directions: [Vertex] = []
-        var lengths: [Double] = []
+        let segmentCount = line.closed ? count : count - 1
         for index in 0..<segmentCount {
-            let (from, to) = (points[index], points[(index + 1) % points.count])
+            let (from, to) = (work.points[index], work.points[(index + 1) % count])
             let length = Self.distance(from, to)
-            directions.append(((to.x - from.x) / length, (to.y - from.y) / length))
-            lengths.append(length)
+            work.directions.append(((to.x - from.x) / length, (to.y - from.y) / length))
+            work.lengths.append(length)
         }
-        let innerMeets = innerOffsetsMeet(directions: directions, lengths: lengths, closed: line.closed)
-        var left: [Vertex] = []
-        var right: [Vertex] = []
-        let corners = line.closed ? Array(0..<points.count) : Array(1..<(points.count - 1))
+        let innerMeets = innerOffsetsMeet(directions: work.directions, lengths: work.lengths, closed: line.closed)
         if !line.closed {
-            let normal = Self.leftNormal(directions[0])
-            left.append(Self.offset(points[0], normal, halfWidth))
-            right.append(Self.offset(points[0], normal, -halfWidth))
+            let normal = Self.leftNormal(work.directions[0])
+            work.left.append(Self.offset(work.points[0], normal, halfWidth))
+            work.right.append(Self.offset(work.points[0], normal, -halfWidth))
         }
-        for corner in corners {
-            let incoming = directions[(corner + segmentCount - 1) % segmentCount]
+        for corner in line.closed ? 0..<count : 1..<(count - 1) {
+            let incoming = work.directions[(corner + segmentCount - 1) % segmentCount]
             addJoin(
-                at: points[corner], from: incoming, to: directions[corner], smooth: smooth[corner],
-                innerMeets: innerMeets[corner], left: &left, right: &right)
+                at: work.points[corner], from: incoming, to: work.directions[corner], smooth: work.smooth[corner],
+                innerMeets: innerMeets[corner], left: &work.left, right: &work.right)
         }
         if line.closed {
-            addPolygon(left)
-            addPolygon(right.reversed())
+            addPolygon(work.left)
+            addPolygon(work.right.reversed())
             return
         }
-        let end = points[points.count - 1]
-        let lastDirection = directions[segmentCount - 1]
+        let end = work.points[count - 1]
+        let lastDirection = work.directions[segmentCount - 1]
         let lastNormal = Self.leftNormal(lastDirection)
-        var polygon = left
-        polygon.append(Self.offset(end, lastNormal, halfWidth))
-        polygon += capPoints(at: end, side: lastNormal, outward: lastDirection)
-        polygon.append(Self.offset(end, lastNormal, -halfWidth))
-        polygon += right.reversed()
-        let firstNormal = Self.leftNormal(directions[0])
-        polygon += capPoints(
-            at: points[0], side: (-firstNormal.x, -firstNormal.y), outward: (-directions[0].x, -directions[0].y))
-        addPolygon(polygon)
+        work.left.append(Self.offset(end, lastNormal, halfWidth))
+        work.left += capPoints(at: end, side: lastNormal, outward: lastDirection)
+        work.left.append(Self.offset(end, lastNormal, -halfWidth))
+        work.left += work.right.reversed()
+        let firstNormal = Self.leftNormal(work.directions[0])
+        work.left += capPoints(
+            at: work.points[0], side: (-firstNormal.x, -firstNormal.y),
+            outward: (-work.directions[0].x, -work.directions[0].y))
+        addPolygon(work.left)
+    }
+
+    /// `add`'s lists, kept for their capacity.
+    struct WorkLists {
+        var points: [Vertex] = []
+        var smooth: [Bool] = []
+        var directions: [Vertex] = []
+        var lengths: [Double] = []
+        var left: [Vertex] = []
+        var right: [Vertex] = []
+
+        mutating func clear() {
+            points.removeAll(keepingCapacity: true)
+            smooth.removeAll(keepingCapacity: true)
+            directions.removeAll(keepingCapacity: true)
+            lengths.removeAll(keepingCapacity: true)
+            left.removeAll(keepingCapacity: true)
+            right.removeAll(keepingCapacity: true)
+        }
     }
 
     /// For each corner (indexed by its point), whether the inner offsets of its two segments meet within both,
