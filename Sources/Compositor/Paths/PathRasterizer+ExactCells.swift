@@ -78,8 +78,6 @@ extension PathRasterizer {
         var columns: [Int] = []
         fileprivate var pieces: [RowPiece] = []
         fileprivate var reaching: [RowPiece] = []
-        fileprivate var heights: [Double] = []
-        fileprivate var crossings: [(x: Double, winding: Int)] = []
         fileprivate var steps = WindingSteps()
     }
 
@@ -89,12 +87,13 @@ extension PathRasterizer {
         let winding: Int
         /// dx/dy, once: a cell asks for x at every height it is cut at.
         let slope: Double
-        var minX: Double { min(xTop, xBottom) }
-        var maxX: Double { max(xTop, xBottom) }
+        /// The piece's extent in x, kept: the row's pieces are sorted and taken in by it.
+        let minX, maxX: Double
 
         init(top: Double, bottom: Double, xTop: Double, xBottom: Double, winding: Int) {
             (self.top, self.bottom, self.xTop, self.xBottom, self.winding) = (top, bottom, xTop, xBottom, winding)
             slope = bottom == top ? 0 : (xBottom - xTop) / (bottom - top)
+            (minX, maxX) = (min(xTop, xBottom), max(xTop, xBottom))
         }
 
         /// x at height y (within top...bottom), on the straight line between the piece's ends.
@@ -204,58 +203,77 @@ extension PathRasterizer {
         let right = left + 1
         let reaching = scratch.reaching
         let steps = scratch.steps
-        scratch.heights.removeAll(keepingCapacity: true)
-        if exact {
-            scratch.heights.append(rowTop)
-            scratch.heights.append(rowTop + 1)
-            for change in steps.changes { scratch.heights.append(change.y) }
-            for index in reaching.indices {
-                let piece = reaching[index]
-                scratch.heights.append(piece.top)
-                scratch.heights.append(piece.bottom)
-                if let y = piece.y(atX: left) { scratch.heights.append(y) }
-                if let y = piece.y(atX: right) { scratch.heights.append(y) }
-                for other in reaching[(index + 1)...] {
-                    if let y = crossing(piece, other) { scratch.heights.append(y) }
+        let k = reaching.count
+        // Every height a strip may end at: the row's, the steps', each piece's ends and side crossings, and
+        // each pair's crossing; in a buffer on the stack, as are each strip's crossings (a cell has few).
+        let capacity = exact ? 2 + steps.changes.count + 4 * k + k * (k - 1) / 2 : sampledStripsPerCell + 1
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: capacity) { heights in
+            var count = 0
+            @inline(__always) func add(_ y: Double) {
+                heights[count] = y
+                count += 1
+            }
+            if exact {
+                add(rowTop)
+                add(rowTop + 1)
+                for change in steps.changes { add(change.y) }
+                for index in reaching.indices {
+                    let piece = reaching[index]
+                    add(piece.top)
+                    add(piece.bottom)
+                    if let y = piece.y(atX: left) { add(y) }
+                    if let y = piece.y(atX: right) { add(y) }
+                    for other in reaching[(index + 1)...] {
+                        if let y = crossing(piece, other) { add(y) }
+                    }
                 }
+            } else {
+                let strips = sampledStripsPerCell
+                for strip in 0...strips { add(rowTop + Double(strip) / Double(strips)) }
             }
-        } else {
-            let strips = sampledStripsPerCell
-            for strip in 0...strips { scratch.heights.append(rowTop + Double(strip) / Double(strips)) }
-        }
-        scratch.heights.sort()
-        let heights = scratch.heights
-        var area = 0.0
-        var nextChange = 0
-        var leftWinding = steps.base
-        for (upper, lower) in zip(heights, heights.dropFirst()) where lower > upper {
-            let middle = (upper + lower) * 0.5
-            while nextChange < steps.changes.count, steps.changes[nextChange].y <= middle {
-                leftWinding += steps.changes[nextChange].delta
-                nextChange += 1
-            }
-            var winding = leftWinding
-            scratch.crossings.removeAll(keepingCapacity: true)
-            for piece in reaching where piece.top < middle && middle < piece.bottom {
-                let x = piece.x(at: middle)
-                if x <= left {
-                    winding += piece.winding
-                } else if x < right {
-                    scratch.crossings.append((x, piece.winding))
+            var sorted = UnsafeMutableBufferPointer(rebasing: heights[0..<count])
+            sorted.sort()
+            return withUnsafeTemporaryAllocation(of: (x: Double, winding: Int).self, capacity: max(k, 1)) { crossings in
+                var area = 0.0
+                var nextChange = 0
+                var leftWinding = steps.base
+                for index in 1..<count where sorted[index] > sorted[index - 1] {
+                    let (upper, lower) = (sorted[index - 1], sorted[index])
+                    let middle = (upper + lower) * 0.5
+                    while nextChange < steps.changes.count, steps.changes[nextChange].y <= middle {
+                        leftWinding += steps.changes[nextChange].delta
+                        nextChange += 1
+                    }
+                    var winding = leftWinding
+                    // The pieces crossing the cell at mid-strip, in order of x (an insertion: there are few).
+                    var crossingCount = 0
+                    for piece in reaching where piece.top < middle && middle < piece.bottom {
+                        let x = piece.x(at: middle)
+                        if x <= left {
+                            winding += piece.winding
+                        } else if x < right {
+                            var slot = crossingCount
+                            while slot > 0, crossings[slot - 1].x > x {
+                                crossings[slot] = crossings[slot - 1]
+                                slot -= 1
+                            }
+                            crossings[slot] = (x, piece.winding)
+                            crossingCount += 1
+                        }
+                    }
+                    var inside = 0.0
+                    var previous = left
+                    for crossing in crossings[0..<crossingCount] {
+                        if rule.counts(winding) { inside += crossing.x - previous }
+                        winding += crossing.winding
+                        previous = crossing.x
+                    }
+                    if rule.counts(winding) { inside += right - previous }
+                    area += inside * (lower - upper)
                 }
+                return area
             }
-            scratch.crossings.sort { $0.x < $1.x }
-            var inside = 0.0
-            var previous = left
-            for crossing in scratch.crossings {
-                if rule.counts(winding) { inside += crossing.x - previous }
-                winding += crossing.winding
-                previous = crossing.x
-            }
-            if rule.counts(winding) { inside += right - previous }
-            area += inside * (lower - upper)
         }
-        return area
     }
 
     /// The height strictly inside both pieces' spans where they cross, if they do.
