@@ -139,7 +139,7 @@ extension PathRasterizer {
         }
         // Pieces in order of their left ends, taken in as the columns reach them and folded into the steps once
         // the columns pass them: each cell looks at the pieces over its own column only.
-        scratch.pieces.sort { $0.minX < $1.minX }
+        scratch.pieces.withUnsafeMutableBufferPointer { sortInPlace($0) { $0.minX < $1.minX } }
         var taken = 0
         scratch.steps.reset()
         scratch.reaching.removeAll(keepingCapacity: true)
@@ -231,8 +231,8 @@ extension PathRasterizer {
                 let strips = sampledStripsPerCell
                 for strip in 0...strips { add(rowTop + Double(strip) / Double(strips)) }
             }
-            var sorted = UnsafeMutableBufferPointer(rebasing: heights[0..<count])
-            sorted.sort()
+            let sorted = UnsafeMutableBufferPointer(rebasing: heights[0..<count])
+            sortInPlace(sorted, by: <)
             return withUnsafeTemporaryAllocation(of: (x: Double, winding: Int).self, capacity: max(k, 1)) { crossings in
                 var area = 0.0
                 var nextChange = 0
@@ -273,6 +273,30 @@ extension PathRasterizer {
                 }
                 return area
             }
+        }
+    }
+
+    /// Sorts in place: by insertion when there are few (a row's pieces and a cell's heights number a dozen or
+    /// two, where the library's sort, a call through a closure and a stable sort's merging, cost more than the
+    /// comparisons), by the library's sort past 48 (insertion's square would let a hostile row take seconds).
+    @inline(__always)
+    fileprivate static func sortInPlace<Element>(
+        _ items: UnsafeMutableBufferPointer<Element>, by before: (Element, Element) -> Bool
+    ) {
+        if items.count > 48 {
+            var items = items
+            items.sort(by: before)
+            return
+        }
+        guard items.count > 1 else { return }
+        for index in 1..<items.count {
+            let item = items[index]
+            var slot = index
+            while slot > 0, before(item, items[slot - 1]) {
+                items[slot] = items[slot - 1]
+                slot -= 1
+            }
+            items[slot] = item
         }
     }
 
