@@ -187,7 +187,9 @@ extension PathRasterizer {
                     let level = Self.sum(
                         rowCells, from: first, through: end, into: output, rowLength: width, evenOdd: evenOdd)
                     covered = level == 0 ? end + 1 : width
-                    if case .plane = sink, end + 1 < width {
+                    // Past the last cell the coverage holds (a shape running off the box's right side, whose edges
+                    // there were dropped): the plane is zero beyond, the row buffer holds an earlier row's bytes.
+                    if level != 0 || !sink.paints, end + 1 < width {
                         (output + end + 1).update(repeating: level, count: width - end - 1)
                     }
                 }

@@ -49,6 +49,11 @@ enum PathRasterizer {
     enum CoverageSink {
         case plane(Plane)
         case painted(Image, RowPainter)
+
+        var paints: Bool {
+            if case .painted = self { return true }
+            return false
+        }
     }
 
     /// The coverage of `polygons` (pixels) over `box` with `rule`, on up to `threads` threads.

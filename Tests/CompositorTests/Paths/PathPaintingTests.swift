@@ -91,6 +91,28 @@ final class PathPaintingTests: XCTestCase {
         }
     }
 
+    /// A shape running off the canvas's right side covers its rows to the edge though no edge of it lies there
+    /// (the part right of the canvas is dropped): the painted rows must be filled to the edge, whatever an
+    /// earlier path left in the rasteriser's row buffers (a narrow shape first, then the wide one).
+    func testRowsRunningOffTheRightSideAreFilledToTheEdge() throws {
+        var narrow = Path()
+        narrow.addRect(Rect(x: 1, y: 1, width: 3, height: 80))
+        var wide = Path()
+        wide.addRect(Rect(x: 10, y: 5, width: 2000, height: 60))
+        let wedge = PathTestSupport.star(points: 3, step: 1, center: Point(x: 120, y: 40), radius: 100)
+        for path in [wide, wedge] {
+            let painted = canvas()
+            painted.fill(narrow, color: .black, threads: 1)
+            painted.fill(path, color: .white, threads: 1)
+            let twoStep = canvas()
+            twoStep.fill(narrow, color: .black, threads: 1)
+            let clip = PixelBox(x: 0, y: 0, width: twoStep.width, height: twoStep.height)
+            let (box, mask) = try XCTUnwrap(Coverage.path(path, rule: .nonZero, through: .identity, within: clip))
+            twoStep.fill(.white, mask: mask, x: box.x, y: box.y)
+            assertSame(painted, twoStep, "off the right side")
+        }
+    }
+
     /// A box large enough for the rasteriser's threads gives the same bytes on one and on two.
     func testLargePathOnThreadsMatchesOneThread() {
         // Above the rasteriser's threading threshold (2¹⁷ pixels of box).
