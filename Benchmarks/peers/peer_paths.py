@@ -56,7 +56,7 @@ class Shape:
     def svg_data(self):
         parts = []
         for verb, points in self.segments:
-            parts.append(verb + " ".join(f"{x:g} {y:g}" for x, y in points))
+            parts.append(verb + " ".join(f"{x:.10g} {y:.10g}" for x, y in points))
         return " ".join(parts)
 
 
