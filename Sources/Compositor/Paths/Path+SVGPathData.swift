@@ -124,11 +124,7 @@ private struct SVGPathDataReader {
                 control1 = try pair(from: origin, at: start)
                 separator()
             } else {
-                // The reflection of the previous second control point about the current point.
-                control1 =
-                    try previousCubicControl.map { previous throws(SVGPathDataError) in
-                        try checkedPoint(x: 2 * current.x - previous.x, y: 2 * current.y - previous.y, at: start)
-                    } ?? current
+                control1 = try reflection(of: previousCubicControl, about: current, at: start)
             }
             let control2 = try pair(from: origin, at: start)
             separator()
@@ -142,10 +138,7 @@ private struct SVGPathDataReader {
                 control = try pair(from: origin, at: start)
                 separator()
             } else {
-                control =
-                    try previousQuadControl.map { previous throws(SVGPathDataError) in
-                        try checkedPoint(x: 2 * current.x - previous.x, y: 2 * current.y - previous.y, at: start)
-                    } ?? current
+                control = try reflection(of: previousQuadControl, about: current, at: start)
             }
             let point = try pair(from: origin, at: start)
             try checkRoom(for: 1, at: start)
@@ -214,6 +207,15 @@ private struct SVGPathDataReader {
 
     private func checkedPoint(x: Double, y: Double, at start: Int) throws(SVGPathDataError) -> Point {
         Point(x: try checked(x, at: start), y: try checked(y, at: start))
+    }
+
+    /// The smooth curves' first control point: the previous curve's last one reflected about the current point,
+    /// or the current point when the previous command was not a curve of that kind.
+    private func reflection(
+        of previous: Point?, about current: Point, at start: Int
+    ) throws(SVGPathDataError) -> Point {
+        guard let previous else { return current }
+        return try checkedPoint(x: 2 * current.x - previous.x, y: 2 * current.y - previous.y, at: start)
     }
 
     /// Refuses a command that would take the path past `maximumSegments` elements: `count` of its own, and for

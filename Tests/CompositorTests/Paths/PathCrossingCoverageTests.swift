@@ -55,9 +55,7 @@ final class PathCrossingCoverageTests: XCTestCase {
         reversedInner.close()
         for (name, path) in [("overlapping", overlapping), ("twice", twice), ("reversed", reversedInner)] {
             for rule in FillRule.allCases {
-                let (plane, polygons) = PathTestSupport.rasterize(path, rule: rule, box: box)
-                let exact = ReferencePathCoverage.exactCoverage(of: polygons, rule: rule, over: box)
-                let difference = PathTestSupport.Difference(plane, exact)
+                let difference = PathTestSupport.differenceFromExact(path, rule: rule, box: box).difference
                 XCTAssertLessThanOrEqual(difference.maximum, 0.501, "\(name), \(rule): \(difference)")
             }
         }
@@ -73,17 +71,13 @@ final class PathCrossingCoverageTests: XCTestCase {
         for trial in 0..<4 {
             let path = PathTestSupport.randomPolygon(count: 40, size: 12, random: &random)
             for rule in FillRule.allCases {
-                let (plane, polygons) = PathTestSupport.rasterize(path, rule: rule, box: box)
-                let exact = ReferencePathCoverage.exactCoverage(of: polygons, rule: rule, over: box)
-                let difference = PathTestSupport.Difference(plane, exact)
+                let difference = PathTestSupport.differenceFromExact(path, rule: rule, box: box).difference
                 XCTAssertLessThanOrEqual(difference.maximum, 0.501, "trial \(trial), \(rule): \(difference)")
             }
         }
         let star = PathTestSupport.star(points: 61, step: 30, center: Point(x: 6.1, y: 5.8), radius: 1.5)
         for rule in FillRule.allCases {
-            let (plane, polygons) = PathTestSupport.rasterize(star, rule: rule, box: box)
-            let exact = ReferencePathCoverage.exactCoverage(of: polygons, rule: rule, over: box)
-            let difference = PathTestSupport.Difference(plane, exact)
+            let difference = PathTestSupport.differenceFromExact(star, rule: rule, box: box).difference
             XCTAssertLessThanOrEqual(difference.maximum, 1, "\(rule): \(difference)")
         }
     }

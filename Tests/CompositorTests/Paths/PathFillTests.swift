@@ -18,9 +18,7 @@ final class PathFillTests: XCTestCase {
             var path = PathTestSupport.randomPolygon(count: 3 + trial, size: 60, random: &random)
             path = path.transformed(by: AffineTransform2D(translationX: -10, y: -10))
             for rule in FillRule.allCases {
-                let (plane, polygons) = PathTestSupport.rasterize(path, rule: rule, box: box)
-                let exact = ReferencePathCoverage.exactCoverage(of: polygons, rule: rule, over: box)
-                let difference = PathTestSupport.Difference(plane, exact)
+                let difference = PathTestSupport.differenceFromExact(path, rule: rule, box: box).difference
                 XCTAssertLessThanOrEqual(difference.maximum, 0.501, "trial \(trial), \(rule): \(difference)")
             }
         }
@@ -36,9 +34,8 @@ final class PathFillTests: XCTestCase {
         for trial in 0..<3 {
             let path = PathTestSupport.randomPolygon(count: 7, size: 40, random: &random)
             for rule in FillRule.allCases {
-                let (plane, polygons) = PathTestSupport.rasterize(path, rule: rule, box: box)
-                let exact = ReferencePathCoverage.exactCoverage(of: polygons, rule: rule, over: box)
-                let difference = PathTestSupport.Difference(plane, exact)
+                let (difference, plane, polygons) = PathTestSupport.differenceFromExact(
+                    path, rule: rule, box: box)
                 XCTAssertLessThanOrEqual(difference.maximum, 0.501, "trial \(trial), \(rule): \(difference)")
                 let sampled = ReferencePathCoverage.sampledCoverage(of: polygons, rule: rule, over: box)
                 let sampledDifference = PathTestSupport.Difference(plane, sampled)

@@ -113,6 +113,16 @@ enum PathTestSupport {
         return path
     }
 
+    /// `path` rasterised by `rule` over `box` and its difference from the exact area reference of the same
+    /// flattened polygons, with the plane and polygons for further comparisons.
+    static func differenceFromExact(
+        _ path: Path, rule: FillRule, box: PixelBox
+    ) -> (difference: Difference, plane: Plane, polygons: FlattenedPath) {
+        let (plane, polygons) = rasterize(path, rule: rule, box: box)
+        let exact = ReferencePathCoverage.exactCoverage(of: polygons, rule: rule, over: box)
+        return (Difference(plane, exact), plane, polygons)
+    }
+
     /// The coverage of `path` through `transform` over `box` (the whole box, not the outline's part of it).
     static func rasterize(
         _ path: Path, rule: FillRule = .nonZero, transform: AffineTransform2D = .identity, box: PixelBox,
