@@ -12,7 +12,6 @@ extension PathRasterizer {
     /// vertex where the outline turns in y, two outlines or a sliver's two sides in one pixel) is listed in
     /// `sharedCells` and resolved exactly afterwards (`exactCoverage`): the common cell pays one compare.
     struct Band {
-        let index: Int
         /// The band's number in owner stamps: unique over the scratch's life (`Scratch`).
         let stamp: Int64
         let top: Int
@@ -21,7 +20,7 @@ extension PathRasterizer {
         let cells: UnsafeMutablePointer<Float>
         /// Per row: the lowest and highest cell index written (`Int.max` and −1 when none).
         let extents: UnsafeMutablePointer<Int>
-        /// Per cell: the band index (high half) and the chain (low half) that last touched it, or the band and
+        /// Per cell: the band's stamp (high half) and the chain (low half) that last touched it, or the band and
         /// `sharedChain` once a second chain has; a stamp from another band means untouched.
         let owners: UnsafeMutablePointer<Int64>
         /// Cells touched by two chains, as row × stride + column, `sharedCount` of them.
@@ -33,12 +32,12 @@ extension PathRasterizer {
         let rowBuffer: UnsafeMutablePointer<UInt8>
 
         init(
-            index: Int, stamp: Int64, top: Int, rows: Int, width: Int, cells: UnsafeMutablePointer<Float>,
+            stamp: Int64, top: Int, rows: Int, width: Int, cells: UnsafeMutablePointer<Float>,
             extents: UnsafeMutablePointer<Int>, owners: UnsafeMutablePointer<Int64>,
             sharedCells: UnsafeMutablePointer<Int32>, exactCells: ExactCellScratch,
             rowBuffer: UnsafeMutablePointer<UInt8>
         ) {
-            (self.index, self.stamp, self.top, self.rows, self.width) = (index, stamp, top, rows, width)
+            (self.stamp, self.top, self.rows, self.width) = (stamp, top, rows, width)
             (self.cells, self.extents, self.owners, self.sharedCells) = (cells, extents, owners, sharedCells)
             (self.exactCells, self.rowBuffer) = (exactCells, rowBuffer)
         }

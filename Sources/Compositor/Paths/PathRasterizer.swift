@@ -96,7 +96,7 @@ enum PathRasterizer {
                 scratch.members.withUnsafeBufferPointer { members in
                     Parallel.forEach(bands, threads: workers) { index, worker in
                         var band = Band(
-                            index: index, stamp: stampBase + Int64(index), top: index * bandHeight,
+                            stamp: stampBase + Int64(index), top: index * bandHeight,
                             rows: min(bandHeight, box.height - index * bandHeight), width: box.width,
                             cells: cells + worker * bandHeight * stride, extents: extents + worker * bandHeight * 2,
                             owners: owners + worker * bandHeight * stride,
