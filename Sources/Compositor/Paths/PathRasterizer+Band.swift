@@ -8,9 +8,11 @@ extension PathRasterizer {
     /// The summed area is the exact coverage wherever the winding inside a pixel takes two consecutive values
     /// only (the rules are linear between consecutive integers), which holds where one y-monotone chain of edges
     /// touches the cell: such a chain cannot cross itself, and the winding changes only across it. So each
-    /// deposit also stamps its cells with its chain, and a cell stamped by two chains (a self-crossing, a
-    /// vertex where the outline turns in y, two outlines or a sliver's two sides in one pixel) is listed in
-    /// `sharedCells` and resolved exactly afterwards (`exactCoverage`): the common cell pays one compare.
+    /// deposit also stamps its cells with its chain's part in the row (a `RowChain`), and a cell stamped by two
+    /// (a self-crossing, a vertex where the outline turns in y, two outlines or a sliver's two sides in one
+    /// pixel) is listed in `sharedCells`: the common cell pays one compare. Afterwards a cell of two chains that
+    /// still leave it two consecutive windings (`safelySummed`: a stroke's two sides, a turn in y) keeps its sum,
+    /// and the rest are resolved exactly (`exactCoverage`).
     struct Band {
         /// The band's number in owner stamps: unique over the scratch's life (`Scratch`).
         let stamp: Int64
@@ -20,50 +22,109 @@ extension PathRasterizer {
         let cells: UnsafeMutablePointer<Float>
         /// Per row: the lowest and highest cell index written (`Int.max` and −1 when none).
         let extents: UnsafeMutablePointer<Int>
-        /// Per cell: the band's stamp (high half) and the chain (low half) that last touched it, or the band and
-        /// `sharedChain` once a second chain has; a stamp from another band means untouched.
+        /// Per cell: the band's stamp (high half) and, in the low half, the row chain that touched it, or that
+        /// chain with `pairFlag` and the second in `partners`, or `threeChains`; a stamp from another band means
+        /// untouched.
         let owners: UnsafeMutablePointer<Int64>
-        /// Cells touched by two chains, as row × stride + column, `sharedCount` of them.
+        /// Per cell that two row chains touched, the second.
+        let partners: UnsafeMutablePointer<Int32>
+        /// Cells touched by two chains or more, as row × stride + column, `sharedCount` of them.
         let sharedCells: UnsafeMutablePointer<Int32>
         var sharedCount = 0
         /// The worker's lists for resolving shared cells.
         let exactCells: ExactCellScratch
+        /// The band's row chains, `chainCount` of them (in the worker's `exactCells`), and each row's latest.
+        private var chains: UnsafeMutablePointer<RowChain>
+        private var chainCount = 0
+        private let latestChain: UnsafeMutablePointer<Int32>
         /// The worker's row of coverage bytes (`width` of them) when rows are painted as they are made.
         let rowBuffer: UnsafeMutablePointer<UInt8>
 
         init(
             stamp: Int64, top: Int, rows: Int, width: Int, cells: UnsafeMutablePointer<Float>,
             extents: UnsafeMutablePointer<Int>, owners: UnsafeMutablePointer<Int64>,
-            sharedCells: UnsafeMutablePointer<Int32>, exactCells: ExactCellScratch,
-            rowBuffer: UnsafeMutablePointer<UInt8>
+            partners: UnsafeMutablePointer<Int32>, sharedCells: UnsafeMutablePointer<Int32>,
+            exactCells: ExactCellScratch, rowBuffer: UnsafeMutablePointer<UInt8>
         ) {
             (self.stamp, self.top, self.rows, self.width) = (stamp, top, rows, width)
             (self.cells, self.extents, self.owners, self.sharedCells) = (cells, extents, owners, sharedCells)
-            (self.exactCells, self.rowBuffer) = (exactCells, rowBuffer)
+            (self.partners, self.exactCells, self.rowBuffer) = (partners, exactCells, rowBuffer)
+            (chains, latestChain) = (exactCells.chains, exactCells.latestChain)
+            latestChain.update(repeating: -1, count: rows)
         }
 
         var stride: Int { width + 2 }
 
-        /// The low half of an owner stamp once two chains have touched the cell.
-        private static let sharedChain: Int64 = 0xFFFF_FFFF
+        /// In an owner stamp's low half: a second row chain has touched the cell (it is in `partners`).
+        private static let pairFlag: Int64 = 1 << 30
+        /// The low half of an owner stamp once three row chains have touched the cell.
+        private static let threeChains: Int64 = 0xFFFF_FFFF
 
-        /// Stamps cells first...last of `row` with `chain`, listing those another chain touched before.
+        /// Stamps cells first...last of `row` with row chain `chain`, listing those another touched before.
         @inline(__always)
         private mutating func mark(row: Int, from first: Int, through last: Int, chain: Int32) {
             let bandStamp = self.stamp << 32
-            let stamp = bandStamp | Int64(UInt32(bitPattern: chain))
+            let stamp = bandStamp | Int64(chain)
             let rowOwners = owners + row * stride
             for column in first...last {
                 let owner = rowOwners[column]
-                if owner == stamp || owner == bandStamp | Self.sharedChain { continue }
-                if owner >> 32 == self.stamp {
-                    rowOwners[column] = bandStamp | Self.sharedChain
-                    sharedCells[sharedCount] = Int32(row * stride + column)
-                    sharedCount += 1
-                } else {
+                if owner == stamp { continue }
+                if owner >> 32 != self.stamp {
                     rowOwners[column] = stamp
+                    continue
+                }
+                let low = owner & 0xFFFF_FFFF
+                if low == Self.threeChains || low == Self.pairFlag | Int64(chain) { continue }
+                let cell = row * stride + column
+                if low & Self.pairFlag == 0 {
+                    rowOwners[column] = owner | Self.pairFlag
+                    partners[cell] = chain
+                    sharedCells[sharedCount] = Int32(cell)
+                    sharedCount += 1
+                } else if partners[cell] != chain {
+                    rowOwners[column] = bandStamp | Self.threeChains
                 }
             }
+        }
+
+        /// Whether listed cell `cell` of row `row` keeps its summed area: two row chains only, which leave it two
+        /// consecutive windings (`safelySummed`).
+        @inline(__always)
+        private func keepsSum(_ cell: Int, row: Int) -> Bool {
+            let low = owners[cell] & 0xFFFF_FFFF
+            guard low != Self.threeChains else { return false }
+            return PathRasterizer.safelySummed(
+                chains[Int(low & (Self.pairFlag - 1))], chains[Int(partners[cell])], rowTop: Double(top + row))
+        }
+
+        /// The row chain that a piece of `chain` in `row` belongs to: the row's latest when it is the same chain
+        /// (its edges in a row come one after another), else a new one.
+        @inline(__always)
+        private mutating func rowChain(
+            row: Int, chain: Int32, winding: Double, top: Double, bottom: Double, xTop: Double, xBottom: Double
+        ) -> Int32 {
+            let latest = latestChain[row]
+            if latest >= 0, chains[Int(latest)].chain == chain {
+                chains[Int(latest)].extend(top: top, bottom: bottom, xTop: xTop, xBottom: xBottom)
+                return latest
+            }
+            if chainCount == exactCells.chainCapacity { chains = exactCells.growChains(keeping: chainCount) }
+            (chains + chainCount).initialize(
+                to: RowChain(chain: chain, winding: winding, top: top, bottom: bottom, xTop: xTop, xBottom: xBottom))
+            latestChain[row] = Int32(chainCount)
+            chainCount += 1
+            return Int32(chainCount - 1)
+        }
+
+        /// The row chain of a horizontal edge in `row`: it carries on the row's latest when it starts where that
+        /// one's part ends (a turn's flat bottom or top, a step of a staircase), which then ends at its other end;
+        /// otherwise its row chain is marked as not telling where the chain lies (`RowChain.horizontal`).
+        @inline(__always)
+        private mutating func horizontalRowChain(row: Int, _ edge: Edge) -> Int32 {
+            let chain = rowChain(
+                row: row, chain: edge.chain, winding: 0, top: edge.y0, bottom: edge.y0, xTop: edge.x0, xBottom: edge.x1)
+            chains[Int(chain)].takeHorizontal(at: edge.y0, from: edge.x0, to: edge.x1)
+            return chain
         }
 
         /// Deposits the signed area of every edge listed in `members` (indices into `edges`, in path order) on
@@ -73,10 +134,12 @@ extension PathRasterizer {
             for member in members {
                 let edge = edges[Int(member)]
                 if edge.winding == 0 {
-                    let first = Int(edge.x0)
+                    let row = Int(edge.y0) - top
+                    let chain = horizontalRowChain(row: row, edge)
+                    let first = Int(min(edge.x0, edge.x1))
                     mark(
-                        row: Int(edge.y0) - top, from: first, through: max(first, Int(edge.x1.rounded(.up)) - 1),
-                        chain: edge.chain)
+                        row: row, from: first, through: max(first, Int(max(edge.x0, edge.x1).rounded(.up)) - 1),
+                        chain: chain)
                     continue
                 }
                 // The edge within the band, row by row, x from one slope (the same expression in every band, so
@@ -90,9 +153,11 @@ extension PathRasterizer {
                 while upper < bottom {
                     let lower = min(bottom, Double(row + 1))
                     let xLower = lower == edge.y1 ? edge.x1 : edge.x0 + (lower - edge.y0) * slope
+                    let chain = rowChain(
+                        row: row - top, chain: edge.chain, winding: edge.winding, top: upper, bottom: lower,
+                        xTop: xUpper, xBottom: xLower)
                     deposit(
-                        row: row - top, from: xUpper, to: xLower, height: (lower - upper) * edge.winding,
-                        chain: edge.chain)
+                        row: row - top, from: xUpper, to: xLower, height: (lower - upper) * edge.winding, chain: chain)
                     (upper, xUpper, row) = (lower, xLower, row + 1)
                 }
             }
@@ -145,8 +210,17 @@ extension PathRasterizer {
             members: Slice<UnsafeBufferPointer<Int32>>
         ) {
             let evenOdd = rule == .evenOdd
-            // The shared cells in row order, then column order: each row's are a run.
-            var shared = UnsafeMutableBufferPointer(start: sharedCells, count: sharedCount)
+            // The shared cells that need resolving (inside the box, and not kept by `keepsSum`), in row order, then
+            // column order: each row's are a run.
+            var exact = 0
+            for index in 0..<sharedCount {
+                let cell = Int(sharedCells[index])
+                if cell % stride < width, !keepsSum(cell, row: cell / stride) {
+                    sharedCells[exact] = Int32(cell)
+                    exact += 1
+                }
+            }
+            var shared = UnsafeMutableBufferPointer(start: sharedCells, count: exact)
             shared.sort()
             var nextShared = 0
             // With exact cells in several rows, the band's edges are listed by row once, so that each row looks at
@@ -197,8 +271,7 @@ extension PathRasterizer {
                 extents[2 * row + 1] = -1
                 lists.columns.removeAll(keepingCapacity: true)
                 while nextShared < shared.count, Int(shared[nextShared]) / stride == row {
-                    let column = Int(shared[nextShared]) % stride
-                    if column < width { lists.columns.append(column) }
+                    lists.columns.append(Int(shared[nextShared]) % stride)
                     nextShared += 1
                 }
                 if !lists.columns.isEmpty {
@@ -213,6 +286,7 @@ extension PathRasterizer {
                 }
             }
             sharedCount = 0
+            chainCount = 0
         }
 
         /// The running sum of cells `first...end` of a row, as coverage bytes into `output` there (`rowLength`

@@ -24,10 +24,26 @@ extension PathRasterizer {
         private(set) var rowMembers = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
         private var rowMemberCapacity = 0
         private var listed = 0
+        /// A band's row chains (`RowChain`), kept with their capacity between bands and calls.
+        private(set) var chains = UnsafeMutablePointer<RowChain>.allocate(capacity: 64)
+        private(set) var chainCapacity = 64
+        /// Per row of a band, the index of its latest row chain (−1: none yet).
+        let latestChain = UnsafeMutablePointer<Int32>.allocate(capacity: PathRasterizer.bandHeight)
 
         deinit {
             rowStarts.deallocate()
             rowMembers.deallocate()
+            chains.deallocate()
+            latestChain.deallocate()
+        }
+
+        /// Twice the room for row chains, the first `count` kept.
+        func growChains(keeping count: Int) -> UnsafeMutablePointer<RowChain> {
+            let larger = UnsafeMutablePointer<RowChain>.allocate(capacity: 2 * chainCapacity)
+            larger.moveInitialize(from: chains, count: count)
+            chains.deallocate()
+            (chains, chainCapacity) = (larger, 2 * chainCapacity)
+            return larger
         }
 
         /// Lists `members` (a band's edges, rows `top..<top + rows`) by the rows they reach.

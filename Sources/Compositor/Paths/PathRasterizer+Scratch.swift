@@ -15,6 +15,7 @@ extension PathRasterizer {
         private(set) var cells: UnsafeMutablePointer<Float>
         private(set) var owners: UnsafeMutablePointer<Int64>
         private(set) var sharedCells: UnsafeMutablePointer<Int32>
+        private(set) var partners: UnsafeMutablePointer<Int32>
         private(set) var extents: UnsafeMutablePointer<Int>
         /// A row of coverage bytes per worker, at most a cell buffer's row each.
         private(set) var rowBuffers: UnsafeMutablePointer<UInt8>
@@ -31,6 +32,7 @@ extension PathRasterizer {
         init() {
             (cellCapacity, rowCapacity) = (0, 0)
             (cells, owners, sharedCells) = (.allocate(capacity: 0), .allocate(capacity: 0), .allocate(capacity: 0))
+            partners = .allocate(capacity: 0)
             (extents, rowBuffers) = (.allocate(capacity: 0), .allocate(capacity: 0))
         }
 
@@ -40,12 +42,13 @@ extension PathRasterizer {
             cells.deallocate()
             owners.deallocate()
             sharedCells.deallocate()
+            partners.deallocate()
             extents.deallocate()
             rowBuffers.deallocate()
         }
 
         /// Bytes held, for the pool's limit.
-        var bytes: Int { cellCapacity * 17 + rowCapacity * 16 + (edges.capacity + 1) * 40 }
+        var bytes: Int { cellCapacity * 21 + rowCapacity * 16 + (edges.capacity + 1) * 40 }
 
         /// Makes room for `cellCount` cells and `rows` rows, and stamps for `bands` more bands.
         func reserve(cells cellCount: Int, rows: Int, bands: Int, workers: Int) {
@@ -57,6 +60,7 @@ extension PathRasterizer {
                 owners = .allocate(capacity: cellCapacity)
                 owners.initialize(repeating: -1, count: cellCapacity)
                 sharedCells = .allocate(capacity: cellCapacity)
+                partners = .allocate(capacity: cellCapacity)
                 rowBuffers = .allocate(capacity: cellCapacity)
                 extents = .allocate(capacity: 2 * rowCapacity)
                 for row in 0..<rowCapacity { (extents[2 * row], extents[2 * row + 1]) = (.max, -1) }

@@ -28,7 +28,8 @@ enum PathRasterizer {
     /// Rows per band: the unit of threading and of each worker's cell buffer.
     static let bandHeight = 16
 
-    /// One edge, cut to the box, in the box's pixels: y0 < y1, `winding` +1 going down and −1 going up.
+    /// One edge, cut to the box, in the box's pixels: y0 < y1, `winding` +1 going down and −1 going up; or a
+    /// horizontal one (y0 = y1, `winding` 0) from x0 to x1 in the outline's order.
     struct Edge {
         var x0, y0, x1, y1: Double
         var winding: Double
@@ -89,6 +90,7 @@ enum PathRasterizer {
                 cells: workers * bandHeight * stride, rows: workers * bandHeight, bands: bands, workers: workers)
             let stampBase = scratch.stampBase
             let (cells, extents, owners, shared) = (scratch.cells, scratch.extents, scratch.owners, scratch.sharedCells)
+            let partners = scratch.partners
             let rowBuffers = scratch.rowBuffers
             let offsets = scratch.offsets
             let exactCells = scratch.exactCells
@@ -100,6 +102,7 @@ enum PathRasterizer {
                             rows: min(bandHeight, box.height - index * bandHeight), width: box.width,
                             cells: cells + worker * bandHeight * stride, extents: extents + worker * bandHeight * 2,
                             owners: owners + worker * bandHeight * stride,
+                            partners: partners + worker * bandHeight * stride,
                             sharedCells: shared + worker * bandHeight * stride, exactCells: exactCells[worker],
                             rowBuffer: rowBuffers + worker * stride)
                         let bandMembers = members[offsets[index]..<offsets[index + 1]]
@@ -159,10 +162,14 @@ enum PathRasterizer {
         var chain: Int32 = 0
         var start = 0
         for end in polygons.ends {
-            // A new chain at each polygon and wherever the direction in y turns.
+            // A new chain at each polygon and wherever the direction in y turns; each polygon is walked from a
+            // vertex where it turns, so that its first and last chains are not one chain cut in two.
             chain &+= 1
             var goingDown: Bool?
-            for i in start..<end {
+            let count = end - start
+            let first = turningVertex(polygons, start..<end)
+            for step in 0..<count {
+                let i = start + (first - start + step) % count
                 let j = i + 1 == end ? start : i + 1
                 let a = (polygons.xs[i] - left, polygons.ys[i] - top)
                 let b = (polygons.xs[j] - left, polygons.ys[j] - top)
@@ -185,6 +192,22 @@ enum PathRasterizer {
         }
     }
 
+    /// The first vertex of `polygon` (indices into `polygons`) where the outline turns in y (its edge before and
+    /// its edge after, horizontal ones skipped, go opposite ways), or its start when it never turns.
+    private static func turningVertex(_ polygons: FlattenedPath, _ polygon: Range<Int>) -> Int {
+        var lastDown: Bool?
+        // Around once and on to the first turn: the edge before the start is the polygon's last.
+        for step in 0..<(2 * polygon.count) {
+            let i = polygon.lowerBound + step % polygon.count
+            let j = i + 1 == polygon.upperBound ? polygon.lowerBound : i + 1
+            let (a, b) = (polygons.ys[i], polygons.ys[j])
+            guard a != b else { continue }
+            if let lastDown, lastDown != (b > a) { return i }
+            lastDown = b > a
+        }
+        return polygon.lowerBound
+    }
+
     /// One polygon edge cut to 0…width × 0…height: split where it crosses x = 0 and x = width, the parts right
     /// of the box dropped (a pixel's coverage depends only on edges left of its right side) and the parts left
     /// of it moved onto x = 0 (the same winding for every pixel of those rows).
@@ -195,9 +218,9 @@ enum PathRasterizer {
         guard a.y != b.y else {
             // A horizontal edge adds no area but parts windings above and below it; it is kept, with winding 0,
             // for its cells' chain stamps only, where it runs through a row (not along a row's boundary).
-            let (low, high) = (max(min(a.x, b.x), 0), min(max(a.x, b.x), width))
-            if a.y > 0, a.y < height, a.y != a.y.rounded(.down), low < high {
-                edges.append(Edge(x0: low, y0: a.y, x1: high, y1: a.y, winding: 0, chain: chain))
+            let (from, to) = (min(max(a.x, 0), width), min(max(b.x, 0), width))
+            if a.y > 0, a.y < height, a.y != a.y.rounded(.down), from != to {
+                edges.append(Edge(x0: from, y0: a.y, x1: to, y1: a.y, winding: 0, chain: chain))
             }
             return
         }
