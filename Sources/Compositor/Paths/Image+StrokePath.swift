@@ -76,16 +76,10 @@ extension Coverage {
                 return nil
             }
         }
-        var lines = StrokePolyline.all(in: flattened)
-        if let pattern = style.evenDashes,
-            let dashed = PathStroker.dashes(of: lines, pattern: pattern, phase: style.dashPhase)
-        {
-            lines = dashed
-        }
         var outline: FlattenedPath
         if hairline {
             var stroker = PathStroker(halfWidth: 0.5, style: style, tolerance: pixelTolerance)
-            for var line in lines {
+            for var line in dashedPolylines(flattened, style: style) {
                 line.points = line.points.map { transform.apply(to: $0) }
                 let direction = transform.apply(to: line.direction)
                 let origin = transform.apply(to: (0, 0))
@@ -95,7 +89,13 @@ extension Coverage {
             outline = stroker.outline
         } else {
             var stroker = PathStroker(halfWidth: halfWidth, style: style, tolerance: userTolerance)
-            for line in lines { stroker.add(line) }
+            stroker.reserve(for: flattened)
+            if style.evenDashes == nil {
+                // Each subpath straight from the flattening (no polylines of its own to allocate).
+                for index in flattened.ends.indices { stroker.add(flattened, subpath: index) }
+            } else {
+                for line in dashedPolylines(flattened, style: style) { stroker.add(line) }
+            }
             outline = stroker.outline
             for index in outline.xs.indices {
                 (outline.xs[index], outline.ys[index]) = transform.apply(to: (outline.xs[index], outline.ys[index]))
@@ -103,6 +103,13 @@ extension Coverage {
         }
         guard let box = pixelBox(of: outline, within: clip) else { return nil }
         return (box, outline)
+    }
+
+    /// The subpaths of `flattened` as polylines, cut into the style's dashes if it has any.
+    private static func dashedPolylines(_ flattened: FlattenedPath, style: StrokeStyle) -> [StrokePolyline] {
+        let lines = StrokePolyline.all(in: flattened)
+        guard let pattern = style.evenDashes else { return lines }
+        return PathStroker.dashes(of: lines, pattern: pattern, phase: style.dashPhase) ?? lines
     }
 }
 

@@ -91,6 +91,7 @@ enum PathFlattener {
                 ? Path.defaultFlatteningTolerance
                 : forStroking ? tolerance : max(tolerance, Path.minimumFlatteningTolerance))
         flattener.forStroking = forStroking
+        flattener.reserve(elements: path.elements.count)
         for element in path.elements {
             switch element {
             case .move(let point):
@@ -139,6 +140,15 @@ private struct Flattener {
         transform: AffineTransform2D, clip: (minX: Double, minY: Double, maxX: Double, maxY: Double), tolerance: Double
     ) {
         (self.transform, self.clip, self.tolerance) = (transform, clip, tolerance)
+    }
+
+    /// Room for about as many vertices as a path of `elements` elements gives with a few lines per curve: an
+    /// icon's lists would otherwise grow from nothing, reallocating a dozen times each.
+    mutating func reserve(elements: Int) {
+        let vertices = 4 * elements
+        result.xs.reserveCapacity(vertices)
+        result.ys.reserveCapacity(vertices)
+        if forStroking { result.smooth.reserveCapacity(vertices) }
     }
 
     /// The point in pixels, or nil when it is out of range.

@@ -166,11 +166,10 @@ enum PathRasterizer {
             // vertex where it turns, so that its first and last chains are not one chain cut in two.
             chain &+= 1
             var goingDown: Bool?
-            let count = end - start
-            let first = turningVertex(polygons, start..<end)
-            for step in 0..<count {
-                let i = start + (first - start + step) % count
-                let j = i + 1 == end ? start : i + 1
+            var j = turningVertex(polygons, start..<end)
+            for _ in start..<end {
+                let i = j
+                j = i + 1 == end ? start : i + 1
                 let a = (polygons.xs[i] - left, polygons.ys[i] - top)
                 let b = (polygons.xs[j] - left, polygons.ys[j] - top)
                 if a.1 != b.1 {
@@ -197,13 +196,15 @@ enum PathRasterizer {
     private static func turningVertex(_ polygons: FlattenedPath, _ polygon: Range<Int>) -> Int {
         var lastDown: Bool?
         // Around once and on to the first turn: the edge before the start is the polygon's last.
-        for step in 0..<(2 * polygon.count) {
-            let i = polygon.lowerBound + step % polygon.count
+        var i = polygon.lowerBound
+        for _ in 0..<(2 * polygon.count) {
             let j = i + 1 == polygon.upperBound ? polygon.lowerBound : i + 1
             let (a, b) = (polygons.ys[i], polygons.ys[j])
-            guard a != b else { continue }
-            if let lastDown, lastDown != (b > a) { return i }
-            lastDown = b > a
+            if a != b {
+                if let lastDown, lastDown != (b > a) { return i }
+                lastDown = b > a
+            }
+            i = j
         }
         return polygon.lowerBound
     }

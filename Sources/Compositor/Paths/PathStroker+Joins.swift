@@ -50,14 +50,18 @@ extension PathStroker {
                 points.append(miterPoint(point, inNormal, outNormal, dot: corner.dot, distance: side * halfWidth))
             }
         case .round:
+            // A turn within one chord's angle has no points between the offset corners (most corners inside a
+            // flattened curve): no trigonometry for it.
+            guard corner.dot < chordCosine else { break }
             let turn = atan2(abs(corner.cross), corner.dot)
             let steps = arcSegments(turn)
-            let rotation = side
-            let radius = halfWidth * Self.straddle(turn / Double(steps))
-            for step in stride(from: 1, to: steps, by: 1) {
-                let angle = rotation * turn * Double(step) / Double(steps)
-                let (sine, cosine) = (sin(angle), cos(angle))
-                let normal = (inNormal.x * cosine - inNormal.y * sine, inNormal.x * sine + inNormal.y * cosine)
+            let stepAngle = turn / Double(steps)
+            // Each point the last one turned by the step (a few steps: the rounding that adds up is ~10⁻¹⁶).
+            let (sine, cosine) = (sin(side * stepAngle), cos(stepAngle))
+            let radius = halfWidth * Self.straddle(stepAngle)
+            var normal = inNormal
+            for _ in 1..<steps {
+                normal = (normal.x * cosine - normal.y * sine, normal.x * sine + normal.y * cosine)
                 points.append(Self.offset(point, normal, side * radius))
             }
         case .bevel:
@@ -145,14 +149,11 @@ extension PathStroker {
     }
 
     /// How many lines an arc of `angle` radians at the half-width takes to stay within the tolerance: each
-    /// chord spans at most 2·acos(1 − tolerance / radius), and a full turn at most
-    /// `maximumArcSegmentsPerTurn`.
+    /// chord spans at most `chordAngle`, and a full turn at most `maximumArcSegmentsPerTurn`.
     func arcSegments(_ angle: Double) -> Int {
         guard angle > 0 else { return 1 }
         let cap = (Double(Self.maximumArcSegmentsPerTurn) * angle / (2 * .pi)).rounded(.up)
-        guard tolerance < halfWidth else { return max(1, min(Int((angle / (.pi / 2)).rounded(.up)), Int(cap))) }
-        let step = 2 * acos(1 - tolerance / halfWidth)
-        let wanted = step > 0 ? (angle / step).rounded(.up) : cap
+        let wanted = chordAngle > 0 ? (angle / chordAngle).rounded(.up) : cap
         return max(1, Int(min(wanted, cap)))
     }
 }

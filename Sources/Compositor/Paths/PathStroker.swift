@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One subpath to stroke, flattened: its points, which lie inside a curve (joined round, as the curve turns
 /// smoothly there), whether it is closed, and for a lone point (a zero-length subpath or dash) the direction
 /// its square cap faces.
@@ -52,6 +58,10 @@ struct PathStroker {
     let miterLimitSquared: Double
     /// How far a round join or cap may stray from its circle, in the polylines' units.
     let tolerance: Double
+    /// The largest angle one chord of a round join or cap spans: 2·acos(1 − tolerance / half-width), or a
+    /// quarter turn when the tolerance is the half-width or more; and its cosine.
+    let chordAngle: Double
+    let chordCosine: Double
     /// The outline so far: closed polygons, filled by non-zero.
     var outline = FlattenedPath()
     private var work = WorkLists()
@@ -62,10 +72,47 @@ struct PathStroker {
         let limit = style.miterLimit >= 1 ? style.miterLimit : 1
         miterLimitSquared = limit * limit
         self.tolerance = tolerance
+        chordAngle = tolerance < halfWidth ? 2 * acos(1 - tolerance / halfWidth) : .pi / 2
+        chordCosine = cos(chordAngle)
+    }
+
+    /// Makes room in the outline and the working lists for the stroke of `polylines`, so that they do not grow
+    /// from nothing a reallocation at a time (an icon's stroke is one call).
+    mutating func reserve(for polylines: FlattenedPath) {
+        let vertices = polylines.xs.count
+        outline.xs.reserveCapacity(3 * vertices + 16)
+        outline.ys.reserveCapacity(3 * vertices + 16)
+        outline.ends.reserveCapacity(2 * polylines.ends.count)
+        var longest = 0
+        var start = 0
+        for end in polylines.ends {
+            longest = max(longest, end - start)
+            start = end
+        }
+        work.reserve(points: longest)
     }
 
     /// Adds the outline of `line`'s stroke.
     mutating func add(_ line: StrokePolyline) {
+        add(
+            count: line.points.count, point: { line.points[$0] }, smooth: { line.smooth[$0] }, closed: line.closed,
+            direction: line.direction)
+    }
+
+    /// Adds the outline of the stroke of subpath `index` of `polylines` (`PathFlattener.polylines`), read in
+    /// place.
+    mutating func add(_ polylines: FlattenedPath, subpath index: Int) {
+        let start = index == 0 ? 0 : polylines.ends[index - 1]
+        add(
+            count: polylines.ends[index] - start, point: { (polylines.xs[start + $0], polylines.ys[start + $0]) },
+            smooth: { polylines.smooth[start + $0] }, closed: polylines.closed[index], direction: (1, 0))
+    }
+
+    /// Adds the outline of the stroke of a polyline of `count` points, `point(i)` and `smooth(i)` the i-th's.
+    @inline(__always)
+    private mutating func add(
+        count pointCount: Int, point: (Int) -> Vertex, smooth: (Int) -> Bool, closed: Bool, direction: Vertex
+    ) {
         // The lists are kept between subpaths for their capacity (an icon's stroke is a few dozen subpaths).
         var work = self.work
         self.work = WorkLists()
@@ -73,16 +120,17 @@ struct PathStroker {
         work.clear()
         // Points closer than this to the last are dropped: a segment too short to give a direction.
         let shortest = tolerance * 1e-3
-        for (index, point) in line.points.enumerated() {
+        for index in 0..<pointCount {
+            let point = point(index)
             if let last = work.points.last, Self.distance(last, point) <= shortest {
                 // The corner that stays must keep its join if the one dropped had one.
-                if !line.smooth[index] { work.smooth[work.smooth.count - 1] = false }
+                if !smooth(index) { work.smooth[work.smooth.count - 1] = false }
                 continue
             }
             work.points.append(point)
-            work.smooth.append(line.smooth[index])
+            work.smooth.append(smooth(index))
         }
-        if line.closed, work.points.count > 1,
+        if closed, work.points.count > 1,
             Self.distance(work.points[work.points.count - 1], work.points[0]) <= shortest
         {
             work.points.removeLast()
@@ -90,29 +138,29 @@ struct PathStroker {
         }
         let count = work.points.count
         guard count > 1 else {
-            if let point = work.points.first { addDot(at: point, facing: line.direction) }
+            if let point = work.points.first { addDot(at: point, facing: direction) }
             return
         }
-        let segmentCount = line.closed ? count : count - 1
+        let segmentCount = closed ? count : count - 1
         for index in 0..<segmentCount {
             let (from, to) = (work.points[index], work.points[(index + 1) % count])
             let length = Self.distance(from, to)
             work.directions.append(((to.x - from.x) / length, (to.y - from.y) / length))
             work.lengths.append(length)
         }
-        let innerMeets = innerOffsetsMeet(directions: work.directions, lengths: work.lengths, closed: line.closed)
-        if !line.closed {
+        innerOffsetsMeet(&work, closed: closed)
+        if !closed {
             let normal = Self.leftNormal(work.directions[0])
             work.left.append(Self.offset(work.points[0], normal, halfWidth))
             work.right.append(Self.offset(work.points[0], normal, -halfWidth))
         }
-        for corner in line.closed ? 0..<count : 1..<(count - 1) {
+        for corner in closed ? 0..<count : 1..<(count - 1) {
             let incoming = work.directions[(corner + segmentCount - 1) % segmentCount]
             addJoin(
                 at: work.points[corner], from: incoming, to: work.directions[corner], smooth: work.smooth[corner],
-                innerMeets: innerMeets[corner], left: &work.left, right: &work.right)
+                innerMeets: work.meets[corner], left: &work.left, right: &work.right)
         }
-        if line.closed {
+        if closed {
             addPolygon(work.left)
             addPolygon(work.right.reversed())
             return
@@ -139,6 +187,24 @@ struct PathStroker {
         var lengths: [Double] = []
         var left: [Vertex] = []
         var right: [Vertex] = []
+        /// Per corner, whether its inner offsets meet (`innerOffsetsMeet`), and per segment the length its
+        /// corners' kites take from its start and its end.
+        var meets: [Bool] = []
+        var usedAtStart: [Double] = []
+        var usedAtEnd: [Double] = []
+
+        /// Room for a polyline of `count` points (and its offsets, a few points a corner).
+        mutating func reserve(points count: Int) {
+            points.reserveCapacity(count)
+            smooth.reserveCapacity(count)
+            directions.reserveCapacity(count)
+            lengths.reserveCapacity(count)
+            left.reserveCapacity(3 * count + 8)
+            right.reserveCapacity(3 * count + 8)
+            meets.reserveCapacity(count + 1)
+            usedAtStart.reserveCapacity(count)
+            usedAtEnd.reserveCapacity(count)
+        }
 
         mutating func clear() {
             points.removeAll(keepingCapacity: true)
@@ -153,27 +219,31 @@ struct PathStroker {
     /// For each corner (indexed by its point), whether the inner offsets of its two segments meet within both,
     /// each segment giving its ends at most its length in all (see the type's comment): the inner side then
     /// takes the meeting point. A closed polyline's first corner is decided first, so its budget is known.
-    private func innerOffsetsMeet(directions: [Vertex], lengths: [Double], closed: Bool) -> [Bool] {
-        let count = directions.count
-        var meets = [Bool](repeating: false, count: closed ? count : count + 1)
-        var usedAtStart = [Double](repeating: 0, count: count)
-        var usedAtEnd = [Double](repeating: 0, count: count)
-        let corners = closed ? Array(0..<count) : Array(1..<count)
-        for corner in corners {
-            let (incoming, outgoing) = ((corner + count - 1) % count, corner % count)
-            let (a, b) = (directions[incoming], directions[outgoing])
+    /// From `work`'s directions and lengths into its `meets`.
+    private func innerOffsetsMeet(_ work: inout WorkLists, closed: Bool) {
+        let count = work.directions.count
+        work.meets.removeAll(keepingCapacity: true)
+        work.meets.append(contentsOf: repeatElement(false, count: closed ? count : count + 1))
+        work.usedAtStart.removeAll(keepingCapacity: true)
+        work.usedAtStart.append(contentsOf: repeatElement(0, count: count))
+        work.usedAtEnd.removeAll(keepingCapacity: true)
+        work.usedAtEnd.append(contentsOf: repeatElement(0, count: count))
+        for corner in closed ? 0..<count : 1..<count {
+            let (incoming, outgoing) = (corner == 0 ? count - 1 : corner - 1, corner)
+            let (a, b) = (work.directions[incoming], work.directions[outgoing])
             let cross = abs(a.x * b.y - a.y * b.x)
             let dot = a.x * b.x + a.y * b.y
             guard dot > -1 + 1e-9 else { continue }
             // How far along each segment the kite reaches: h·max(sin α, tan(α/2)), α the turn.
             let reach = halfWidth * max(cross, cross / (1 + dot))
-            if usedAtStart[incoming] + reach <= lengths[incoming], usedAtEnd[outgoing] + reach <= lengths[outgoing] {
-                meets[corner] = true
-                usedAtEnd[incoming] = reach
-                usedAtStart[outgoing] = reach
+            if work.usedAtStart[incoming] + reach <= work.lengths[incoming],
+                work.usedAtEnd[outgoing] + reach <= work.lengths[outgoing]
+            {
+                work.meets[corner] = true
+                work.usedAtEnd[incoming] = reach
+                work.usedAtStart[outgoing] = reach
             }
         }
-        return meets
     }
 
     /// Appends a closed polygon to the outline, unless the outline is full.
