@@ -20,7 +20,7 @@ extension PathRasterizer {
         var lists = ExactCellLists()
         /// The band's edges by row, when many of its rows have exact cells: row r's are
         /// `rowMembers[rowStarts[r]..<rowStarts[r + 1]]`, in path order.
-        private(set) var rowStarts = UnsafeMutablePointer<Int32>.allocate(capacity: PathRasterizer.bandHeight + 1)
+        private(set) var rowStarts = UnsafeMutablePointer<Int32>.allocate(capacity: PathRasterizer.largestBand + 1)
         private(set) var rowMembers = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
         private var rowMemberCapacity = 0
         private var listed = 0
@@ -28,7 +28,7 @@ extension PathRasterizer {
         private(set) var chains = UnsafeMutablePointer<RowChain>.allocate(capacity: 64)
         private(set) var chainCapacity = 64
         /// Per row of a band, the index of its latest row chain (−1: none yet).
-        let latestChain = UnsafeMutablePointer<Int32>.allocate(capacity: PathRasterizer.bandHeight)
+        let latestChain = UnsafeMutablePointer<Int32>.allocate(capacity: PathRasterizer.largestBand)
 
         deinit {
             rowStarts.deallocate()

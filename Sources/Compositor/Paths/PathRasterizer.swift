@@ -21,12 +21,15 @@ public enum FillRule: String, CaseIterable, Sendable {
 /// of the polygons by the rule, to rounding (`PathFillTests`, `PathCrossingCoverageTests`).
 ///
 /// Edges are cut to the box first: parts above, below or right of it dropped, parts left of it pushed onto
-/// its left side (they add the same winding to the row). Rows are done in bands of 16, each band from the
-/// edges that reach it in path order, and a cell's value depends only on its row: the bytes are the same for
-/// every thread count.
+/// its left side (they add the same winding to the row). Rows are done in bands of 16 (a small box in one), each
+/// from the edges that reach it in path order, and a cell's value depends only on its row: the bytes are the same
+/// for every thread count.
 enum PathRasterizer {
     /// Rows per band: the unit of threading and of each worker's cell buffer.
     static let bandHeight = 16
+    /// A box drawn on one thread (under 2¹⁷ pixels) and at most this tall is one band: an icon's edges need no
+    /// listing by band, and its rows one pass of the band's set-up.
+    static let largestBand = 64
 
     /// One edge, cut to the box, in the box's pixels: y0 < y1, `winding` +1 going down and −1 going up; or a
     /// horizontal one (y0 = y1, `winding` 0) from x0 to x1 in the outline's order.
@@ -81,13 +84,16 @@ enum PathRasterizer {
         withScratch { scratch in
             clippedEdges(polygons, to: box, into: &scratch.edges)
             guard !scratch.edges.isEmpty else { return }
-            let bands = (box.height + bandHeight - 1) / bandHeight
-            listBandMembers(scratch, bands: bands)
-            // Threads pay for themselves on large boxes only; the result is the same either way.
-            let workers = Parallel.workers(bands, threads: box.width * box.height >= 1 << 17 ? threads : 1)
+            // Threads pay for themselves on large boxes only; the result is the same either way (a cell's value
+            // depends on its row alone, wherever the bands' boundaries fall).
+            let threaded = box.width * box.height >= 1 << 17
+            let bandRows = !threaded && box.height <= largestBand ? box.height : bandHeight
+            let bands = (box.height + bandRows - 1) / bandRows
+            listBandMembers(scratch, bands: bands, bandRows: bandRows)
+            let workers = Parallel.workers(bands, threads: threaded ? threads : 1)
             let stride = box.width + 2
             scratch.reserve(
-                cells: workers * bandHeight * stride, rows: workers * bandHeight, bands: bands, workers: workers)
+                cells: workers * bandRows * stride, rows: workers * bandRows, bands: bands, workers: workers)
             let stampBase = scratch.stampBase
             let (cells, extents, owners, shared) = (scratch.cells, scratch.extents, scratch.owners, scratch.sharedCells)
             let partners = scratch.partners
@@ -98,12 +104,12 @@ enum PathRasterizer {
                 scratch.members.withUnsafeBufferPointer { members in
                     Parallel.forEach(bands, threads: workers) { index, worker in
                         var band = Band(
-                            stamp: stampBase + Int64(index), top: index * bandHeight,
-                            rows: min(bandHeight, box.height - index * bandHeight), width: box.width,
-                            cells: cells + worker * bandHeight * stride, extents: extents + worker * bandHeight * 2,
-                            owners: owners + worker * bandHeight * stride,
-                            partners: partners + worker * bandHeight * stride,
-                            sharedCells: shared + worker * bandHeight * stride, exactCells: exactCells[worker],
+                            stamp: stampBase + Int64(index), top: index * bandRows,
+                            rows: min(bandRows, box.height - index * bandRows), width: box.width,
+                            cells: cells + worker * bandRows * stride, extents: extents + worker * bandRows * 2,
+                            owners: owners + worker * bandRows * stride,
+                            partners: partners + worker * bandRows * stride,
+                            sharedCells: shared + worker * bandRows * stride, exactCells: exactCells[worker],
                             rowBuffer: rowBuffers + worker * stride)
                         let bandMembers = members[offsets[index]..<offsets[index + 1]]
                         band.accumulate(edges, bandMembers)
@@ -116,14 +122,21 @@ enum PathRasterizer {
     }
 
     /// Each band's edges in path order, as indices into `scratch.edges`: band b's are
-    /// `scratch.members[scratch.offsets[b]..<scratch.offsets[b + 1]]`.
-    private static func listBandMembers(_ scratch: Scratch, bands: Int) {
+    /// `scratch.members[scratch.offsets[b]..<scratch.offsets[b + 1]]`. Bands are `bandRows` rows.
+    private static func listBandMembers(_ scratch: Scratch, bands: Int, bandRows: Int) {
         scratch.offsets.removeAll(keepingCapacity: true)
+        if bands == 1 {
+            // Every edge, in path order.
+            scratch.members.removeAll(keepingCapacity: true)
+            scratch.members.append(contentsOf: 0..<Int32(scratch.edges.count))
+            scratch.offsets.append(contentsOf: [0, scratch.edges.count])
+            return
+        }
         scratch.offsets.append(contentsOf: repeatElement(0, count: bands + 1))
         scratch.edges.withUnsafeBufferPointer { edges in
             scratch.offsets.withUnsafeMutableBufferPointer { offsets in
                 for edge in edges {
-                    let range = bandRange(of: edge, bands: bands)
+                    let range = bandRange(of: edge, bands: bands, bandRows: bandRows)
                     for band in range { offsets[band + 1] += 1 }
                 }
                 for band in 0..<bands { offsets[band + 1] += offsets[band] }
@@ -133,7 +146,7 @@ enum PathRasterizer {
                     // Filled from each band's end backwards, edges in reverse: each band's list in path order,
                     // and `offsets` ends as each band's start.
                     for index in edges.indices.reversed() {
-                        for band in bandRange(of: edges[index], bands: bands) {
+                        for band in bandRange(of: edges[index], bands: bands, bandRows: bandRows) {
                             offsets[band + 1] -= 1
                             members[offsets[band + 1]] = Int32(index)
                         }
@@ -148,9 +161,9 @@ enum PathRasterizer {
 
     /// The bands an edge's rows fall in.
     @inline(__always)
-    private static func bandRange(of edge: Edge, bands: Int) -> ClosedRange<Int> {
-        let first = Int(edge.y0) / bandHeight
-        let last = (Int(edge.y1.rounded(.up)) - 1) / bandHeight
+    private static func bandRange(of edge: Edge, bands: Int, bandRows: Int) -> ClosedRange<Int> {
+        let first = Int(edge.y0) / bandRows
+        let last = (Int(edge.y1.rounded(.up)) - 1) / bandRows
         return min(first, bands - 1)...min(max(last, first), bands - 1)
     }
 

@@ -60,6 +60,21 @@ final class PathSharedCellTests: XCTestCase {
         }
     }
 
+    /// A small box is one band, a box over 64 rows bands of 16: the rows they share have the same bytes.
+    func testOneBandOrManySameBytes() {
+        var random = SeededGenerator(seed: 47)
+        var path = PathTestSupport.randomPolygon(count: 30, size: 60, random: &random)
+        path.addPath(PathTestSupport.star(points: 9, step: 4, center: Point(x: 30.3, y: 29.6), radius: 27))
+        for rule in FillRule.allCases {
+            let small = PathTestSupport.rasterize(path, rule: rule, box: PixelBox(x: 0, y: 0, width: 60, height: 60))
+            let tall = PathTestSupport.rasterize(path, rule: rule, box: PixelBox(x: 0, y: 0, width: 60, height: 130))
+            let smallBytes = small.plane.withUnsafeBytes { Array($0) }
+            let tallBytes = tall.plane.withUnsafeBytes { Array($0.prefix(smallBytes.count)) }
+            XCTAssertEqual(smallBytes, tallBytes, "\(rule)")
+            XCTAssertGreaterThan(Set(smallBytes).count, 100, "\(rule): the path covers partly")
+        }
+    }
+
     private func polygon(_ points: [(Double, Double)]) -> Path {
         var path = Path()
         path.move(to: Point(x: points[0].0, y: points[0].1))
