@@ -10,7 +10,8 @@
 // path units, the transform "a b c d tx ty" from path units to canvas pixels, SVG path data. The first line is
 // "canvas WIDTH HEIGHT". Paths are parsed before the stopwatch, as the peers build theirs before theirs.
 // --paths-picture F.png adds paths-icons-picture: paths-icons, then its canvas written to F (for the script's pixel
-// comparison; the encoding makes its time meaningless).
+// comparison; the encoding makes its time meaningless). --paths-tolerance PX flattens curves to PX pixels instead of
+// the library's default (0.02 px; NaN or no number: the default), e.g. cairo's own 0.1 for a like-for-like run.
 import Compositor
 import ImageCodecs
 
@@ -21,6 +22,8 @@ import ImageCodecs
 struct PathOptions {
     var pathsFile: String?
     var picture: String?
+    /// Pixels a flattened curve may stray (`Image.fill`'s `tolerance`).
+    var tolerance = Path.defaultFlatteningTolerance
 }
 
 enum PathBenchmarks {
@@ -54,13 +57,18 @@ enum PathBenchmarks {
         func newCanvas() {
             canvas.image = Image(width: width, height: height, fill: Pixel(red: 255, green: 255, blue: 255))
         }
+        let tolerance = options.tolerance
         func draw(_ rows: [Row], fill: Bool, stroke: Bool) -> Int {
             let image = canvas.image
             for row in rows {
-                if fill { image.fill(row.path, color: row.fill, transform: row.transform, threads: threads) }
+                if fill {
+                    image.fill(
+                        row.path, color: row.fill, transform: row.transform, tolerance: tolerance, threads: threads)
+                }
                 if stroke {
                     image.stroke(
-                        row.path, style: row.style, color: row.stroke, transform: row.transform, threads: threads)
+                        row.path, style: row.style, color: row.stroke, transform: row.transform, tolerance: tolerance,
+                        threads: threads)
                 }
             }
             return Int(image[width / 2, height / 2].red) &+ Int(image[width / 3, height / 3].green)

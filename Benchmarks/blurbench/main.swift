@@ -58,11 +58,12 @@ func parseOptions() -> Options {
         case "--text-width": options.text.width = Double(arguments.next() ?? "") ?? .nan
         case "--paths-file": options.paths.pathsFile = arguments.next()
         case "--paths-picture": options.paths.picture = arguments.next()
+        case "--paths-tolerance": options.paths.tolerance = Double(arguments.next() ?? "") ?? .nan
         default:
             print(
                 "usage: blurbench [--input PHOTO] [--filter TEXT[,TEXT…]] [--trials N] [--warmup N] [--threads N]"
                     + " [--scalar] [--json] [--serve] [--text-file F] [--font-file F] [--text-size PX]"
-                    + " [--text-width PX] [--paths-file F] [--paths-picture F.png]"
+                    + " [--text-width PX] [--paths-file F] [--paths-picture F.png] [--paths-tolerance PX]"
             )
             exit(argument == "--help" || argument == "-h" ? 0 : 64)
         }

@@ -12,7 +12,8 @@ joins and caps (paths-icons), or only filled, or only stroked; the outline fille
 `Canvas.concat` + `drawPath` with anti-aliased paints, cairo through `append_path` of a path built beforehand +
 `fill_preserve` + `stroke`; ours is `blurbench --serve` (`Image.fill` / `Image.stroke`), pinned to the same CPU.
 The canvases are compared at the end (mean and largest level difference over edge pixels, each pair), so the
-three drew the same picture. Runs under .venv-peers (re-executes itself there); pycairo needs libcairo2-dev to
+three drew the same picture. --tolerance PX flattens our curves to PX pixels rather than the library's 0.02 (cairo's
+own is 0.1, printed by the run). Runs under .venv-peers (re-executes itself there); pycairo needs libcairo2-dev to
 build (setup_venvs.sh installs it).
 """
 import argparse
@@ -227,6 +228,9 @@ def main(argv):
     p.add_argument("--alternating", type=int, default=21, help="pairs per case and peer (default: %(default)s)")
     p.add_argument("--build-dir", default=os.path.join(ROOT, ".build", "release"))
     p.add_argument("--json", help="write every figure to this file")
+    p.add_argument("--tolerance", type=float,
+                   help="ours flattens curves to this many pixels (blurbench --paths-tolerance; default: the "
+                        "library's 0.02); 0.1 is cairo's own, which the run prints")
     args = p.parse_args(argv)
     if not (1 <= args.icons <= COLUMNS * ROWS and 3 <= args.segments <= 10_000_000 and 1 <= args.alternating):
         p.exit(EX_USAGE, f"peer_paths: needs 1 <= --icons <= {COLUMNS * ROWS}, --segments >= 3, --alternating >= 1\n")
@@ -246,6 +250,8 @@ def main(argv):
         write_paths_file(icon_shapes + [outline_shape], paths_file)
         command = [bench, "--filter", "paths-", "--paths-file", paths_file, "--paths-picture", picture,
                    "--threads", "1", "--warmup", "2"]
+        if args.tolerance is not None:
+            command += ["--paths-tolerance", repr(args.tolerance)]
         with pinned(1), Served(command) as ours:
             for case, (fill, stroke) in list(CASES.items()) + [("paths-outline", (True, False))]:
                 group = engines["outline" if case == "paths-outline" else "icons"]
@@ -267,9 +273,13 @@ def main(argv):
     report["load_average"] = [load_before, os.getloadavg()[0]]
     report["versions"] = {"skia-python": skia.__version__, "pycairo": cairo.version,
                           "cairo": cairo.cairo_version_string()}
+    report["tolerance_px"] = {"ours": args.tolerance if args.tolerance is not None else 0.02,
+                              "cairo": engines["icons"][1].context.get_tolerance()}
     print(f"peer_paths: {summary(machine)}")
     print(f"{args.icons} icons ({report['icon_segments']} segments) on {WIDTH}x{HEIGHT}, and a {args.segments}-segment "
-          f"outline; one thread, {args.alternating} pairs per row, peer then ours in turn on one CPU")
+          f"outline; one thread, {args.alternating} pairs per row, peer then ours in turn on one CPU; curves "
+          f"flattened to {report['tolerance_px']['ours']:g} px by ours, {report['tolerance_px']['cairo']:g} px by "
+          "cairo (its context's tolerance)")
     print(f"{'case':20s} {'peer':12s} {'peer ms':>9s} {'ours ms':>9s} {'pair ratio':>11s}")
     for case, peers in report["cases"].items():
         for peer, r in peers.items():
