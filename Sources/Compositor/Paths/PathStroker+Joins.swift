@@ -42,16 +42,22 @@ extension PathStroker {
     /// The outer side's points: the two offset corners, with a miter's tip or a round join's arc between them.
     private func appendOuter(_ corner: Corner, smooth: Bool, to points: inout [Vertex]) {
         let (point, inNormal, outNormal, side) = (corner.point, corner.inNormal, corner.outNormal, corner.side)
+        let round = smooth || join == .round
+        if round, corner.dot >= roundAsMiterDot {
+            // A small turn (most corners inside a flattened curve): the one point where the offset lines meet,
+            // within the tolerance of the arc (`roundAsMiterDot`), rather than both offset corners and the chord.
+            points.append(miterPoint(point, inNormal, outNormal, dot: corner.dot, distance: side * halfWidth))
+            return
+        }
         points.append(Self.offset(point, inNormal, side * halfWidth))
-        switch smooth ? .round : join {
+        switch round ? .round : join {
         case .miter:
             // SVG: the miter's length over the width is 1 / sin(θ/2), θ the interior angle; squared, 2 / (1 + dot).
             if corner.dot > -1 + 1e-12, 2 <= miterLimitSquared * (1 + corner.dot) {
                 points.append(miterPoint(point, inNormal, outNormal, dot: corner.dot, distance: side * halfWidth))
             }
         case .round:
-            // A turn within one chord's angle has no points between the offset corners (most corners inside a
-            // flattened curve): no trigonometry for it.
+            // A turn within one chord's angle has no points between the offset corners: no trigonometry for it.
             guard corner.dot < chordCosine else { break }
             let turn = atan2(abs(corner.cross), corner.dot)
             let steps = arcSegments(turn)

@@ -62,6 +62,10 @@ struct PathStroker {
     /// quarter turn when the tolerance is the half-width or more; and its cosine.
     let chordAngle: Double
     let chordCosine: Double
+    /// The least cosine of a turn whose round join is drawn as one miter point: the offset lines meet at
+    /// half-width / cos(θ/2) from the corner, within the tolerance of the arc while cos²(θ/2) = (1 + cos θ) / 2
+    /// is at least (half-width / (half-width + tolerance))².
+    let roundAsMiterDot: Double
     /// The outline so far: closed polygons, filled by non-zero.
     var outline = FlattenedPath()
     private var work = WorkLists()
@@ -74,6 +78,8 @@ struct PathStroker {
         self.tolerance = tolerance
         chordAngle = tolerance < halfWidth ? 2 * acos(1 - tolerance / halfWidth) : .pi / 2
         chordCosine = cos(chordAngle)
+        let ratio = halfWidth / (halfWidth + tolerance)
+        roundAsMiterDot = halfWidth > 0 ? max(2 * ratio * ratio - 1, 0) : 1
     }
 
     /// Makes room in the outline and the working lists for the stroke of `polylines`, so that they do not grow
