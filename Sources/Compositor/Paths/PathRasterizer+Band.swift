@@ -37,6 +37,8 @@ extension PathRasterizer {
         private var chains: UnsafeMutablePointer<RowChain>
         private var chainCount = 0
         private let latestChain: UnsafeMutablePointer<Int32>
+        /// The most row chains recorded (`maximumRowChains`); pieces past it are `unrecorded`.
+        private let rowChainLimit: Int
         /// The worker's row of coverage bytes (`width` of them) when rows are painted as they are made.
         let rowBuffer: UnsafeMutablePointer<UInt8>
 
@@ -44,13 +46,14 @@ extension PathRasterizer {
             stamp: Int64, top: Int, rows: Int, width: Int, cells: UnsafeMutablePointer<Float>,
             extents: UnsafeMutablePointer<Int>, owners: UnsafeMutablePointer<Int64>,
             partners: UnsafeMutablePointer<Int32>, sharedCells: UnsafeMutablePointer<Int32>,
-            exactCells: ExactCellScratch, rowBuffer: UnsafeMutablePointer<UInt8>
+            exactCells: ExactCellScratch, rowBuffer: UnsafeMutablePointer<UInt8>, rowChainLimit: Int
         ) {
             (self.stamp, self.top, self.rows, self.width) = (stamp, top, rows, width)
             (self.cells, self.extents, self.owners, self.sharedCells) = (cells, extents, owners, sharedCells)
             (self.partners, self.exactCells, self.rowBuffer) = (partners, exactCells, rowBuffer)
             (chains, latestChain) = (exactCells.chains, exactCells.latestChain)
             latestChain.update(repeating: -1, count: rows)
+            self.rowChainLimit = rowChainLimit
         }
 
         var stride: Int { width + 2 }
@@ -59,6 +62,8 @@ extension PathRasterizer {
         private static let pairFlag: Int64 = 1 << 30
         /// The low half of an owner stamp once three row chains have touched the cell.
         private static let threeChains: Int64 = 0xFFFF_FFFF
+        /// The row chain of pieces past `rowChainLimit`: every cell one touches is resolved exactly.
+        private static let unrecorded = Int32(pairFlag - 1)
 
         /// Stamps cells first...last of `row` with row chain `chain`, listing those another touched before.
         @inline(__always)
@@ -66,6 +71,19 @@ extension PathRasterizer {
             let bandStamp = self.stamp << 32
             let stamp = bandStamp | Int64(chain)
             let rowOwners = owners + row * stride
+            if chain == Self.unrecorded {
+                // Listed once (unless already, as two chains' cell), then resolved exactly.
+                for column in first...last {
+                    let owner = rowOwners[column]
+                    if owner == bandStamp | Self.threeChains { continue }
+                    if owner >> 32 != self.stamp || owner & Self.pairFlag == 0 {
+                        sharedCells[sharedCount] = Int32(row * stride + column)
+                        sharedCount += 1
+                    }
+                    rowOwners[column] = bandStamp | Self.threeChains
+                }
+                return
+            }
             for column in first...last {
                 let owner = rowOwners[column]
                 if owner == stamp { continue }
@@ -108,6 +126,7 @@ extension PathRasterizer {
                 chains[Int(latest)].extend(top: top, bottom: bottom, xTop: xTop, xBottom: xBottom)
                 return latest
             }
+            guard chainCount < rowChainLimit else { return Self.unrecorded }
             if chainCount == exactCells.chainCapacity { chains = exactCells.growChains(keeping: chainCount) }
             (chains + chainCount).initialize(
                 to: RowChain(chain: chain, winding: winding, top: top, bottom: bottom, xTop: xTop, xBottom: xBottom))
@@ -123,7 +142,7 @@ extension PathRasterizer {
         private mutating func horizontalRowChain(row: Int, _ edge: Edge) -> Int32 {
             let chain = rowChain(
                 row: row, chain: edge.chain, winding: 0, top: edge.y0, bottom: edge.y0, xTop: edge.x0, xBottom: edge.x1)
-            chains[Int(chain)].takeHorizontal(at: edge.y0, from: edge.x0, to: edge.x1)
+            if chain != Self.unrecorded { chains[Int(chain)].takeHorizontal(at: edge.y0, from: edge.x0, to: edge.x1) }
             return chain
         }
 

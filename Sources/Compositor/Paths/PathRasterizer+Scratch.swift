@@ -48,7 +48,10 @@ extension PathRasterizer {
         }
 
         /// Bytes held, for the pool's limit.
-        var bytes: Int { cellCapacity * 21 + rowCapacity * 16 + (edges.capacity + 1) * 40 }
+        var bytes: Int {
+            cellCapacity * 21 + rowCapacity * 16 + (edges.capacity + 1) * 40
+                + exactCells.reduce(0) { $0 + $1.chainCapacity * MemoryLayout<RowChain>.stride }
+        }
 
         /// Makes room for `cellCount` cells and `rows` rows, and stamps for `bands` more bands.
         func reserve(cells cellCount: Int, rows: Int, bands: Int, workers: Int) {

@@ -30,6 +30,10 @@ enum PathRasterizer {
     /// A box drawn on one thread (under 2¹⁷ pixels) and at most this tall is one band: an icon's edges need no
     /// listing by band, and its rows one pass of the band's set-up.
     static let largestBand = 64
+    /// The most row chains (`RowChain`, 72 bytes each) a band records: past it (a hostile outline of millions of
+    /// edges through one band; the 10,000-segment outline records a few hundred a band) each cell the rest touch
+    /// is resolved exactly instead, so memory stays bounded (9.4 MB a worker).
+    static let maximumRowChains = 1 << 17
 
     /// One edge, cut to the box, in the box's pixels: y0 < y1, `winding` +1 going down and −1 going up; or a
     /// horizontal one (y0 = y1, `winding` 0) from x0 to x1 in the outline's order.
@@ -61,9 +65,15 @@ enum PathRasterizer {
     }
 
     /// The coverage of `polygons` (pixels) over `box` with `rule`, on up to `threads` threads.
-    static func coverage(of polygons: FlattenedPath, rule: FillRule, over box: PixelBox, threads: Int) -> Plane {
+    /// `rowChainLimit` (tests only) lowers `maximumRowChains`.
+    static func coverage(
+        of polygons: FlattenedPath, rule: FillRule, over box: PixelBox, threads: Int,
+        rowChainLimit: Int = maximumRowChains
+    ) -> Plane {
         let plane = Plane(width: box.width, height: box.height)
-        rasterize(polygons, rule: rule, over: box, threads: threads, into: .plane(plane))
+        rasterize(
+            polygons, rule: rule, over: box, threads: threads, into: .plane(plane),
+            rowChainLimit: min(rowChainLimit, maximumRowChains))
         return plane
     }
 
@@ -74,11 +84,14 @@ enum PathRasterizer {
         _ polygons: FlattenedPath, rule: FillRule, over box: PixelBox, threads: Int, with painter: RowPainter,
         onto image: Image
     ) {
-        rasterize(polygons, rule: rule, over: box, threads: threads, into: .painted(image, painter))
+        rasterize(
+            polygons, rule: rule, over: box, threads: threads, into: .painted(image, painter),
+            rowChainLimit: maximumRowChains)
     }
 
     private static func rasterize(
-        _ polygons: FlattenedPath, rule: FillRule, over box: PixelBox, threads: Int, into sink: CoverageSink
+        _ polygons: FlattenedPath, rule: FillRule, over box: PixelBox, threads: Int, into sink: CoverageSink,
+        rowChainLimit: Int
     ) {
         guard !box.isEmpty else { return }
         withScratch { scratch in
@@ -110,7 +123,7 @@ enum PathRasterizer {
                             owners: owners + worker * bandRows * stride,
                             partners: partners + worker * bandRows * stride,
                             sharedCells: shared + worker * bandRows * stride, exactCells: exactCells[worker],
-                            rowBuffer: rowBuffers + worker * stride)
+                            rowBuffer: rowBuffers + worker * stride, rowChainLimit: rowChainLimit)
                         let bandMembers = members[offsets[index]..<offsets[index + 1]]
                         band.accumulate(edges, bandMembers)
                         band.resolve(into: sink, at: box, rule: rule, edges: edges, members: bandMembers)

@@ -75,6 +75,21 @@ final class PathSharedCellTests: XCTestCase {
         }
     }
 
+    /// Past the row chains a band records (lowered here to 40; a hostile outline of millions of edges reaches
+    /// the real limit) every cell the rest touch is resolved exactly: the same exact coverage, within 0.5.
+    func testPiecesPastTheRowChainLimitAreResolvedExactly() {
+        var random = SeededGenerator(seed: 53)
+        let box = PixelBox(x: 0, y: 0, width: 24, height: 20)
+        let path = PathTestSupport.randomPolygon(count: 60, size: 20, random: &random)
+        for rule in FillRule.allCases {
+            let polygons = PathTestSupport.rasterize(path, rule: rule, box: box).polygons
+            let limited = PathRasterizer.coverage(of: polygons, rule: rule, over: box, threads: 1, rowChainLimit: 40)
+            let exact = ReferencePathCoverage.exactCoverage(of: polygons, rule: rule, over: box)
+            let difference = PathTestSupport.Difference(limited, exact)
+            XCTAssertLessThanOrEqual(difference.maximum, 0.501, "\(rule): \(difference)")
+        }
+    }
+
     private func polygon(_ points: [(Double, Double)]) -> Path {
         var path = Path()
         path.move(to: Point(x: points[0].0, y: points[0].1))
