@@ -54,10 +54,7 @@ final class PathCrossingCoverageTests: XCTestCase {
         reversedInner.line(to: Point(x: 20.2, y: 2.8))
         reversedInner.close()
         for (name, path) in [("overlapping", overlapping), ("twice", twice), ("reversed", reversedInner)] {
-            for rule in FillRule.allCases {
-                let difference = PathTestSupport.differenceFromExact(path, rule: rule, box: box).difference
-                XCTAssertLessThanOrEqual(difference.maximum, 0.501, "\(name), \(rule): \(difference)")
-            }
+            PathTestSupport.assertExactByEveryRule(path, box: box, name)
         }
     }
 
@@ -70,10 +67,7 @@ final class PathCrossingCoverageTests: XCTestCase {
         let box = PixelBox(x: 0, y: 0, width: 12, height: 12)
         for trial in 0..<4 {
             let path = PathTestSupport.randomPolygon(count: 40, size: 12, random: &random)
-            for rule in FillRule.allCases {
-                let difference = PathTestSupport.differenceFromExact(path, rule: rule, box: box).difference
-                XCTAssertLessThanOrEqual(difference.maximum, 0.501, "trial \(trial), \(rule): \(difference)")
-            }
+            PathTestSupport.assertExactByEveryRule(path, box: box, "trial \(trial)")
         }
         let star = PathTestSupport.star(points: 61, step: 30, center: Point(x: 6.1, y: 5.8), radius: 1.5)
         for rule in FillRule.allCases {

@@ -17,10 +17,7 @@ final class PathFillTests: XCTestCase {
         for trial in 0..<12 {
             var path = PathTestSupport.randomPolygon(count: 3 + trial, size: 60, random: &random)
             path = path.transformed(by: AffineTransform2D(translationX: -10, y: -10))
-            for rule in FillRule.allCases {
-                let difference = PathTestSupport.differenceFromExact(path, rule: rule, box: box).difference
-                XCTAssertLessThanOrEqual(difference.maximum, 0.501, "trial \(trial), \(rule): \(difference)")
-            }
+            PathTestSupport.assertExactByEveryRule(path, box: box, "trial \(trial)")
         }
     }
 

@@ -34,10 +34,7 @@ final class PathSharedCellTests: XCTestCase {
         turnBeside.addPath(polygon([(11.2, 3.1), (11.9, 19.4), (12.3, 19.4), (11.5, 3.1)]))
         shapes.append(("turn beside a sliver", turnBeside))
         for (name, path) in shapes {
-            for rule in FillRule.allCases {
-                let difference = PathTestSupport.differenceFromExact(path, rule: rule, box: box).difference
-                XCTAssertLessThanOrEqual(difference.maximum, 0.501, "\(name), \(rule): \(difference)")
-            }
+            PathTestSupport.assertExactByEveryRule(path, box: box, name)
         }
     }
 
@@ -53,10 +50,7 @@ final class PathSharedCellTests: XCTestCase {
                 if index == 0 { path.move(to: point) } else { path.line(to: point) }
             }
             path.close()
-            for rule in FillRule.allCases {
-                let difference = PathTestSupport.differenceFromExact(path, rule: rule, box: box).difference
-                XCTAssertLessThanOrEqual(difference.maximum, 0.501, "trial \(trial), \(rule): \(difference)")
-            }
+            PathTestSupport.assertExactByEveryRule(path, box: box, "trial \(trial)")
         }
     }
 

@@ -1,4 +1,5 @@
 import TestSupport
+import XCTest
 
 @testable import Compositor
 
@@ -121,6 +122,18 @@ enum PathTestSupport {
         let (plane, polygons) = rasterize(path, rule: rule, box: box)
         let exact = ReferencePathCoverage.exactCoverage(of: polygons, rule: rule, over: box)
         return (Difference(plane, exact), plane, polygons)
+    }
+
+    /// Asserts that `path` filled by each rule over `box` is within half a level (0.501: rounding) of the exact
+    /// area reference everywhere; `label` names the case in a failure.
+    static func assertExactByEveryRule(
+        _ path: Path, box: PixelBox, _ label: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        for rule in FillRule.allCases {
+            let difference = differenceFromExact(path, rule: rule, box: box).difference
+            XCTAssertLessThanOrEqual(
+                difference.maximum, 0.501, "\(label), \(rule): \(difference)", file: file, line: line)
+        }
     }
 
     /// The coverage of `path` through `transform` over `box` (the whole box, not the outline's part of it).
