@@ -53,14 +53,15 @@ final class FixedPointBlurTests: XCTestCase {
     }
 
     /// An image whose middle column's horizontal sum meets the weight rounding at its worst: 255 where the
-    /// integer weight exceeds the exact one, 0 where it falls short, the same in every row.
+    /// integer weight exceeds the exact one, 0 where it falls short (a dropped tap's is zero), the same in every row.
     private func worstCaseForWeights(_ kernel: GaussianKernel, width: Int, height: Int) -> Image {
         let integer = FixedPoint.weights(kernel, scale: FixedPoint.horizontalScale)
         let image = Image(width: width, height: height)
         let middle = width / 2
         for offset in -kernel.radius...kernel.radius {
             let exact = Double(kernel.weights[kernel.radius + offset]) * Double(FixedPoint.horizontalScale)
-            let value: UInt8 = Double(integer[abs(offset)]) > exact ? 255 : 0
+            let kept = abs(offset) < integer.count ? Double(integer[abs(offset)]) : 0
+            let value: UInt8 = kept > exact ? 255 : 0
             for y in 0..<height {
                 image[middle + offset, y] = Pixel(red: value, green: 255 - value, blue: value, alpha: 255)
             }
@@ -71,8 +72,8 @@ final class FixedPointBlurTests: XCTestCase {
     func testEveryValueIsWithinTheStatedBoundOfTheExactBlurAndSoWithinOneLevel() {
         for sigma in sigmas {
             let kernel = GaussianKernel(sigma: sigma)
-            let bound = FixedPoint.errorBound(radius: kernel.radius)
-            XCTAssertLessThan(bound, 0.7, "σ \(sigma): the bound itself")
+            let bound = FixedPoint.errorBound(kernel)
+            XCTAssertLessThanOrEqual(bound, FixedPoint.largestErrorBound, "σ \(sigma): the bound itself")
             let images = [
                 TestImages.randomPremultiplied(width: 37, height: 19, seed: 7),
                 worstCaseForWeights(kernel, width: 2 * kernel.radius + 3, height: 5),
@@ -84,6 +85,27 @@ final class FixedPointBlurTests: XCTestCase {
                     XCTAssertLessThanOrEqual(distance, bound, "σ \(sigma) \(edge) \(image.width)x\(image.height)")
                 }
             }
+        }
+    }
+
+    /// The integer route drops a 4σ kernel's outermost taps only while its bound holds: at σ 2 the eighth (one
+    /// multiply-add in five), at σ 3 the twelfth, at σ 8 none; each σ keeps the fewest taps within the bound.
+    func testOutermostTapsAreDroppedOnlyWithinTheBound() {
+        XCTAssertEqual(FixedPoint.radius(of: GaussianKernel(sigma: 2)), 7)
+        XCTAssertEqual(FixedPoint.radius(of: GaussianKernel(sigma: 3)), 11)
+        XCTAssertEqual(FixedPoint.radius(of: GaussianKernel(sigma: 8)), 32)
+        XCTAssertEqual(FixedPoint.errorBound(GaussianKernel(sigma: 2)), 0.617, accuracy: 0.001)
+        for sigma in stride(from: 0.25, through: 8, by: 0.05) {
+            let kernel = GaussianKernel(sigma: sigma)
+            let radius = FixedPoint.radius(of: kernel)
+            XCTAssertLessThanOrEqual(FixedPoint.errorBound(kernel), FixedPoint.largestErrorBound, "σ \(sigma)")
+            if radius > 1 {
+                XCTAssertGreaterThan(
+                    FixedPoint.errorBound(kernel, radius: radius - 1), FixedPoint.largestErrorBound, "σ \(sigma)")
+            }
+            let weights = FixedPoint.weights(kernel, scale: FixedPoint.verticalScale)
+            XCTAssertEqual(weights.count, radius + 1)
+            XCTAssertEqual(weights[0] + 2 * weights.dropFirst().reduce(0, +), UInt32(FixedPoint.verticalScale))
         }
     }
 
@@ -120,13 +142,14 @@ final class FixedPointBlurTests: XCTestCase {
             XCTAssertEqual(kernel.radius, radius)
             // The SIMD loops have a copy for weights that fit 16 bits and one for weights that do not: the
             // vertical centre weight passes 2¹⁶ up to radius 3 (σ 0.75), so both copies run here.
-            let wide = FixedPoint.weights(kernel, scale: FixedPoint.verticalScale).contains { $0 > 0xFFFF }
+            let vertical = FixedPoint.weights(kernel, scale: FixedPoint.verticalScale, radius: radius)
+            let wide = vertical.contains { $0 > 0xFFFF }
             XCTAssertEqual(wide, radius <= 3, "radius \(radius)")
             // AVX2's multiply-add route takes weights that fit a signed word: horizontally from radius 4 (σ 1),
             // vertically from radius 7 (σ 1.75), so 5 and 6 take it in one pass only; 7 is odd, its last pair of taps
             // one tap.
             func fitSignedWords(_ scale: Int) -> Bool {
-                FixedPoint.weights(kernel, scale: scale).allSatisfy { $0 <= 0x7FFF }
+                FixedPoint.weights(kernel, scale: scale, radius: radius).allSatisfy { $0 <= 0x7FFF }
             }
             XCTAssertEqual(fitSignedWords(FixedPoint.horizontalScale), radius >= 4, "radius \(radius)")
             XCTAssertEqual(fitSignedWords(FixedPoint.verticalScale), radius >= 7, "radius \(radius)")
@@ -136,7 +159,7 @@ final class FixedPointBlurTests: XCTestCase {
                     let line = (0..<(count + 2 * radius * step)).map { _ in
                         [0, 255, UInt16.random(in: 0...255, using: &random)][Int.random(in: 0..<3, using: &random)]
                     }
-                    let weights = FixedPoint.weights(kernel, scale: FixedPoint.horizontalScale)
+                    let weights = FixedPoint.weights(kernel, scale: FixedPoint.horizontalScale, radius: radius)
                     var fast = [UInt16](repeating: 0, count: count)
                     var scalar = fast
                     weights.withUnsafeBufferPointer { w in
@@ -180,7 +203,7 @@ final class FixedPointBlurTests: XCTestCase {
             rowPointers.forEach { $0.deallocate() }
             outputPointers.forEach { $0.deallocate() }
         }
-        let weights = FixedPoint.weights(kernel, scale: FixedPoint.verticalScale)
+        let weights = FixedPoint.weights(kernel, scale: FixedPoint.verticalScale, radius: kernel.radius)
         weights.withUnsafeBufferPointer { w in
             outputPointers.withUnsafeBufferPointer { outputBuffer in
                 guard prefetching else {

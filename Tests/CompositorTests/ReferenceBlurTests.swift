@@ -75,9 +75,12 @@ final class ReferenceBlurTests: XCTestCase {
             for sigma in [1.5, 7] {
                 let (before, after) = channelSums(image, blurredWith: edge, sigma: sigma)
                 for c in 0..<4 {
-                    // Only rounding to 8 bits changes the sum: at most half an LSB per pixel, far less on average.
+                    // Only rounding changes the sum: within `FixedPoint.errorBound` (0.7 of a level at most) per
+                    // value, far less on average. Blue here runs lowest: 0.017 of a level a pixel with every 4σ
+                    // tap kept, 0.023 with the integer route's outermost tap dropped at σ 1.5
+                    // (`FixedPoint.radius(of:)`).
                     XCTAssertEqual(
-                        after[c], before[c], accuracy: 0.02 * Double(image.pixelCount), "\(edge) σ \(sigma)")
+                        after[c], before[c], accuracy: 0.03 * Double(image.pixelCount), "\(edge) σ \(sigma)")
                 }
             }
         }

@@ -3,12 +3,12 @@ import CKernels
 /// The exact engine's integer route (`FixedPointKernelSet`), taken up to `FixedPoint.maximumRadius` (σ 8).
 ///
 /// Same schedule as the Float route (column tiles, row bands, a ring of horizontally blurred rows walked down
-/// once), with 16-bit rows: a ring holds twice the columns in the same cache, so at σ 2 a whole 4032-pixel row
-/// of RGBA fits (20 rows, 645 KB of the 1 MB L2). Whole rows matter: a tile's slice of each source row is a
-/// few KB, and the prefetcher stops at every page boundary, so narrow tiles wait on memory (even 1024-pixel
-/// tiles made the vertical pass much slower than whole rows). The vertical pass writes bytes directly, with no
-/// Float row to quantise: integer sums round the same way whatever the schedule, so the output is identical
-/// for every tiling and thread count.
+/// once), with 16-bit rows: a ring holds twice the columns in the same cache, so at σ 2 (7 taps a side,
+/// `FixedPoint.radius(of:)`) a whole 4032-pixel row of RGBA fits (18 rows, 581 KB of the 1 MB L2). Whole rows
+/// matter: a tile's slice of each source row is a few KB, and the prefetcher stops at every page boundary, so
+/// narrow tiles wait on memory (even 1024-pixel tiles made the vertical pass much slower than whole rows). The
+/// vertical pass writes bytes directly, with no Float row to quantise: integer sums round the same way whatever
+/// the schedule, so the output is identical for every tiling and thread count.
 extension SeparableBlurEngine {
     /// The integer kernels matching `kernels`, when the kernel is narrow enough for their error bound.
     var fixedPointKernels: (any FixedPointKernelSet.Type)? {
@@ -29,7 +29,7 @@ extension SeparableBlurEngine {
         source: PixelRows, outputX: Int, outputY: Int, destination: PixelRows, workspace: Workspace,
         kernels fixed: any FixedPointKernelSet.Type
     ) {
-        let radius = kernel.radius
+        let radius = FixedPoint.radius(of: kernel)
         let ringRows = 2 * radius + Self.rowsPerStep
         let channels = source.channels
         let width = destination.width
@@ -47,8 +47,8 @@ extension SeparableBlurEngine {
             columnMap[i] = edgeMode.sourceIndex(outputX - radius + i, count: source.width)
         }
         let weights = workspace.buffer(.weights, count: 2 * (radius + 1), of: UInt32.self)
-        FixedPoint.write(kernel, scale: FixedPoint.horizontalScale, into: weights)
-        FixedPoint.write(kernel, scale: FixedPoint.verticalScale, into: weights + radius + 1)
+        FixedPoint.write(kernel, radius: radius, scale: FixedPoint.horizontalScale, into: weights)
+        FixedPoint.write(kernel, radius: radius, scale: FixedPoint.verticalScale, into: weights + radius + 1)
         let tileValues = min(tile, width) * channels
         let scratch = FixedPointScratch(
             ring: workspace.buffers(.ring, workers: workers, count: ringRows * Self.ringStride(tileValues)),
@@ -83,7 +83,7 @@ extension SeparableBlurEngine {
         vertical: UnsafeBufferPointer<UInt32>, kernels fixed: any FixedPointKernelSet.Type,
         scratch: FixedPointScratch, worker: Int
     ) {
-        let radius = kernel.radius
+        let radius = FixedPoint.radius(of: kernel)
         let ringRows = 2 * radius + Self.rowsPerStep
         let channels = source.channels
         let tileValues = columns.count * channels

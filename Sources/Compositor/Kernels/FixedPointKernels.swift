@@ -66,23 +66,25 @@ enum FixedPoint {
     static let verticalScale = 1 << 17
     static let verticalShift: UInt32 = 23
 
-    /// `kernel`'s weights from the centre out (W₀…W_radius) in units of 1/`scale`, summing to `scale`
-    /// exactly: the side weights are rounded and the centre takes the rest, so a uniform image stays uniform.
-    /// The centre's error is then at most radius units and the others' half a unit, which bounds the weights'
-    /// effect on a result by 127.5 · 2·radius / scale levels (see `errorBound`).
-    static func weights(_ kernel: GaussianKernel, scale: Int) -> [UInt32] {
-        [UInt32](unsafeUninitializedCapacity: kernel.radius + 1) { buffer, count in
-            write(kernel, scale: scale, into: buffer.baseAddress!)
-            count = kernel.radius + 1
+    /// `kernel`'s weights from the centre out (W₀…W_r, r = `radius(of:)`) in units of 1/`scale`, summing to
+    /// `scale` exactly: the side weights are rounded and the centre takes the rest (the dropped taps' weight
+    /// too), so a uniform image stays uniform. The centre's error is then at most r units and the dropped
+    /// weight, the others' half a unit or their whole weight, which bounds the weights' effect on a result by
+    /// 127.5 · (2r / scale + 4 · dropped) levels (see `errorBound`).
+    /// `radius` (tests only) keeps that many taps instead.
+    static func weights(_ kernel: GaussianKernel, scale: Int, radius: Int? = nil) -> [UInt32] {
+        let radius = radius ?? FixedPoint.radius(of: kernel)
+        return [UInt32](unsafeUninitializedCapacity: radius + 1) { buffer, count in
+            write(kernel, radius: radius, scale: scale, into: buffer.baseAddress!)
+            count = radius + 1
         }
     }
 
-    /// `weights(kernel, scale:)` written to `result` (radius + 1 values), allocating nothing.
-    static func write(_ kernel: GaussianKernel, scale: Int, into result: UnsafeMutablePointer<UInt32>) {
-        let radius = kernel.radius
+    /// `weights(kernel, scale:, radius:)` written to `result` (radius + 1 values), allocating nothing.
+    static func write(_ kernel: GaussianKernel, radius: Int, scale: Int, into result: UnsafeMutablePointer<UInt32>) {
         var sides = 0
         for k in stride(from: 1, through: radius, by: 1) {
-            let value = Int((Double(kernel.weights[radius + k]) * Double(scale)).rounded())
+            let value = Int((Double(kernel.weights[kernel.radius + k]) * Double(scale)).rounded())
             result[k] = UInt32(value)
             sides += 2 * value
         }
@@ -90,14 +92,35 @@ enum FixedPoint {
     }
 
     /// The largest radius the integer route takes: the weights' error grows with the radius (the bound below
-    /// stays under 0.7 of a level up to here, σ 8); wider kernels take the Float route.
+    /// stays under `largestErrorBound` up to here, σ 8); wider kernels take the Float route.
     static let maximumRadius = 32
 
-    /// How far, in levels, a result may lie from the same kernel evaluated exactly: the final rounding (0.5),
-    /// the intermediate rounding to 1/64 (0.5/64), and the two passes' weight rounding (127.5·2r/2¹⁶ and
-    /// 127.5·2r/2¹⁷).
-    static func errorBound(radius: Int) -> Double {
-        0.5 + 0.5 / 64 + 127.5 * 2 * Double(radius) * (1.0 / Double(horizontalScale) + 1.0 / Double(verticalScale))
+    /// What the integer route promises: every result within this many levels of its kernel evaluated exactly
+    /// (`errorBound` at σ 8, the widest kernel it takes, is 0.695).
+    static let largestErrorBound = 0.7
+
+    /// The taps the integer route keeps of `kernel` on each side: its outermost ones are dropped (their weight
+    /// given to the centre) while the bound stays within `largestErrorBound`. Each tap costs every value of both
+    /// passes a multiply-add, and the last ones of a 4σ kernel weigh next to nothing: at σ 2 the eighth weighs
+    /// 6.7·10⁻⁵, and dropping it leaves 8 terms a side (centre included) where the multiply-add kernels take two
+    /// at a time, not 9, for 0.068 of a level more in the bound (0.554 → 0.617); at σ 3, 12 → 11; at σ 8 none.
+    static func radius(of kernel: GaussianKernel) -> Int {
+        var radius = kernel.radius
+        while radius > 1, errorBound(kernel, radius: radius - 1) <= largestErrorBound { radius -= 1 }
+        return radius
+    }
+
+    /// How far, in levels, a result may lie from `kernel` evaluated exactly, its taps beyond `radius` dropped:
+    /// the final rounding (0.5), the intermediate rounding to 1/64 (0.5/64), the two passes' weight rounding
+    /// (127.5·2r/2¹⁶ and 127.5·2r/2¹⁷) and, in each pass, 127.5·4 times the weight dropped from a side.
+    static func errorBound(_ kernel: GaussianKernel, radius: Int? = nil) -> Double {
+        let radius = radius ?? self.radius(of: kernel)
+        var dropped = 0.0
+        for k in stride(from: radius + 1, through: kernel.radius, by: 1) {
+            dropped += Double(kernel.weights[kernel.radius + k])
+        }
+        let rounding = 127.5 * 2 * Double(radius) * (1.0 / Double(horizontalScale) + 1.0 / Double(verticalScale))
+        return 0.5 + 0.5 / 64 + rounding + 2 * 127.5 * 4 * dropped
     }
 
     /// Whether every weight fits 16 bits (the vertical centre weight passes 2¹⁶ up to σ 0.75). Then the default
