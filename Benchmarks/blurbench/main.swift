@@ -216,6 +216,21 @@ func perspective12MP() -> Int {
             .apply(to: image, width: image.width, height: image.height)!)
 }
 
+/// A flip transition's frame (`UIView.transition(…, .transitionFlipFromLeft)`): a 1170×2532 card half way to
+/// edge on (45° about its vertical axis, the camera 1200 points away at scale 3) onto a canvas of its size, by the
+/// two-pass route for turns about an axis or, with `mipRoute`, the general one.
+let flipCard = image.region(x: 0, y: 0, width: min(1170, image.width), height: min(2532, image.height)).copy()
+func flipFrame(mipRoute: Bool) -> Int {
+    let centre = (x: Double(flipCard.width) / 2, y: Double(flipCard.height) / 2)
+    let turn = Transform3D.translation(x: -centre.x, y: -centre.y, z: 0)
+        .concatenating(.rotation(angle: .pi / 4, x: 0, y: 1, z: 0))
+        .concatenating(.perspective(eyeDistance: 3600))
+        .concatenating(.translation(x: centre.x, y: centre.y, z: 0))
+    var warp = PerspectiveWarp(homography: turn.homography, threads: threads)
+    warp.takesAxisTurns = !mipRoute
+    return checksum(warp.apply(to: flipCard, width: flipCard.width, height: flipCard.height)!)
+}
+
 func rotate30() -> Int {
     let centre = (x: Double(image.width) / 2, y: Double(image.height) / 2)
     let turn = AffineTransform2D(translationX: -centre.x, y: -centre.y)
@@ -275,6 +290,13 @@ let benchmarks: [Benchmark] =
         Benchmark(name: "perspective-12mp", megapixels: megapixels) { perspective12MP() },
         // The same with the canvas and the levels in fresh pages, as OpenCV's result is.
         freshBenchmark(name: "perspective-12mp-fresh", megapixels: megapixels, run: perspective12MP),
+        // The route against the general one on a flip transition's frame, in fresh pages as a transition's are.
+        freshBenchmark(name: "perspective-flip-frame-fresh", megapixels: 1170 * 2532 / 1e6) {
+            flipFrame(mipRoute: false)
+        },
+        freshBenchmark(name: "perspective-flip-frame-mip-fresh", megapixels: 1170 * 2532 / 1e6) {
+            flipFrame(mipRoute: true)
+        },
         // A renderer's steady state: drawing onto the frame it keeps, in place.
         Benchmark(name: "composite-over-opacity", megapixels: megapixels) {
             compositeTarget.draw(layer, opacity: 0.8, threads: threads)

@@ -109,6 +109,17 @@ typedef struct bt_kernel_table {
         const float *terms, ptrdiff_t start, ptrdiff_t chunks, const int32_t *detail, const ptrdiff_t *row_bytes,
         const ptrdiff_t *origins, const float *bounds, int32_t *lower_offset, int32_t *upper_offset,
         uint32_t *fractions, uint8_t *kinds);
+    /// `AxisTurnKernelSet.turnColumns`: `columns` strip rows of `pitch` values from the source's rows; each column's
+    /// `tap_count` (0…16) taps start at source column `first_tap` (0…width − 1), weights 16 a column. `band` holds
+    /// (16·`columns` + 32)·8 pixels of scratch.
+    void (*turn_columns)(
+        const uint8_t *source, ptrdiff_t bytes_per_row, ptrdiff_t source_width, ptrdiff_t source_height,
+        const int32_t *first_tap, const int32_t *tap_count, const int16_t *tap_weights, ptrdiff_t columns,
+        uint32_t *strip, ptrdiff_t pitch, uint32_t *band);
+    /// `AxisTurnKernelSet.turnRows`: `columns` canvas columns from their strip rows, 8 Float terms a column.
+    void (*turn_rows)(
+        const uint32_t *strip, ptrdiff_t pitch, ptrdiff_t source_height, const float *terms, ptrdiff_t columns,
+        ptrdiff_t canvas_height, uint8_t *canvas, ptrdiff_t canvas_bytes_per_row);
 } bt_kernel_table;
 
 /// `level`'s kernels, or NULL when this build has no code for it (the x86-64 levels elsewhere than x86-64).

@@ -26,6 +26,14 @@ protocol BilinearKernelSet: Sendable {
     static func planChunks(
         _ sampling: PerspectiveSampling, from start: Int, count: Int, _ row: PerspectiveSampling.Row,
         into plan: PerspectiveSampling.Plan, kinds: UnsafeMutablePointer<UInt8>)
+
+    /// An axis turn's first pass over a strip of `columns` canvas columns (`AxisTurnKernels.turnColumns`).
+    static func turnColumns(
+        _ source: AxisTurnKernels.Source, _ taps: AxisTurnKernels.Taps, into strip: AxisTurnKernels.Strip)
+
+    /// An axis turn's second pass over a strip's columns into the canvas (`AxisTurnKernels.turnRows`).
+    static func turnRows(
+        _ strip: AxisTurnKernels.Strip, terms: UnsafePointer<Float>, into canvas: AxisTurnKernels.Canvas)
 }
 
 extension BilinearKernelSet {
@@ -181,7 +189,9 @@ extension SIMDKernels: BilinearKernelSet {
         @inline(__always) func fields(_ words: Words) -> Fields {
             unsafeBitCast(words & 0x00FF_00FF, to: Fields.self)
         }
-        @inline(__always) func across(_ left: Words, _ right: Words, _ weightLeft: Fields, _ weightRight: Fields)
+        @inline(__always) func across(
+            _ left: Words, _ right: Words, _ weightLeft: Fields, _ weightRight: Fields
+        )
             -> Words
         {
             unsafeBitCast(fields(left) &* weightLeft &+ fields(right) &* weightRight, to: Words.self)

@@ -133,6 +133,22 @@ extension CKernels: BilinearKernelSet {
             }
         }
     }
+
+    static func turnColumns(
+        _ source: AxisTurnKernels.Source, _ taps: AxisTurnKernels.Taps, into strip: AxisTurnKernels.Strip
+    ) {
+        Level.table.turn_columns(
+            source.pixels, source.bytesPerRow, source.width, source.height, taps.first, taps.count, taps.weights,
+            taps.columns, strip.values, strip.pitch, strip.band)
+    }
+
+    static func turnRows(
+        _ strip: AxisTurnKernels.Strip, terms: UnsafePointer<Float>, into canvas: AxisTurnKernels.Canvas
+    ) {
+        Level.table.turn_rows(
+            strip.values, strip.pitch, strip.sourceHeight, terms, canvas.columns, canvas.height, canvas.pixels,
+            canvas.bytesPerRow)
+    }
 }
 
 extension CKernels: PyramidKernelSet {

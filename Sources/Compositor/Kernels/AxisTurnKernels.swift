@@ -1,0 +1,143 @@
+/// The two passes of `AxisTurnWarp` over one strip of canvas columns, and their scalar twins: the definition
+/// every kernel set is held to, bit for bit (the C kernels in Sources/CKernels/axis_turn.inc).
+///
+/// Columns: strip row x holds canvas column x over every source row r, each channel
+/// (128 + Σₖ wₖ·source(r, first + k)) >> 8 with weights in 1/256 (their sum at most 256; outside the source a
+/// pixel is transparent), so at most 65,408 before the shift: exact in 16 bits. Rows: canvas pixel (x, y) from
+/// strip row x with the column's Float terms (`AxisTurnWarp.rowTerms`): v = A + y·B in source pixel-centre rows,
+/// then either the bilinear blend of rows ⌊v⌋ and ⌊v⌋ + 1 (v clamped to −1…height, weight rounded to 1/256,
+/// (p₀·256 + (p₁ − p₀)·w + 128) >> 8), or the area of the rows a footprint F rows tall covers, three at most
+/// (weights rounded to 1/256, the middle one taking the rest). Every Float step is one IEEE operation in this
+/// order, as the C kernels write them with FP_CONTRACT off.
+enum AxisTurnKernels {
+    /// Taps a canvas column may have (`BT_TURN_TAPS`).
+    static let taps = 16
+    /// Clear rows above a strip row's first source row (`BT_TURN_PAD`); three more follow its last.
+    static let pad = 2
+    /// Values a strip row reads past its last source row: the row pass loads 24 values from the first row a group
+    /// of 8 canvas rows reads (`AxisTurnWarp.largestVerticalScale` keeps that group's taps within them).
+    static let overrun = 24
+
+    /// The source a strip is made from: RGBA8, rows `bytesPerRow` apart.
+    struct Source {
+        var pixels: UnsafePointer<UInt8>
+        var bytesPerRow: Int
+        var width: Int
+        var height: Int
+    }
+
+    /// A strip's columns' taps: for each of `columns` canvas columns, `count[x]` taps from source column
+    /// `first[x]`, weights at `weights[x·taps…]`; the taps' span over the strip at most 16·columns + 2 columns.
+    struct Taps {
+        var first: UnsafePointer<Int32>
+        var count: UnsafePointer<Int32>
+        var weights: UnsafePointer<Int16>
+        var columns: Int
+    }
+
+    /// A strip: row x (of `pitch` values) holds canvas column x over the source's rows, source row r at
+    /// `pad + r`, rows −2, −1 and height…height + 2 clear; `band` is the C kernels' scratch, (16·columns + 32)·8
+    /// pixels.
+    struct Strip {
+        var values: UnsafeMutablePointer<UInt32>
+        var pitch: Int
+        var sourceHeight: Int
+        var band: UnsafeMutablePointer<UInt32>
+    }
+
+    /// Where a strip's canvas columns go: `columns` columns from `pixels`, `height` rows `bytesPerRow` apart.
+    struct Canvas {
+        var pixels: UnsafeMutablePointer<UInt8>
+        var bytesPerRow: Int
+        var columns: Int
+        var height: Int
+    }
+
+    /// Strip row x's value for source row r.
+    static func columnValue(
+        _ source: Source, row r: Int, first: Int32, count: Int32, weights: UnsafePointer<Int16>
+    )
+        -> UInt32
+    {
+        var sums = SIMD4<UInt32>(repeating: 128)
+        for k in 0..<Int(count) {
+            let column = Int(first) + k
+            guard column >= 0 && column < source.width else { continue }
+            let pixel = source.pixels + r * source.bytesPerRow + column * 4
+            sums &+=
+                SIMD4(UInt32(pixel[0]), UInt32(pixel[1]), UInt32(pixel[2]), UInt32(pixel[3]))
+                &* UInt32(weights[k])
+        }
+        sums &>>= 8
+        return sums[0] | sums[1] << 8 | sums[2] << 16 | sums[3] << 24
+    }
+
+    /// Canvas row y of the column whose strip row is `values` (row −2 at index 0).
+    static func rowValue(
+        _ values: UnsafePointer<UInt32>, sourceHeight: Int, terms t: UnsafePointer<Float>, y: Int
+    )
+        -> UInt32
+    {
+        let row0 = values + pad
+        let unclamped = t[0] + Float(y) * t[1]
+        func channel(_ pixel: UInt32, _ c: Int) -> Int32 { Int32(pixel >> UInt32(8 * c) & 255) }
+        var result: UInt32 = 0
+        if t[2] == 0 {
+            let v = max(min(unclamped, Float(sourceHeight)), -1)
+            let below = v.rounded(.down)
+            let row = Int(below)
+            let w = Int32(((v - below) * 256).rounded(.toNearestOrEven))
+            let (top, bottom) = (row0[row], row0[row + 1])
+            for c in 0..<4 {
+                let (p0, p1) = (channel(top, c), channel(bottom, c))
+                result |= UInt32((p0 * 256 + (p1 - p0) * w + 128) >> 8) << UInt32(8 * c)
+            }
+            return result
+        }
+        let centre = max(min(unclamped, t[6]), t[5])
+        let a = centre - t[3]
+        let b = a + t[2]
+        let cell = (a + 0.5).rounded(.down)
+        let w0 = Int32((((cell + 0.5) - a) * t[4]).rounded(.toNearestOrEven))
+        let w2 = Int32((max(b - (cell + 1.5), 0) * t[4]).rounded(.toNearestOrEven))
+        let weights = [w0, 256 - (w0 + w2), w2]
+        let first = Int(cell)
+        for c in 0..<4 {
+            var sum: Int32 = 128
+            for k in 0..<3 { sum += channel(row0[first + k], c) * weights[k] }
+            result |= UInt32(sum >> 8) << UInt32(8 * c)
+        }
+        return result
+    }
+}
+
+extension BilinearKernelSet {
+    /// The scalar twin's first pass, the Swift SIMD set's too: value by value.
+    static func turnColumns(
+        _ source: AxisTurnKernels.Source, _ taps: AxisTurnKernels.Taps, into strip: AxisTurnKernels.Strip
+    ) {
+        for x in 0..<taps.columns {
+            let row = strip.values + x * strip.pitch + AxisTurnKernels.pad
+            for r in 0..<source.height {
+                row[r] = AxisTurnKernels.columnValue(
+                    source, row: r, first: taps.first[x], count: taps.count[x],
+                    weights: taps.weights + x * AxisTurnKernels.taps)
+            }
+        }
+    }
+
+    /// The scalar twin's second pass, the Swift SIMD set's too: pixel by pixel.
+    static func turnRows(
+        _ strip: AxisTurnKernels.Strip, terms: UnsafePointer<Float>, into canvas: AxisTurnKernels.Canvas
+    ) {
+        for x in 0..<canvas.columns {
+            for y in 0..<canvas.height {
+                let out = UnsafeMutableRawPointer(canvas.pixels + y * canvas.bytesPerRow + x * 4)
+                out.storeBytes(
+                    of: AxisTurnKernels.rowValue(
+                        strip.values + x * strip.pitch, sourceHeight: strip.sourceHeight, terms: terms + x * 8, y: y),
+                    as: UInt32.self)
+            }
+        }
+    }
+}
