@@ -216,14 +216,14 @@ func perspective12MP() -> Int {
             .apply(to: image, width: image.width, height: image.height)!)
 }
 
-/// A flip transition's frame (`UIView.transition(…, .transitionFlipFromLeft)`): a 1170×2532 card half way to
-/// edge on (45° about its vertical axis, the camera 1200 points away at scale 3) onto a canvas of its size, by the
-/// two-pass route for turns about an axis or, with `mipRoute`, the general one.
+/// A flip transition's frame (`UIView.transition(…, .transitionFlipFromLeft)`, or `FromTop` with `tilt`): a
+/// 1170×2532 card half way to edge on (45° about its vertical axis, or its horizontal one, the camera 1200 points
+/// away at scale 3) onto a canvas of its size, by the two-pass route or, with `mipRoute`, the general one.
 let flipCard = image.region(x: 0, y: 0, width: min(1170, image.width), height: min(2532, image.height)).copy()
-func flipFrame(mipRoute: Bool) -> Int {
+func flipFrame(tilt: Bool = false, mipRoute: Bool) -> Int {
     let centre = (x: Double(flipCard.width) / 2, y: Double(flipCard.height) / 2)
     let turn = Transform3D.translation(x: -centre.x, y: -centre.y, z: 0)
-        .concatenating(.rotation(angle: .pi / 4, x: 0, y: 1, z: 0))
+        .concatenating(.rotation(angle: .pi / 4, x: tilt ? 1 : 0, y: tilt ? 0 : 1, z: 0))
         .concatenating(.perspective(eyeDistance: 3600))
         .concatenating(.translation(x: centre.x, y: centre.y, z: 0))
     var warp = PerspectiveWarp(homography: turn.homography, threads: threads)
@@ -296,6 +296,12 @@ let benchmarks: [Benchmark] =
         },
         freshBenchmark(name: "perspective-flip-frame-mip-fresh", megapixels: 1170 * 2532 / 1e6) {
             flipFrame(mipRoute: true)
+        },
+        freshBenchmark(name: "perspective-tilt-frame-fresh", megapixels: 1170 * 2532 / 1e6) {
+            flipFrame(tilt: true, mipRoute: false)
+        },
+        freshBenchmark(name: "perspective-tilt-frame-mip-fresh", megapixels: 1170 * 2532 / 1e6) {
+            flipFrame(tilt: true, mipRoute: true)
         },
         // A renderer's steady state: drawing onto the frame it keeps, in place.
         Benchmark(name: "composite-over-opacity", megapixels: megapixels) {

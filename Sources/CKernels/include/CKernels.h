@@ -109,17 +109,25 @@ typedef struct bt_kernel_table {
         const float *terms, ptrdiff_t start, ptrdiff_t chunks, const int32_t *detail, const ptrdiff_t *row_bytes,
         const ptrdiff_t *origins, const float *bounds, int32_t *lower_offset, int32_t *upper_offset,
         uint32_t *fractions, uint8_t *kinds);
-    /// `AxisTurnKernelSet.turnColumns`: `columns` strip rows of `pitch` values from the source's rows; each column's
+    /// `BilinearKernelSet.turnColumns`: `columns` strip rows of `pitch` values from the source's rows; each column's
     /// `tap_count` (0…16) taps start at source column `first_tap` (0…width − 1), weights 16 a column. `band` holds
     /// (16·`columns` + 32)·8 pixels of scratch.
     void (*turn_columns)(
         const uint8_t *source, ptrdiff_t bytes_per_row, ptrdiff_t source_width, ptrdiff_t source_height,
         const int32_t *first_tap, const int32_t *tap_count, const int16_t *tap_weights, ptrdiff_t columns,
         uint32_t *strip, ptrdiff_t pitch, uint32_t *band);
-    /// `AxisTurnKernelSet.turnRows`: `columns` canvas columns from their strip rows, 8 Float terms a column.
+    /// `BilinearKernelSet.turnRows`: `columns` canvas columns from their strip rows, 8 Float terms a column.
     void (*turn_rows)(
         const uint32_t *strip, ptrdiff_t pitch, ptrdiff_t source_height, const float *terms, ptrdiff_t columns,
         ptrdiff_t canvas_height, uint8_t *canvas, ptrdiff_t canvas_bytes_per_row);
+    /// `BilinearKernelSet.tiltCombine`: `width` pixels, each the `count` rows' pixels weighted (1/256) and summed.
+    void (*tilt_combine)(
+        const uint8_t *_Nonnull const *_Nonnull rows, const int16_t *weights, ptrdiff_t count, ptrdiff_t width,
+        uint32_t *output);
+    /// `BilinearKernelSet.tiltAcross`: `columns` canvas pixels of one row from its intermediate row `values`
+    /// (source column −2 at index 0), with the row's 8 Float terms.
+    void (*tilt_across)(
+        const uint32_t *values, ptrdiff_t source_width, const float *terms, ptrdiff_t columns, uint32_t *output);
 } bt_kernel_table;
 
 /// `level`'s kernels, or NULL when this build has no code for it (the x86-64 levels elsewhere than x86-64).

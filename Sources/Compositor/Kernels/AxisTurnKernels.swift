@@ -4,18 +4,21 @@
 /// Columns: strip row x holds canvas column x over every source row r, each channel
 /// (128 + Σₖ wₖ·source(r, first + k)) >> 8 with weights in 1/256 (their sum at most 256; outside the source a
 /// pixel is transparent), so at most 65,408 before the shift: exact in 16 bits. Rows: canvas pixel (x, y) from
-/// strip row x with the column's Float terms (`AxisTurnWarp.rowTerms`): v = A + y·B in source pixel-centre rows,
+/// strip row x with the column's Float terms (`AxisTurnWarp.alongTerms`): v = A + y·B in source pixel-centre rows,
 /// then either the bilinear blend of rows ⌊v⌋ and ⌊v⌋ + 1 (v clamped to −1…height, weight rounded to 1/256,
 /// (p₀·256 + (p₁ − p₀)·w + 128) >> 8), or the area of the rows a footprint F rows tall covers, three at most
 /// (weights rounded to 1/256, the middle one taking the rest). Every Float step is one IEEE operation in this
 /// order, as the C kernels write them with FP_CONTRACT off.
+///
+/// A tilt (about the horizontal axis) is the same with rows and columns exchanged: its first pass sums whole
+/// source rows for each canvas row (`tiltCombine`), its second takes `rowValue` along that intermediate row.
 enum AxisTurnKernels {
     /// Taps a canvas column may have (`BT_TURN_TAPS`).
     static let taps = 16
     /// Clear rows above a strip row's first source row (`BT_TURN_PAD`); three more follow its last.
     static let pad = 2
     /// Values a strip row reads past its last source row: the row pass loads 24 values from the first row a group
-    /// of 8 canvas rows reads (`AxisTurnWarp.largestVerticalScale` keeps that group's taps within them).
+    /// of 8 canvas rows reads (`AxisTurnWarp.largestScaleAlong` keeps that group's taps within them).
     static let overrun = 24
 
     /// The source a strip is made from: RGBA8, rows `bytesPerRow` apart.
@@ -138,6 +141,35 @@ extension BilinearKernelSet {
                         strip.values + x * strip.pitch, sourceHeight: strip.sourceHeight, terms: terms + x * 8, y: y),
                     as: UInt32.self)
             }
+        }
+    }
+
+    /// The scalar twin's tilt rows, the Swift SIMD set's too: pixel by pixel. Each channel
+    /// (128 + Σₖ wₖ·rows[k]) >> 8, weights in 1/256 summing to at most 256.
+    static func tiltCombine(
+        _ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafePointer<Int16>, count: Int, width: Int,
+        into output: UnsafeMutablePointer<UInt32>
+    ) {
+        for x in 0..<width {
+            var sums = SIMD4<UInt32>(repeating: 128)
+            for k in 0..<count {
+                let pixel = rows[k] + x * 4
+                sums &+=
+                    SIMD4(UInt32(pixel[0]), UInt32(pixel[1]), UInt32(pixel[2]), UInt32(pixel[3]))
+                    &* UInt32(weights[k])
+            }
+            sums &>>= 8
+            output[x] = sums[0] | sums[1] << 8 | sums[2] << 16 | sums[3] << 24
+        }
+    }
+
+    /// The scalar twin's tilt pixels along a row, the Swift SIMD set's too.
+    static func tiltAcross(
+        _ values: UnsafePointer<UInt32>, sourceWidth: Int, terms: UnsafePointer<Float>, columns: Int,
+        into output: UnsafeMutablePointer<UInt32>
+    ) {
+        for x in 0..<columns {
+            output[x] = AxisTurnKernels.rowValue(values, sourceHeight: sourceWidth, terms: terms, y: x)
         }
     }
 }

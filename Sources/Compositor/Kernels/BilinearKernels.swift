@@ -27,13 +27,24 @@ protocol BilinearKernelSet: Sendable {
         _ sampling: PerspectiveSampling, from start: Int, count: Int, _ row: PerspectiveSampling.Row,
         into plan: PerspectiveSampling.Plan, kinds: UnsafeMutablePointer<UInt8>)
 
-    /// An axis turn's first pass over a strip of `columns` canvas columns (`AxisTurnKernels.turnColumns`).
+    /// A turn's first pass over a strip of canvas columns, each value `AxisTurnKernels.columnValue`.
     static func turnColumns(
         _ source: AxisTurnKernels.Source, _ taps: AxisTurnKernels.Taps, into strip: AxisTurnKernels.Strip)
 
-    /// An axis turn's second pass over a strip's columns into the canvas (`AxisTurnKernels.turnRows`).
+    /// A turn's second pass over a strip's columns into the canvas, each pixel `AxisTurnKernels.rowValue`.
     static func turnRows(
         _ strip: AxisTurnKernels.Strip, terms: UnsafePointer<Float>, into canvas: AxisTurnKernels.Canvas)
+
+    /// A tilt's first pass: `width` pixels, each the `count` rows' pixels weighted in 1/256 and summed.
+    static func tiltCombine(
+        _ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafePointer<Int16>, count: Int, width: Int,
+        into output: UnsafeMutablePointer<UInt32>)
+
+    /// A tilt's second pass: `columns` canvas pixels of a row from its intermediate row, each
+    /// `AxisTurnKernels.rowValue`.
+    static func tiltAcross(
+        _ values: UnsafePointer<UInt32>, sourceWidth: Int, terms: UnsafePointer<Float>, columns: Int,
+        into output: UnsafeMutablePointer<UInt32>)
 }
 
 extension BilinearKernelSet {

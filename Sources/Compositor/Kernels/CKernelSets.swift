@@ -149,6 +149,20 @@ extension CKernels: BilinearKernelSet {
             strip.values, strip.pitch, strip.sourceHeight, terms, canvas.columns, canvas.height, canvas.pixels,
             canvas.bytesPerRow)
     }
+
+    static func tiltCombine(
+        _ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafePointer<Int16>, count: Int, width: Int,
+        into output: UnsafeMutablePointer<UInt32>
+    ) {
+        Level.table.tilt_combine(rows, weights, count, width, output)
+    }
+
+    static func tiltAcross(
+        _ values: UnsafePointer<UInt32>, sourceWidth: Int, terms: UnsafePointer<Float>, columns: Int,
+        into output: UnsafeMutablePointer<UInt32>
+    ) {
+        Level.table.tilt_across(values, sourceWidth, terms, columns, output)
+    }
 }
 
 extension CKernels: PyramidKernelSet {

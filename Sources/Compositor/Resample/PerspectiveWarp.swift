@@ -7,9 +7,9 @@
 /// Draws an image through a homography onto a transparent canvas, as a layer with a perspective `CATransform3D`:
 /// source point p (pixels from the top-left corner) lands on canvas point homography(p).
 ///
-/// A turn about the vertical axis (with any perspective, scale and translation: flips, cube faces, cards) is
-/// drawn by `AxisTurnWarp` as two one-dimensional area resamplings where its limits allow; every other map, and
-/// views beyond those limits (nearly edge on), take the mip route below. Each canvas pixel centre is mapped back through the inverse and the source is sampled bilinearly there. Where
+/// A turn about the vertical or the horizontal axis (with any perspective, scale and translation: flips, cube
+/// faces, cards) is drawn by `AxisTurnWarp` as two one-dimensional area resamplings where its limits allow; every
+/// other map, and views beyond those limits (nearly edge on), take the mip route below. Each canvas pixel centre is mapped back through the inverse and the source is sampled bilinearly there. Where
 /// the plane recedes one canvas pixel spans more than one source pixel (the inverse's Jacobian grows), so the
 /// sample comes from pre-shrunk copies of the source (2×2 box averages, as mipmaps): trilinearly, from the two
 /// levels around log₂ of the local stretch (the larger of the two source axes'), so nothing aliases however
@@ -25,8 +25,8 @@ public struct PerspectiveWarp: Sendable {
     public var homography: Homography
     public var threads: Int
     var kernels: any BilinearKernelSet.Type = Kernels.bilinear
-    /// Whether a turn about the vertical axis goes the two-pass route (`AxisTurnWarp`); the mip route's tests turn
-    /// it off.
+    /// Whether a turn about an axis goes the two-pass route (`AxisTurnWarp`); the mip route's tests and benchmarks
+    /// turn it off.
     @_spi(Benchmarks) public var takesAxisTurns = true
 
     public init(homography: Homography, threads: Int = Parallel.processorCount) {
