@@ -14,6 +14,8 @@ import Scenes
 struct Animator {
     let request: AnimationRequest
     let console: BlurTool.Console
+    /// The perspective layers' warps counted by route, for `--verbose`.
+    private let warpRoutes = WarpRoutes()
 
     private var subject: String { request.render.input == "-" ? "<stdin>" : request.render.input }
 
@@ -90,6 +92,9 @@ struct Animator {
                     + "\(String(format2: (loaded - start).seconds * 1000)) ms, render+encode "
                     + "\(String(format2: (rendered - loaded).seconds * 1000)) ms, write "
                     + "\(String(format2: (clock.now - rendered).seconds * 1000)) ms")
+            if !warpRoutes.summary.isEmpty {
+                console.err("blurtool: perspective layers warped \(warpRoutes.summary)")
+            }
         }
     }
 
@@ -121,9 +126,10 @@ struct Animator {
     private func renderer() -> AnimationRenderer {
         var limits = SceneRenderer.Limits()
         limits.peakBytes = min(limits.peakBytes, MemoryBudget.limit / 2)
-        return AnimationRenderer(
-            framesPerSecond: request.framesPerSecond,
-            renderer: SceneRenderer(threads: request.render.threads, precision: request.render.precision, limits: limits))
+        var renderer = SceneRenderer(
+            threads: request.render.threads, precision: request.render.precision, limits: limits)
+        renderer.warpRoutes = request.render.isVerbose ? warpRoutes : nil
+        return AnimationRenderer(framesPerSecond: request.framesPerSecond, renderer: renderer)
     }
 
     /// `--at`: one frame, the snapshot at `time`, to a PNG or JPEG.

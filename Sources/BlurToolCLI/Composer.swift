@@ -25,10 +25,12 @@ struct Composer {
         let scene = try Composer.scene(fromFile: bytes, path: scenePath, request: request, console: console)
         let loaded = clock.now
         let image: Image
+        let warpRoutes = request.isVerbose ? WarpRoutes() : nil
         do {
             // An animated scene as it shows at 0 s (an animation's `from` during its delay), as `animate --at 0`.
-            image = try SceneRenderer(threads: request.threads, precision: request.precision)
-                .render(scene.snapshot(at: 0))
+            var renderer = SceneRenderer(threads: request.threads, precision: request.precision)
+            renderer.warpRoutes = warpRoutes
+            image = try renderer.render(scene.snapshot(at: 0))
         } catch {
             throw ToolFailure(.dataError, subject, error.description)
         }
@@ -45,6 +47,9 @@ struct Composer {
                 "blurtool: compose \(image.width)x\(image.height), \(scene.layers.count) layers, "
                     + "\(request.threads) threads: read+load \(ms(loaded - start)) ms, render \(ms(rendered - loaded)) ms, "
                     + "encode+write \(ms(clock.now - rendered)) ms")
+            if let routes = warpRoutes?.summary, !routes.isEmpty {
+                console.err("blurtool: perspective layers warped \(routes)")
+            }
         }
     }
 

@@ -172,9 +172,12 @@ public struct AnimationRenderer: Sendable {
         let pipeline = FramePipeline<Result>(count: count, window: FramePipeline<Result>.window(framesInFlight: workers))
         // Frame 0 drawn on every thread first: it fills the cache (backdrops over the base) for the frames after
         // it. Its processing (the largest: an encoder's whole first frame) then runs beside the next frames.
-        let first = SceneRenderer(threads: renderer.threads, precision: renderer.precision, limits: .unlimited)
+        var first = renderer
+        first.limits = .unlimited
         let frame0 = Locked<Image?>(try first.render(scene.snapshot(at: 0), workspace: Workspace(), cache: cache))
-        let single = SceneRenderer(threads: 1, precision: renderer.precision, limits: .unlimited)
+        var oneThread = first
+        oneThread.threads = 1
+        let single = oneThread
         withoutActuallyEscaping(deliver) { deliver in
             let deliverBox = UncheckedSendable(deliver)
             DispatchQueue.concurrentPerform(iterations: workers) { _ in

@@ -16,6 +16,8 @@ public struct SceneRenderer: Sendable {
 
     /// What a scene may cost before it is drawn (see `SceneRenderer.Limits`).
     public var limits: Limits
+    /// Where the perspective layers' warps are counted by route, when set (`--verbose`).
+    public var warpRoutes: WarpRoutes?
 
     public init(threads: Int = Parallel.processorCount, precision: BlurPrecision = .auto, limits: Limits = Limits()) {
         self.threads = threads
@@ -181,6 +183,9 @@ public struct SceneRenderer: Sendable {
                 homography: homography.concatenating(
                     Homography(AffineTransform2D(translationX: -Double(box.x), y: -Double(box.y)))),
                 threads: threads)
+            warpRoutes?.record(
+                warp.route(
+                    sourceWidth: picture.width, sourceHeight: picture.height, width: box.width, height: box.height))
             guard let warped = warp.apply(to: inner.target, width: box.width, height: box.height) else { return }
             target.draw(
                 warped, x: box.x, y: box.y, operator: layer.blend, opacity: layer.opacity, space: context.space,

@@ -41,6 +41,23 @@ final class AnimateCommandTests: XCTestCase {
         try AnimatedPNGDecoder.decode(try FileIO.read(path), maxPixels: 1 << 20)
     }
 
+    /// `--verbose` says how the perspective layers were warped: a turn about the vertical axis and a tilt about the
+    /// horizontal one by the two passes, a turn about a slanted axis from the mip levels.
+    func testVerboseCountsThePerspectiveWarpsByRoute() throws {
+        let turning = directory + "turning.json"
+        func layer(axis: String) -> String {
+            ##"{"type": "image", "path": "photo.png", "frame": {"x": 4, "y": 2, "width": 30, "height": 20}, "##
+                + ##""transform3D": [{"perspective": 300}, {"rotate": 20, "axis": \##(axis)}], "##
+                + ##""animations": [{"property": "rotation3D", "axis": \##(axis), "to": 50, "duration": 0.1}]}"##
+        }
+        let layers = ["[0, 1, 0]", "[1, 0, 0]", "[1, 1, 0]"].map { layer(axis: $0) }.joined(separator: ", ")
+        try write(##"{"canvas": {"width": 40, "height": 24}, "layers": [\##(layers)]}"##, to: turning)
+        let result = ToolRun.run(["animate", turning, "--fps", "20", "-o", directory + "turning.png", "--verbose"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(
+            result.err.contains("blurtool: perspective layers warped 6 by two passes, 3 by mip levels"), result.err)
+    }
+
     /// 0.45 s at 20 fps: 10 frames, each 1/20 s, frame k the same pixels as `--at k/20`.
     func testAnimatedPNGFramesEqualStillFrames() throws {
         let output = directory + "out.png"

@@ -38,6 +38,30 @@ public struct PerspectiveWarp: Sendable {
     /// are halved first, as a level of the pyramid would be.
     static let largestSide = 16_000
 
+    /// How `apply` draws a source: for `--verbose` and the tests.
+    public enum Route: String, Sendable, CaseIterable {
+        /// No projective part: `AffineWarp`, bilinear with transparent edges.
+        case affine = "affine"
+        /// A turn about the vertical or horizontal axis: `AxisTurnWarp`'s two area passes.
+        case axisTurn = "two passes"
+        /// Any other view: trilinear from the mip levels.
+        case mipLevels = "mip levels"
+        /// The plane seen edge on: nothing to draw.
+        case edgeOn = "edge on"
+    }
+
+    /// The route `apply` takes for a `sourceWidth` × `sourceHeight` source onto a `width` × `height` canvas.
+    public func route(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) -> Route {
+        if homography.affine != nil { return .affine }
+        guard let inverse = homography.inverted() else { return .edgeOn }
+        if sourceWidth > PerspectiveWarp.largestSide || sourceHeight > PerspectiveWarp.largestSide {
+            return halved.route(
+                sourceWidth: (sourceWidth + 1) / 2, sourceHeight: (sourceHeight + 1) / 2, width: width, height: height)
+        }
+        let turn = axisTurn(inverse, sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height)
+        return turn == nil ? .mipLevels : .axisTurn
+    }
+
     /// `source` drawn onto a new transparent `width` × `height` canvas; nil when the homography is degenerate
     /// (the plane is seen edge on, so nothing would be drawn).
     public func apply(to source: Image, width: Int, height: Int) -> Image? {
@@ -47,14 +71,10 @@ public struct PerspectiveWarp: Sendable {
         }
         guard let inverse = homography.inverted() else { return nil }
         if source.width > PerspectiveWarp.largestSide || source.height > PerspectiveWarp.largestSide {
-            let half = MipLevels.halved(source, threads: threads)
-            var smaller = self
-            smaller.homography = Homography(AffineTransform2D(scaleX: 2, y: 2)).concatenating(homography)
-            return smaller.apply(to: half, width: width, height: height)
+            return halved.apply(to: MipLevels.halved(source, threads: threads), width: width, height: height)
         }
-        if takesAxisTurns,
-            let turn = AxisTurnWarp(
-                inverse: inverse, sourceWidth: source.width, sourceHeight: source.height, width: width, height: height)
+        if let turn = axisTurn(
+            inverse, sourceWidth: source.width, sourceHeight: source.height, width: width, height: height)
         {
             return turn.draw(source, kernels: kernels, threads: threads)
         }
@@ -67,6 +87,24 @@ public struct PerspectiveWarp: Sendable {
         return PerspectiveWarp.draw(
             PerspectiveSampling(inverse: inverse, levels: levels), width: width, height: height, kernels: kernels,
             threads: threads)
+    }
+
+    /// This warp for the source halved (a source past `largestSide`).
+    private var halved: PerspectiveWarp {
+        var smaller = self
+        smaller.homography = Homography(AffineTransform2D(scaleX: 2, y: 2)).concatenating(homography)
+        return smaller
+    }
+
+    /// The two-pass plan, when this warp takes turns and the map is one within its limits.
+    private func axisTurn(
+        _ inverse: Homography, sourceWidth: Int, sourceHeight: Int, width: Int, height: Int
+    )
+        -> AxisTurnWarp?
+    {
+        guard takesAxisTurns else { return nil }
+        return AxisTurnWarp(
+            inverse: inverse, sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height)
     }
 
     /// The canvas `sampling` defines, drawn a tile at a time by `threads`.

@@ -58,6 +58,31 @@ final class AxisTurnWarpTests: XCTestCase {
             plan(turned(width: 120, height: 90, degrees: 89.9, eye: 400), source: image, width: 120, height: 90))
     }
 
+    /// `route` names what `apply` does: the affine warp, the two passes, the mip levels, or nothing edge on.
+    func testRouteNamesWhatApplyDraws() {
+        let image = TestImages.photoLike(width: 64, height: 48, seed: 3)
+        func route(_ h: Homography) -> PerspectiveWarp.Route {
+            PerspectiveWarp(homography: h).route(sourceWidth: 64, sourceHeight: 48, width: 70, height: 50)
+        }
+        XCTAssertEqual(route(Homography(AffineTransform2D(scaleX: 1.5, y: 0.5))), .affine)
+        XCTAssertEqual(route(turned(width: 64, height: 48, degrees: 40, eye: 200)), .axisTurn)
+        XCTAssertEqual(route(turned(width: 64, height: 48, degrees: 40, eye: 200, axis: (1, 0, 0))), .axisTurn)
+        let slanted = turned(width: 64, height: 48, degrees: 40, eye: 200, axis: (1, 1, 0))
+        XCTAssertEqual(route(slanted), .mipLevels)
+        // Projective, its second row twice its first: the plane squashed onto a line.
+        let edgeOn = Homography(m11: 1, m12: 0, m13: 0.001, m21: 2, m22: 0, m23: 0.002, m31: 5, m32: 3, m33: 1)
+        XCTAssertEqual(route(edgeOn), .edgeOn)
+        XCTAssertNil(PerspectiveWarp(homography: edgeOn).apply(to: image, width: 70, height: 50))
+        // What the two passes draw is not what the mip route draws: the route named is the one taken.
+        let turn = turned(width: 64, height: 48, degrees: 40, eye: 200)
+        var mip = PerspectiveWarp(homography: turn)
+        mip.takesAxisTurns = false
+        XCTAssertEqual(mip.route(sourceWidth: 64, sourceHeight: 48, width: 70, height: 50), .mipLevels)
+        XCTAssertFalse(
+            PerspectiveWarp(homography: turn).apply(to: image, width: 70, height: 50)!
+                .hasSamePixels(as: mip.apply(to: image, width: 70, height: 50)!))
+    }
+
     /// Odd sizes (neither side a multiple of 8), a view into a wider image, a canvas larger than the source:
     /// every kernel set the CPU has and every thread count give the scalar twins' pixels.
     func testEveryKernelSetAndThreadCountDrawsTheTwinsPixels() {
