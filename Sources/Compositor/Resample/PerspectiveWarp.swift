@@ -4,23 +4,24 @@
     import Darwin
 #endif
 
-/// Draws an image through a homography onto a transparent canvas, as a layer with a perspective `CATransform3D`:
-/// source point p (pixels from the top-left corner) lands on canvas point homography(p).
+/// Draws an image through a homography onto a transparent canvas, as a layer with a perspective `CATransform3D`: source
+/// point p (pixels from the top-left corner) lands on canvas point homography(p).
 ///
-/// A turn about the vertical or the horizontal axis (with any perspective, scale and translation: flips, cube
-/// faces, cards) is drawn by `AxisTurnWarp` as two one-dimensional area resamplings where its limits allow; every
-/// other map, and views beyond those limits (nearly edge on), take the mip route below. Each canvas pixel centre is mapped back through the inverse and the source is sampled bilinearly there. Where
-/// the plane recedes one canvas pixel spans more than one source pixel (the inverse's Jacobian grows), so the
-/// sample comes from pre-shrunk copies of the source (2×2 box averages, as mipmaps): trilinearly, from the two
-/// levels around log₂ of the local stretch (the larger of the two source axes'), so nothing aliases however
-/// far the plane recedes. Outside the source is transparent, so edges are anti-aliased; pixels whose point lies
-/// behind the eye (w ≤ 0) stay transparent. Affine homographies (identity included) are drawn by `AffineWarp`
-/// with a transparent edge, to the bit. `PerspectiveSampling` defines each pixel (Float positions and level of
-/// detail per chunk of eight pixels, fixed-point weights in 1/256), from its own position alone, so every thread
-/// count gives the same image. Rows are planned a chunk at a time with that arithmetic in vectors; runs of
-/// chunks whose neighbourhoods lie inside their levels go through the trilinear kernels (the kernel set's: C at
-/// the CPU's level, Swift SIMD, or the scalar twin), clear runs are zeroed, and the few chunks on an edge or the
-/// horizon are sampled pixel by pixel.
+/// A turn about the vertical or the horizontal axis (with any perspective, scale and translation: flips, cube faces,
+/// cards) is drawn by `AxisTurnWarp` as two one-dimensional area resamplings where its limits allow; every other map,
+/// and views beyond those limits (nearly edge on), take the mip route below.
+///
+/// The mip route: each canvas pixel centre is mapped back through the inverse and the source is sampled bilinearly
+/// there. Where the plane recedes one canvas pixel spans more than one source pixel (the inverse's Jacobian grows), so
+/// the sample comes from pre-shrunk copies of the source (2×2 box averages, as mipmaps): trilinearly, from the two
+/// levels around log₂ of the local stretch (the larger of the two source axes'), so nothing aliases however far the
+/// plane recedes. Outside the source is transparent, so edges are anti-aliased; pixels whose point lies behind the eye
+/// (w ≤ 0) stay transparent. Affine homographies (identity included) are drawn by `AffineWarp` with a transparent edge,
+/// to the bit. `PerspectiveSampling` defines each pixel (Float positions and level of detail per chunk of eight pixels,
+/// fixed-point weights in 1/256), from its own position alone, so every thread count gives the same image. Rows are
+/// planned a chunk at a time with that arithmetic in vectors; runs of chunks whose neighbourhoods lie inside their
+/// levels go through the trilinear kernels (the kernel set's: C at the CPU's level, Swift SIMD, or the scalar twin),
+/// clear runs are zeroed, and the few chunks on an edge or the horizon are sampled pixel by pixel.
 public struct PerspectiveWarp: Sendable {
     public var homography: Homography
     public var threads: Int

@@ -111,13 +111,14 @@ final class AxisTurnWarpTests: XCTestCase {
     }
 
     /// Against the same filters in Double (`AxisTurnDefinition`: exact footprints, unrounded weights, no 8-bit
-    /// intermediate), turns at 1° to 80° and tilts, eyes near and far, with and without a 2D transform. The route
+    /// intermediate), turns at 1° to 80° and tilts, seen from the front and from behind (mirrored, as a
+    /// double-sided layer past 90° shows), eyes near and far, with and without a 2D transform. The route
     /// rounds twice (the intermediate and the result, half a level each) and its weights to 1/256 in both passes:
     /// measured at most 2 levels apart, PSNR 57.5 dB and up (bound: 2 levels, 56 dB).
     func testWithinTwoLevelsOfItsDefinitionInDouble() {
         let image = TestImages.photoLike(width: 150, height: 110, seed: 9)
         var worst = 0
-        for (degrees, axis) in [(1.0, 0), (30, 0), (60, 0), (80, 0), (-45, 0), (20, 1), (-70, 1)] {
+        for (degrees, axis) in [(1.0, 0), (30, 0), (60, 0), (80, 0), (-45, 0), (120, 0), (20, 1), (-70, 1), (-150, 1)] {
             for eye in [200.0, 1500] {
                 for after in [AffineTransform2D.identity, AffineTransform2D(scaleX: 0.7, y: 1.2)] {
                     let h = turned(
