@@ -90,6 +90,11 @@ struct AxisTurnWarp {
             guard k1 - k0 <= taps else { return nil }
             let b = alongScale / w
             guard b > 0, b <= AxisTurnWarp.largestScaleAlong else { return nil }
+            let a = (centre * alongCross + 0.5 * alongScale + alongOffset) / w - 0.5
+            // Positions along go through Float: a line whose A lies past every canvas pixel's reach of the source
+            // (or is not a number, the map's entries overflowing) is clear, and A stays small enough for 1/256.
+            let reach = Double(along) + AxisTurnWarp.largestScaleAlong * Double(max(width, height)) + 4
+            guard a.isFinite, abs(a) <= reach else { continue }
             // Source lines k0..<k1, each weighted by its overlap with the footprint; a footprint inside the source
             // sums to 256 exactly (the largest weight takes the rounding), one reaching past it covers less.
             var sum = 0
@@ -105,7 +110,6 @@ struct AxisTurnWarp {
                 tapWeights[t * taps + largest] += Int16(256 - sum)
             }
             (firstTap[t], tapCount[t]) = (Int32(k0), Int32(k1 - k0))
-            let a = (centre * alongCross + 0.5 * alongScale + alongOffset) / w - 0.5
             AxisTurnWarp.writeAlongTerms(into: &alongTerms, line: t, a: Float(a), b: Float(b), extent: Float(along))
             (first, end) = (min(first, t), t + 1)
         }

@@ -83,6 +83,33 @@ final class AxisTurnWarpTests: XCTestCase {
                 .hasSamePixels(as: mip.apply(to: image, width: 70, height: 50)!))
     }
 
+    /// Turns moved far off the canvas or with entries near overflow draw without a trap on every kernel set (the
+    /// scalar twin's Float conversions included): clear, or the same as the C kernels.
+    func testFarAndHugeTurnsDrawSafely() {
+        let image = TestImages.photoLike(width: 40, height: 30, seed: 5)
+        let turn = turned(width: 40, height: 30, degrees: 30, eye: 200)
+        let views = [
+            turn.concatenating(Homography(AffineTransform2D(translationX: 0, y: 1e12))),
+            turn.concatenating(Homography(AffineTransform2D(translationX: 0, y: -3e9))),
+            turn.concatenating(Homography(AffineTransform2D(scaleX: 1, y: 1e150))),
+            turn.concatenating(Homography(AffineTransform2D(scaleX: 1e-150, y: 1))),
+        ]
+        for (index, h) in views.enumerated() {
+            var twin = PerspectiveWarp(homography: h, threads: 1)
+            twin.kernels = ScalarKernels.self
+            let expected = twin.apply(to: image, width: 48, height: 40)
+            for choice in KernelChoice.available {
+                var warp = PerspectiveWarp(homography: h, threads: 2)
+                warp.kernels = choice.kernels as! any BilinearKernelSet.Type
+                let drawn = warp.apply(to: image, width: 48, height: 40)
+                XCTAssertEqual(drawn == nil, expected == nil, "view \(index)")
+                if let drawn, let expected {
+                    XCTAssertTrue(drawn.hasSamePixels(as: expected), "view \(index), \(choice.rawValue)")
+                }
+            }
+        }
+    }
+
     /// Odd sizes (neither side a multiple of 8), a view into a wider image, a canvas larger than the source:
     /// every kernel set the CPU has and every thread count give the scalar twins' pixels.
     func testEveryKernelSetAndThreadCountDrawsTheTwinsPixels() {
