@@ -110,8 +110,8 @@ typedef struct bt_kernel_table {
         const ptrdiff_t *origins, const float *bounds, int32_t *lower_offset, int32_t *upper_offset,
         uint32_t *fractions, uint8_t *kinds);
     /// `BilinearKernelSet.turnColumns`: `columns` strip rows of `pitch` values from the source's rows; each column's
-    /// `tap_count` (0…16) taps start at source column `first_tap` (0…width − 1), weights 16 a column. `band` holds
-    /// (16·`columns` + 32)·8 pixels of scratch.
+    /// `tap_count` taps start at source column `first_tap`, 8 weights a column (up to 8 taps weights in 1/256, more:
+    /// the first, between and last in 1/65536). `band` holds (the taps' span + 32)·8 pixels of scratch.
     void (*turn_columns)(
         const uint8_t *source, ptrdiff_t bytes_per_row, ptrdiff_t source_width, ptrdiff_t source_height,
         const int32_t *first_tap, const int32_t *tap_count, const int16_t *tap_weights, ptrdiff_t columns,

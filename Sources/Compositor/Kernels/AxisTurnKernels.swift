@@ -13,8 +13,9 @@
 /// A tilt (about the horizontal axis) is the same with rows and columns exchanged: its first pass sums whole
 /// source rows for each canvas row (`tiltCombine`), its second takes `rowValue` along that intermediate row.
 enum AxisTurnKernels {
-    /// Taps a canvas column may have (`BT_TURN_TAPS`).
-    static let taps = 16
+    /// Taps a canvas line has at most with weights of its own in 1/256 (`BT_TURN_TAPS`); a wider footprint is
+    /// summed with one weight for the pixels between its ends (`wideValue`).
+    static let taps = 8
     /// Clear rows above a strip row's first source row (`BT_TURN_PAD`); three more follow its last.
     static let pad = 2
     /// Values a strip row reads past its last source row: the row pass loads 24 values from the first row a group
@@ -30,7 +31,7 @@ enum AxisTurnKernels {
     }
 
     /// A strip's columns' taps: for each of `columns` canvas columns, `count[x]` taps from source column
-    /// `first[x]`, weights at `weights[x·taps…]`; the taps' span over the strip at most 16·columns + 2 columns.
+    /// `first[x]`, weights at `weights[x·taps…]` (more than `taps` taps: `wideValue`'s three).
     struct Taps {
         var first: UnsafePointer<Int32>
         var count: UnsafePointer<Int32>
@@ -39,7 +40,7 @@ enum AxisTurnKernels {
     }
 
     /// A strip: row x (of `pitch` values) holds canvas column x over the source's rows, source row r at
-    /// `pad + r`, rows −2, −1 and height…height + 2 clear; `band` is the C kernels' scratch, (16·columns + 32)·8
+    /// `pad + r`, rows −2, −1 and height…height + 2 clear; `band` is the C kernels' scratch, (the taps' span + 32)·8
     /// pixels.
     struct Strip {
         var values: UnsafeMutablePointer<UInt32>
@@ -56,12 +57,36 @@ enum AxisTurnKernels {
         var height: Int
     }
 
+    /// A footprint over more than `taps` pixels, `count` of them `step` bytes apart from `first`: weighted
+    /// `weights[0]` (the first), `weights[1]` (each between) and `weights[2]` (the last) in 1/65536, each channel
+    /// min(255, (32768 + w₀·p₀ + w₁·Σ pₖ + w₂·pₙ₋₁) >> 16). A weight is under 65536/7, so every sum fits 32 bits.
+    static func wideValue(
+        _ first: UnsafePointer<UInt8>, step: Int, count: Int, weights: UnsafePointer<Int16>
+    )
+        -> UInt32
+    {
+        func pixel(_ k: Int) -> SIMD4<UInt32> {
+            let p = first + k * step
+            return SIMD4(UInt32(p[0]), UInt32(p[1]), UInt32(p[2]), UInt32(p[3]))
+        }
+        var between = SIMD4<UInt32>(repeating: 0)
+        for k in 1..<(count - 1) { between &+= pixel(k) }
+        var sums = SIMD4<UInt32>(repeating: 32768) &+ pixel(0) &* UInt32(weights[0])
+        sums &+= between &* UInt32(weights[1]) &+ pixel(count - 1) &* UInt32(weights[2])
+        let values = pointwiseMin(sums &>> 16, SIMD4(repeating: 255))
+        return values[0] | values[1] << 8 | values[2] << 16 | values[3] << 24
+    }
+
     /// Strip row x's value for source row r.
     static func columnValue(
         _ source: Source, row r: Int, first: Int32, count: Int32, weights: UnsafePointer<Int16>
     )
         -> UInt32
     {
+        if Int(count) > taps {
+            let start = source.pixels + r * source.bytesPerRow + Int(first) * 4
+            return wideValue(start, step: 4, count: Int(count), weights: weights)
+        }
         var sums = SIMD4<UInt32>(repeating: 128)
         for k in 0..<Int(count) {
             let column = Int(first) + k
@@ -145,11 +170,21 @@ extension BilinearKernelSet {
     }
 
     /// The scalar twin's tilt rows, the Swift SIMD set's too: pixel by pixel. Each channel
-    /// (128 + Σₖ wₖ·rows[k]) >> 8, weights in 1/256 summing to at most 256.
+    /// (128 + Σₖ wₖ·rows[k]) >> 8, weights in 1/256 summing to at most 256, or `wideValue` past `taps` rows.
     static func tiltCombine(
         _ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafePointer<Int16>, count: Int, width: Int,
         into output: UnsafeMutablePointer<UInt32>
     ) {
+        if count > AxisTurnKernels.taps {
+            // The rows' pixels at x gathered one after another, as `wideValue` reads them.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * count) { column in
+                for x in 0..<width {
+                    for k in 0..<count { (column.baseAddress! + 4 * k).update(from: rows[k] + x * 4, count: 4) }
+                    output[x] = AxisTurnKernels.wideValue(column.baseAddress!, step: 4, count: count, weights: weights)
+                }
+            }
+            return
+        }
         for x in 0..<width {
             var sums = SIMD4<UInt32>(repeating: 128)
             for k in 0..<count {

@@ -45,8 +45,9 @@ struct AxisTurnWarp {
     private var alongTerms: [Float]
 
     /// The plan for canvas `width` × `height` through `inverse` (canvas → source), or nil when the map is neither a
-    /// turn nor a tilt, or a line would need more than `AxisTurnKernels.taps` taps or a scale along past
-    /// `largestScaleAlong` (the plane seen nearly edge on, or mirrored along the line).
+    /// turn nor a tilt, or a line's scale along is past `largestScaleAlong` (the plane stretched along the line far
+    /// more than across it) or not positive (mirrored along it). Any footprint across is taken: past
+    /// `AxisTurnKernels.taps` source lines, with `wideValue`'s weights.
     init?(inverse m: Homography, sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
         guard width > 0, height > 0, sourceWidth > 0, sourceHeight > 0 else { return nil }
         // The inverse's entries as a turn reads them: w = t·wStep + m33 along the line coordinate t, the source
@@ -87,7 +88,6 @@ struct AxisTurnWarp {
             let (lowest, highest) = (max(low, 0), min(high, Double(across)))
             guard highest > lowest else { continue }
             let (k0, k1) = (Int(lowest.rounded(.down)), Int(highest.rounded(.up)))
-            guard k1 - k0 <= taps else { return nil }
             let b = alongScale / w
             guard b > 0, b <= AxisTurnWarp.largestScaleAlong else { return nil }
             let a = (centre * alongCross + 0.5 * alongScale + alongOffset) / w - 0.5
@@ -95,13 +95,23 @@ struct AxisTurnWarp {
             // (or is not a number, the map's entries overflowing) is clear, and A stays small enough for 1/256.
             let reach = Double(along) + AxisTurnWarp.largestScaleAlong * Double(max(width, height)) + 4
             guard a.isFinite, abs(a) <= reach else { continue }
+            (firstTap[t], tapCount[t]) = (Int32(k0), Int32(k1 - k0))
+            AxisTurnWarp.writeAlongTerms(into: &alongTerms, line: t, a: Float(a), b: Float(b), extent: Float(along))
+            (first, end) = (min(first, t), t + 1)
+            func overlap(_ k: Int) -> Double { max(min(high, Double(k + 1)) - max(low, Double(k)), 0) }
+            guard k1 - k0 <= taps else {
+                // Nearly edge on: the ends' overlaps and every source line between them (overlap 1) in 1/65536.
+                for (slot, weight) in [overlap(k0), 1, overlap(k1 - 1)].enumerated() {
+                    tapWeights[t * taps + slot] = Int16((weight / (high - low) * 65536).rounded())
+                }
+                continue
+            }
             // Source lines k0..<k1, each weighted by its overlap with the footprint; a footprint inside the source
             // sums to 256 exactly (the largest weight takes the rounding), one reaching past it covers less.
             var sum = 0
             var largest = 0
             for k in k0..<k1 {
-                let overlap = max(min(high, Double(k + 1)) - max(low, Double(k)), 0)
-                let weight = Int((overlap / (high - low) * 256).rounded())
+                let weight = Int((overlap(k) / (high - low) * 256).rounded())
                 tapWeights[t * taps + k - k0] = Int16(weight)
                 sum += weight
                 if weight > Int(tapWeights[t * taps + largest]) { largest = k - k0 }
@@ -109,9 +119,6 @@ struct AxisTurnWarp {
             if (low >= 0 && high <= Double(across)) || sum > 256 {
                 tapWeights[t * taps + largest] += Int16(256 - sum)
             }
-            (firstTap[t], tapCount[t]) = (Int32(k0), Int32(k1 - k0))
-            AxisTurnWarp.writeAlongTerms(into: &alongTerms, line: t, a: Float(a), b: Float(b), extent: Float(along))
-            (first, end) = (min(first, t), t + 1)
         }
         lines = first < end ? first..<end : 0..<0
     }
@@ -186,7 +193,17 @@ struct AxisTurnWarp {
         guard strips > 0 else { return }
         let (pitch, stripWidth) = (AxisTurnWarp.pitch(along: sourceHeight), AxisTurnWarp.stripWidth)
         let stripValues = pitch * stripWidth
-        let bandValues = (AxisTurnKernels.taps * stripWidth + 32) * 8
+        // The C kernels' band: the source columns a strip's taps span (all of them, nearly edge on), 8 rows each.
+        var widestSpan = 0
+        for s in 0..<strips {
+            let x0 = lines.lowerBound + s * stripWidth
+            var (low, high) = (Int.max, Int.min)
+            for x in x0..<min(x0 + stripWidth, lines.upperBound) where plan.tapCount[x] > 0 {
+                (low, high) = (min(low, Int(plan.firstTap[x])), max(high, Int(plan.firstTap[x] + plan.tapCount[x])))
+            }
+            if low <= high { widestSpan = max(widestSpan, high - low) }
+        }
+        let bandValues = (widestSpan + 32) * 8
         let workers = Parallel.workers(strips, threads: threads)
         let scratch = AxisTurnWarp.scratch(workers: workers, values: stripValues + bandValues)
         defer { scratch.deallocate() }
@@ -221,10 +238,11 @@ struct AxisTurnWarp {
         let pitch = AxisTurnWarp.pitch(along: sourceWidth)
         let workers = Parallel.workers(bands, threads: threads)
         let scratch = AxisTurnWarp.scratch(workers: workers, values: pitch)
+        let mostTaps = max(Int((0..<height).map { plan.tapCount[$0] }.max() ?? 0), 1)
         defer { scratch.deallocate() }
         Parallel.forEachBalanced(bands, threads: threads) { band, worker in
             let line = scratch + worker * pitch
-            withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>.self, capacity: AxisTurnKernels.taps) { rows in
+            withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>.self, capacity: mostTaps) { rows in
                 for y in (band * bandHeight)..<min(height, (band + 1) * bandHeight) {
                     let out = UnsafeMutableRawPointer(result.row(y)).assumingMemoryBound(to: UInt32.self)
                     let count = Int(plan.tapCount[y])

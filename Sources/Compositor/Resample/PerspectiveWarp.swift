@@ -8,8 +8,8 @@
 /// point p (pixels from the top-left corner) lands on canvas point homography(p).
 ///
 /// A turn about the vertical or the horizontal axis (with any perspective, scale and translation: flips, cube faces,
-/// cards) is drawn by `AxisTurnWarp` as two one-dimensional area resamplings where its limits allow; every other map,
-/// and views beyond those limits (nearly edge on), take the mip route below.
+/// cards, up to edge on) is drawn by `AxisTurnWarp` as two one-dimensional area resamplings where its limits allow;
+/// every other map, and views past those limits (mirrored along a line), take the mip route below.
 ///
 /// The mip route: each canvas pixel centre is mapped back through the inverse and the source is sampled bilinearly
 /// there. Where the plane recedes one canvas pixel spans more than one source pixel (the inverse's Jacobian grows), so

@@ -51,11 +51,15 @@ final class AxisTurnWarpTests: XCTestCase {
         let rotated = turned(
             width: 120, height: 90, degrees: 30, eye: 400, after: AffineTransform2D(rotationAngle: 0.2))
         XCTAssertNil(plan(rotated, source: image, width: 120, height: 90))
-        // Upside down (rows mapped in reverse) and nearly edge on (a column's footprint past 16 source columns).
+        // Upside down (rows mapped in reverse): the mip route. Nearly edge on (a column over the whole source) is
+        // still a turn.
         let flipped = turned(width: 120, height: 90, degrees: 30, eye: 400, after: AffineTransform2D(scaleX: 1, y: -1))
         XCTAssertNil(plan(flipped, source: image, width: 120, height: 90))
-        XCTAssertNil(
-            plan(turned(width: 120, height: 90, degrees: 89.9, eye: 400), source: image, width: 120, height: 90))
+        for degrees in [89.0, 89.9] {
+            let edgeOn = plan(
+                turned(width: 120, height: 90, degrees: degrees, eye: 400), source: image, width: 120, height: 90)
+            XCTAssertEqual(edgeOn?.axis, .vertical, "\(degrees)°")
+        }
     }
 
     /// `route` names what `apply` does: the affine warp, the two passes, the mip levels, or nothing edge on.
@@ -116,7 +120,8 @@ final class AxisTurnWarpTests: XCTestCase {
         let wide = TestImages.photoLike(width: 230, height: 170, seed: 6)
         let source = wide.region(x: 13, y: 7, width: 203, height: 157)
         for (axis, (degrees, eye)) in zip(
-            [0, 0, 0, 1, 1], [(25.0, 400.0), (-60, 250), (70, 900), (35, 300), (-65, 800)])
+            [0, 0, 0, 0, 1, 1, 1],
+            [(25.0, 400.0), (-60, 250), (70, 900), (89.7, 600), (35, 300), (-65, 800), (89, 500)])
         {
             let h = turned(
                 width: 203, height: 157, degrees: degrees, eye: eye, axis: AxisTurnWarpTests.axes[axis],
@@ -145,7 +150,10 @@ final class AxisTurnWarpTests: XCTestCase {
     func testWithinTwoLevelsOfItsDefinitionInDouble() {
         let image = TestImages.photoLike(width: 150, height: 110, seed: 9)
         var worst = 0
-        for (degrees, axis) in [(1.0, 0), (30, 0), (60, 0), (80, 0), (-45, 0), (120, 0), (20, 1), (-70, 1), (-150, 1)] {
+        for (degrees, axis) in [
+            (1.0, 0), (30, 0), (60, 0), (80, 0), (-45, 0), (120, 0), (88, 0), (89.9, 0), (20, 1), (-70, 1), (-150, 1),
+            (89.5, 1),
+        ] {
             for eye in [200.0, 1500] {
                 for after in [AffineTransform2D.identity, AffineTransform2D(scaleX: 0.7, y: 1.2)] {
                     let h = turned(
