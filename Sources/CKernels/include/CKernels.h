@@ -110,8 +110,8 @@ typedef struct bt_kernel_table {
         const ptrdiff_t *origins, const float *bounds, int32_t *lower_offset, int32_t *upper_offset,
         uint32_t *fractions, uint8_t *kinds);
     /// `BilinearKernelSet.turnColumns`: `columns` strip rows of `pitch` values from the source's rows; each column's
-    /// `tap_count` taps start at source column `first_tap`, 8 weights a column (up to 8 taps weights in 1/256, more:
-    /// the first, between and last in 1/65536). `band` holds (the taps' span + 32)·8 pixels of scratch.
+    /// `tap_count` taps start at source column `first_tap` and lie on the source, 8 weights a column
+    /// (`AxisTurnKernels.lineValue`). `band` holds (the taps' span + 32)·8 pixels of scratch.
     void (*turn_columns)(
         const uint8_t *source, ptrdiff_t bytes_per_row, ptrdiff_t source_width, ptrdiff_t source_height,
         const int32_t *first_tap, const int32_t *tap_count, const int16_t *tap_weights, ptrdiff_t columns,
@@ -120,9 +120,10 @@ typedef struct bt_kernel_table {
     void (*turn_rows)(
         const uint32_t *strip, ptrdiff_t pitch, ptrdiff_t source_height, const float *terms, ptrdiff_t columns,
         ptrdiff_t canvas_height, uint8_t *canvas, ptrdiff_t canvas_bytes_per_row);
-    /// `BilinearKernelSet.tiltCombine`: `width` pixels, each the `count` rows' pixels weighted (1/256) and summed.
+    /// `BilinearKernelSet.tiltCombine`: `width` pixels, each `AxisTurnKernels.lineValue` of the `count` rows from
+    /// `first_row` (rows `bytes_per_row` apart).
     void (*tilt_combine)(
-        const uint8_t *_Nonnull const *_Nonnull rows, const int16_t *weights, ptrdiff_t count, ptrdiff_t width,
+        const uint8_t *first_row, ptrdiff_t bytes_per_row, const int16_t *weights, ptrdiff_t count, ptrdiff_t width,
         uint32_t *output);
     /// `BilinearKernelSet.tiltAcross`: `columns` canvas pixels of one row from its intermediate row `values`
     /// (source column −2 at index 0), with the row's 8 Float terms.

@@ -1,20 +1,19 @@
-/// The two passes of `AxisTurnWarp` over one strip of canvas columns, and their scalar twins: the definition
-/// every kernel set is held to, bit for bit (the C kernels in Sources/CKernels/axis_turn.inc).
+/// The two passes of `AxisTurnWarp` over one strip of canvas columns, and their scalar twins: the definition every
+/// kernel set is held to, bit for bit (the C kernels in Sources/CKernels/axis_turn.inc).
 ///
-/// Columns: strip row x holds canvas column x over every source row r, each channel
-/// (128 + Σₖ wₖ·source(r, first + k)) >> 8 with weights in 1/256 (their sum at most 256; outside the source a
-/// pixel is transparent), so at most 65,408 before the shift: exact in 16 bits. Rows: canvas pixel (x, y) from
-/// strip row x with the column's Float terms (`AxisTurnWarp.alongTerms`): v = A + y·B in source pixel-centre rows,
-/// then either the bilinear blend of rows ⌊v⌋ and ⌊v⌋ + 1 (v clamped to −1…height, weight rounded to 1/256,
-/// (p₀·256 + (p₁ − p₀)·w + 128) >> 8), or the area of the rows a footprint F rows tall covers, three at most
-/// (weights rounded to 1/256, the middle one taking the rest). Every Float step is one IEEE operation in this
-/// order, as the C kernels write them with FP_CONTRACT off.
+/// Columns: strip row x holds canvas column x over every source row r, each the `lineValue` of the source pixels its
+/// footprint covers on row r (its taps lie on the source; beyond it the footprint weighs nothing). Rows: canvas pixel
+/// (x, y) from strip row x with the column's Float terms (`AxisTurnWarp.alongTerms`): v = A + y·B in source
+/// pixel-centre rows, then either the bilinear blend of rows ⌊v⌋ and ⌊v⌋ + 1 (v clamped to −1…height, weight rounded to
+/// 1/256, (p₀·256 + (p₁ − p₀)·w + 128) >> 8), or the area of the rows a footprint F rows tall covers, three at most
+/// (weights rounded to 1/256, the middle one taking the rest). Every Float step is one IEEE operation in this order, as
+/// the C kernels write them with FP_CONTRACT off.
 ///
-/// A tilt (about the horizontal axis) is the same with rows and columns exchanged: its first pass sums whole
-/// source rows for each canvas row (`tiltCombine`), its second takes `rowValue` along that intermediate row.
+/// A tilt (about the horizontal axis) is the same with rows and columns exchanged: its first pass sums whole source
+/// rows for each canvas row (`lineValue` down each column), its second takes `rowValue` along that row.
 enum AxisTurnKernels {
     /// Taps a canvas line has at most with weights of its own in 1/256 (`BT_TURN_TAPS`); a wider footprint is
-    /// summed with one weight for the pixels between its ends (`wideValue`).
+    /// summed with one weight for the pixels between its ends (`lineValue`).
     static let taps = 8
     /// Clear rows above a strip row's first source row (`BT_TURN_PAD`); three more follow its last.
     static let pad = 2
@@ -31,7 +30,7 @@ enum AxisTurnKernels {
     }
 
     /// A strip's columns' taps: for each of `columns` canvas columns, `count[x]` taps from source column
-    /// `first[x]`, weights at `weights[x·taps…]` (more than `taps` taps: `wideValue`'s three).
+    /// `first[x]`, all on the source, weights at `weights[x·taps…]` (`lineValue`'s).
     struct Taps {
         var first: UnsafePointer<Int32>
         var count: UnsafePointer<Int32>
@@ -57,10 +56,13 @@ enum AxisTurnKernels {
         var height: Int
     }
 
-    /// A footprint over more than `taps` pixels, `count` of them `step` bytes apart from `first`: weighted
-    /// `weights[0]` (the first), `weights[1]` (each between) and `weights[2]` (the last) in 1/65536, each channel
-    /// min(255, (32768 + w₀·p₀ + w₁·Σ pₖ + w₂·pₙ₋₁) >> 16). A weight is under 65536/7, so every sum fits 32 bits.
-    static func wideValue(
+    /// One intermediate value from the `count` source pixels under a line's footprint, `step` bytes apart from
+    /// `first` (along a source row for a turn, down a column for a tilt). Up to `taps` of them each weighted in 1/256
+    /// (summing to at most 256): each channel (128 + Σₖ wₖ·pₖ) >> 8, at most 65,408, exact in 16 bits. More (the
+    /// plane nearly edge on): `weights[0]` (the first), `weights[1]` (each between) and `weights[2]` (the last) in
+    /// 1/65536, each channel min(255, (32768 + w₀·p₀ + w₁·Σ pₖ + w₂·pₙ₋₁) >> 16); a weight is then under 65536/7, so
+    /// every sum fits 32 bits.
+    static func lineValue(
         _ first: UnsafePointer<UInt8>, step: Int, count: Int, weights: UnsafePointer<Int16>
     )
         -> UInt32
@@ -69,35 +71,19 @@ enum AxisTurnKernels {
             let p = first + k * step
             return SIMD4(UInt32(p[0]), UInt32(p[1]), UInt32(p[2]), UInt32(p[3]))
         }
-        var between = SIMD4<UInt32>(repeating: 0)
-        for k in 1..<(count - 1) { between &+= pixel(k) }
-        var sums = SIMD4<UInt32>(repeating: 32768) &+ pixel(0) &* UInt32(weights[0])
-        sums &+= between &* UInt32(weights[1]) &+ pixel(count - 1) &* UInt32(weights[2])
-        let values = pointwiseMin(sums &>> 16, SIMD4(repeating: 255))
+        var values: SIMD4<UInt32>
+        if count > taps {
+            var between = SIMD4<UInt32>(repeating: 0)
+            for k in 1..<(count - 1) { between &+= pixel(k) }
+            var sums = SIMD4<UInt32>(repeating: 32768) &+ pixel(0) &* UInt32(weights[0])
+            sums &+= between &* UInt32(weights[1]) &+ pixel(count - 1) &* UInt32(weights[2])
+            values = pointwiseMin(sums &>> 16, SIMD4(repeating: 255))
+        } else {
+            var sums = SIMD4<UInt32>(repeating: 128)
+            for k in 0..<count { sums &+= pixel(k) &* UInt32(weights[k]) }
+            values = sums &>> 8
+        }
         return values[0] | values[1] << 8 | values[2] << 16 | values[3] << 24
-    }
-
-    /// Strip row x's value for source row r.
-    static func columnValue(
-        _ source: Source, row r: Int, first: Int32, count: Int32, weights: UnsafePointer<Int16>
-    )
-        -> UInt32
-    {
-        if Int(count) > taps {
-            let start = source.pixels + r * source.bytesPerRow + Int(first) * 4
-            return wideValue(start, step: 4, count: Int(count), weights: weights)
-        }
-        var sums = SIMD4<UInt32>(repeating: 128)
-        for k in 0..<Int(count) {
-            let column = Int(first) + k
-            guard column >= 0 && column < source.width else { continue }
-            let pixel = source.pixels + r * source.bytesPerRow + column * 4
-            sums &+=
-                SIMD4(UInt32(pixel[0]), UInt32(pixel[1]), UInt32(pixel[2]), UInt32(pixel[3]))
-                &* UInt32(weights[k])
-        }
-        sums &>>= 8
-        return sums[0] | sums[1] << 8 | sums[2] << 16 | sums[3] << 24
     }
 
     /// Canvas row y of the column whose strip row is `values` (row −2 at index 0).
@@ -146,10 +132,10 @@ extension BilinearKernelSet {
     ) {
         for x in 0..<taps.columns {
             let row = strip.values + x * strip.pitch + AxisTurnKernels.pad
+            let weights = taps.weights + x * AxisTurnKernels.taps
             for r in 0..<source.height {
-                row[r] = AxisTurnKernels.columnValue(
-                    source, row: r, first: taps.first[x], count: taps.count[x],
-                    weights: taps.weights + x * AxisTurnKernels.taps)
+                let first = source.pixels + r * source.bytesPerRow + Int(taps.first[x]) * 4
+                row[r] = AxisTurnKernels.lineValue(first, step: 4, count: Int(taps.count[x]), weights: weights)
             }
         }
     }
@@ -169,32 +155,13 @@ extension BilinearKernelSet {
         }
     }
 
-    /// The scalar twin's tilt rows, the Swift SIMD set's too: pixel by pixel. Each channel
-    /// (128 + Σₖ wₖ·rows[k]) >> 8, weights in 1/256 summing to at most 256, or `wideValue` past `taps` rows.
+    /// The scalar twin's tilt rows, the Swift SIMD set's too: pixel by pixel.
     static func tiltCombine(
-        _ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafePointer<Int16>, count: Int, width: Int,
+        _ firstRow: UnsafePointer<UInt8>, bytesPerRow: Int, weights: UnsafePointer<Int16>, count: Int, width: Int,
         into output: UnsafeMutablePointer<UInt32>
     ) {
-        if count > AxisTurnKernels.taps {
-            // The rows' pixels at x gathered one after another, as `wideValue` reads them.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * count) { column in
-                for x in 0..<width {
-                    for k in 0..<count { (column.baseAddress! + 4 * k).update(from: rows[k] + x * 4, count: 4) }
-                    output[x] = AxisTurnKernels.wideValue(column.baseAddress!, step: 4, count: count, weights: weights)
-                }
-            }
-            return
-        }
         for x in 0..<width {
-            var sums = SIMD4<UInt32>(repeating: 128)
-            for k in 0..<count {
-                let pixel = rows[k] + x * 4
-                sums &+=
-                    SIMD4(UInt32(pixel[0]), UInt32(pixel[1]), UInt32(pixel[2]), UInt32(pixel[3]))
-                    &* UInt32(weights[k])
-            }
-            sums &>>= 8
-            output[x] = sums[0] | sums[1] << 8 | sums[2] << 16 | sums[3] << 24
+            output[x] = AxisTurnKernels.lineValue(firstRow + x * 4, step: bytesPerRow, count: count, weights: weights)
         }
     }
 

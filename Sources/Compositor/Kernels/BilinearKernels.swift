@@ -27,7 +27,7 @@ protocol BilinearKernelSet: Sendable {
         _ sampling: PerspectiveSampling, from start: Int, count: Int, _ row: PerspectiveSampling.Row,
         into plan: PerspectiveSampling.Plan, kinds: UnsafeMutablePointer<UInt8>)
 
-    /// A turn's first pass over a strip of canvas columns, each value `AxisTurnKernels.columnValue`.
+    /// A turn's first pass over a strip of canvas columns, each value `AxisTurnKernels.lineValue`.
     static func turnColumns(
         _ source: AxisTurnKernels.Source, _ taps: AxisTurnKernels.Taps, into strip: AxisTurnKernels.Strip)
 
@@ -35,9 +35,10 @@ protocol BilinearKernelSet: Sendable {
     static func turnRows(
         _ strip: AxisTurnKernels.Strip, terms: UnsafePointer<Float>, into canvas: AxisTurnKernels.Canvas)
 
-    /// A tilt's first pass: `width` pixels, each the `count` rows' pixels weighted in 1/256 and summed.
+    /// A tilt's first pass: `width` pixels, each `AxisTurnKernels.lineValue` of the `count` source rows from
+    /// `firstRow`, `bytesPerRow` apart.
     static func tiltCombine(
-        _ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafePointer<Int16>, count: Int, width: Int,
+        _ firstRow: UnsafePointer<UInt8>, bytesPerRow: Int, weights: UnsafePointer<Int16>, count: Int, width: Int,
         into output: UnsafeMutablePointer<UInt32>)
 
     /// A tilt's second pass: `columns` canvas pixels of a row from its intermediate row, each

@@ -151,10 +151,10 @@ extension CKernels: BilinearKernelSet {
     }
 
     static func tiltCombine(
-        _ rows: UnsafePointer<UnsafePointer<UInt8>>, weights: UnsafePointer<Int16>, count: Int, width: Int,
+        _ firstRow: UnsafePointer<UInt8>, bytesPerRow: Int, weights: UnsafePointer<Int16>, count: Int, width: Int,
         into output: UnsafeMutablePointer<UInt32>
     ) {
-        Level.table.tilt_combine(rows, weights, count, width, output)
+        Level.table.tilt_combine(firstRow, bytesPerRow, weights, count, width, output)
     }
 
     static func tiltAcross(

@@ -47,7 +47,7 @@ struct AxisTurnWarp {
     /// The plan for canvas `width` × `height` through `inverse` (canvas → source), or nil when the map is neither a
     /// turn nor a tilt, or a line's scale along is past `largestScaleAlong` (the plane stretched along the line far
     /// more than across it) or not positive (mirrored along it). Any footprint across is taken: past
-    /// `AxisTurnKernels.taps` source lines, with `wideValue`'s weights.
+    /// `AxisTurnKernels.taps` source lines, with `AxisTurnKernels.lineValue`'s three weights.
     init?(inverse m: Homography, sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
         guard width > 0, height > 0, sourceWidth > 0, sourceHeight > 0 else { return nil }
         // The inverse's entries as a turn reads them: w = t·wStep + m33 along the line coordinate t, the source
@@ -238,25 +238,22 @@ struct AxisTurnWarp {
         let pitch = AxisTurnWarp.pitch(along: sourceWidth)
         let workers = Parallel.workers(bands, threads: threads)
         let scratch = AxisTurnWarp.scratch(workers: workers, values: pitch)
-        let mostTaps = max(Int((0..<height).map { plan.tapCount[$0] }.max() ?? 0), 1)
         defer { scratch.deallocate() }
         Parallel.forEachBalanced(bands, threads: threads) { band, worker in
             let line = scratch + worker * pitch
-            withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>.self, capacity: mostTaps) { rows in
-                for y in (band * bandHeight)..<min(height, (band + 1) * bandHeight) {
-                    let out = UnsafeMutableRawPointer(result.row(y)).assumingMemoryBound(to: UInt32.self)
-                    let count = Int(plan.tapCount[y])
-                    guard lines.contains(y), count > 0 else {
-                        out.update(repeating: 0, count: width)
-                        continue
-                    }
-                    for k in 0..<count { rows[k] = UnsafePointer(source.row(Int(plan.firstTap[y]) + k)) }
-                    kernels.tiltCombine(
-                        UnsafePointer(rows.baseAddress!), weights: plan.tapWeights + y * AxisTurnKernels.taps,
-                        count: count, width: sourceWidth, into: line + AxisTurnKernels.pad)
-                    kernels.tiltAcross(
-                        line, sourceWidth: sourceWidth, terms: plan.alongTerms + 8 * y, columns: width, into: out)
+            for y in (band * bandHeight)..<min(height, (band + 1) * bandHeight) {
+                let out = UnsafeMutableRawPointer(result.row(y)).assumingMemoryBound(to: UInt32.self)
+                let count = Int(plan.tapCount[y])
+                guard lines.contains(y), count > 0 else {
+                    out.update(repeating: 0, count: width)
+                    continue
                 }
+                kernels.tiltCombine(
+                    UnsafePointer(source.row(Int(plan.firstTap[y]))), bytesPerRow: source.bytesPerRow,
+                    weights: plan.tapWeights + y * AxisTurnKernels.taps, count: count, width: sourceWidth,
+                    into: line + AxisTurnKernels.pad)
+                kernels.tiltAcross(
+                    line, sourceWidth: sourceWidth, terms: plan.alongTerms + 8 * y, columns: width, into: out)
             }
         }
     }
