@@ -36,6 +36,7 @@ struct Composer {
         }
         let rendered = clock.now
         let encoded = try ImageWriting.encode(image, as: format, request: request, outputPath: outputPath)
+        let encodedAt = clock.now
         try output.commit(encoded)
         if outputPath != "-", request.output == nil || outputPath != request.output { console.out(outputPath) }
         if request.isVerbose {
@@ -46,7 +47,7 @@ struct Composer {
             console.err(
                 "blurtool: compose \(image.width)x\(image.height), \(scene.layers.count) layers, "
                     + "\(request.threads) threads: read+load \(ms(loaded - start)) ms, render \(ms(rendered - loaded)) ms, "
-                    + "encode+write \(ms(clock.now - rendered)) ms")
+                    + "encode \(ms(encodedAt - rendered)) ms, write \(ms(clock.now - encodedAt)) ms")
             if let routes = warpRoutes?.summary, !routes.isEmpty {
                 console.err("blurtool: perspective layers warped \(routes)")
             }

@@ -1,6 +1,7 @@
 // libpng's full write API behind one function: its longjmp on error lands here, never in Swift.
 #include "bt_codec_shim.h"
 
+#include <isa-l/crc.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -14,23 +15,40 @@ typedef struct {
     int failed;
 } bt_growing_buffer;
 
-static void bt_png_write_bytes(png_structp png, png_bytep bytes, png_size_t count) {
-    bt_growing_buffer *buffer = png_get_io_ptr(png);
-    if (buffer->failed) {
-        return;
-    }
+// Appends to the buffer (which was sized for the whole file, so this grows it only for a large ICC profile);
+// returns 0 when it cannot grow.
+static int bt_buffer_append(bt_growing_buffer *buffer, const void *bytes, size_t count) {
     if (buffer->length + count > buffer->capacity) {
         size_t capacity = buffer->capacity * 2 > buffer->length + count ? buffer->capacity * 2 : buffer->length + count;
         uint8_t *grown = realloc(buffer->data, capacity);
-        if (grown == NULL) {
-            buffer->failed = 1;
-            png_error(png, "out of memory for the encoded PNG");
-        }
+        if (grown == NULL) return 0;
         buffer->data = grown;
         buffer->capacity = capacity;
     }
     memcpy(buffer->data + buffer->length, bytes, count);
     buffer->length += count;
+    return 1;
+}
+
+static void bt_png_write_bytes(png_structp png, png_bytep bytes, png_size_t count) {
+    bt_growing_buffer *buffer = png_get_io_ptr(png);
+    if (buffer->failed) {
+        return;
+    }
+    if (!bt_buffer_append(buffer, bytes, count)) {
+        buffer->failed = 1;
+        png_error(png, "out of memory for the encoded PNG");
+    }
+}
+
+// One chunk, its CRC by ISA-L (the CRC-32 of zlib and PNG, at several GB/s where zlib's is ~1).
+static int bt_append_chunk(bt_growing_buffer *buffer, const char type[4], const uint8_t *data, size_t length) {
+    uint8_t head[8] = {(uint8_t)(length >> 24), (uint8_t)(length >> 16), (uint8_t)(length >> 8), (uint8_t)length,
+                       (uint8_t)type[0], (uint8_t)type[1], (uint8_t)type[2], (uint8_t)type[3]};
+    uint32_t crc = crc32_gzip_refl(crc32_gzip_refl(0, head + 4, 4), data, length);
+    uint8_t tail[4] = {(uint8_t)(crc >> 24), (uint8_t)(crc >> 16), (uint8_t)(crc >> 8), (uint8_t)crc};
+    return bt_buffer_append(buffer, head, 8) && bt_buffer_append(buffer, data, length) &&
+           bt_buffer_append(buffer, tail, 4);
 }
 
 static void bt_png_flush(png_structp png) {
@@ -58,7 +76,7 @@ int bt_png_encode(const uint8_t *rgba, int width, int height, size_t bytes_per_r
     message[0] = 0;
     // The image data first: Sub-filtered rows deflated on the threads (bt_png_frame.c). libpng writes the chunks
     // before it (its own row writer would filter and deflate on one thread, with zlib), then the data goes in IDAT
-    // chunks of at most 1 MiB, then IEND.
+    // chunks of at most 1 MiB, then IEND, both written here.
     bt_png_frame_input input = {
         .pixels = rgba, .bytes_per_row = bytes_per_row, .width = width, .height = height,
         .channels = options->has_alpha ? 4 : 3, .level = options->compression_level,
@@ -67,7 +85,8 @@ int bt_png_encode(const uint8_t *rgba, int width, int height, size_t bytes_per_r
     size_t length = 0;
     if (bt_png_frame_encode(&input, &data, &length, message) != 0) return 1;
     bt_growing_buffer buffer = {0};
-    buffer.capacity = (size_t)width * (size_t)height * 2 + 1024;
+    // The data's chunks, IEND, and room for the header chunks (an ICC profile deflates to less than its size).
+    buffer.capacity = length + (length / BT_IDAT_BYTES + 2) * 12 + options->icc_length + 4096;
     buffer.data = malloc(buffer.capacity);
     if (buffer.data == NULL) {
         free(data);
@@ -103,11 +122,19 @@ int bt_png_encode(const uint8_t *rgba, int width, int height, size_t bytes_per_r
         png_set_sRGB_gAMA_and_cHRM(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
     }
     png_write_info(png, info);
-    for (size_t offset = 0; offset < length; offset += BT_IDAT_BYTES) {
+    int written = !buffer.failed;
+    for (size_t offset = 0; written && offset < length; offset += BT_IDAT_BYTES) {
         size_t chunk = length - offset < BT_IDAT_BYTES ? length - offset : BT_IDAT_BYTES;
-        png_write_chunk(png, (png_const_bytep)"IDAT", data + offset, chunk);
+        written = bt_append_chunk(&buffer, "IDAT", data + offset, chunk);
     }
-    png_write_chunk(png, (png_const_bytep)"IEND", NULL, 0);
+    written = written && bt_append_chunk(&buffer, "IEND", NULL, 0);
+    if (!written) {
+        png_destroy_write_struct(&png, &info);
+        free(buffer.data);
+        free(data);
+        snprintf(message, BT_MESSAGE_LENGTH, "out of memory for the encoded PNG");
+        return 1;
+    }
     png_destroy_write_struct(&png, &info);
     free(data);
     *out = buffer.data;
