@@ -35,10 +35,11 @@ public struct AnimationRequest: Equatable, Sendable {
     /// Pixels per point instead of the scene's own `scale` (a small preview: `--scale 1`).
     public var scale: Double?
     /// The animated PNG's level (`--png-compression`). 5 by default, where a still PNG's is 1. Measured on the
-    /// review entrance (61 frames, 1170×2532, two cores of a Zen 3 EPYC, 2026-12-05), whole job and bytes: level 1
-    /// (igzip) 0.37 s, 5.66 MB; 2 (libdeflate) 0.54 s, 4.53 MB; 3 0.57 s, 4.42 MB; 5 0.60 s, 4.29 MB. An animation
-    /// is written once and played many times, so the default keeps the smaller file; with zlib 5 the same job had
-    /// taken 1.05 s for 4.40 MB.
+    /// review entrance (61 frames, 1170×2532, two cores of a Zen 3 EPYC, 2026-12-06, medians of five), whole job
+    /// and bytes, its frames after the first deflated by the project's encoder at 2...6: level 1 (igzip) 0.39 s,
+    /// 5.66 MB; 2 0.41 s, 4.73 MB; 3 0.38 s, 4.57 MB; 4 0.41 s, 4.49 MB; 5 0.42 s, 4.42 MB; 6 0.50 s, 4.29 MB; 7
+    /// (libdeflate) 1.02 s, 4.06 MB. An animation is written once and played many times, so the default keeps a
+    /// small file; with libdeflate at 5 for every frame the job took 0.60 s for 4.29 MB, with zlib 5 1.05 s.
     public var animatedPNGLevel = 5
     /// `-q` and `--loop` were given: they apply to some outputs only, and elsewhere are a mistake to report.
     var isQualityGiven = false

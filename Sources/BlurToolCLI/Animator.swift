@@ -67,7 +67,7 @@ struct Animator {
             try renderer.renderFrames(
                 of: scene, count: count,
                 processingPerPixel: EncodingWork.operationsPerPixel(request, output: outputPath == nil ? nil : output),
-                process: sink.process,
+                processFrame: sink.process,
                 deliver: { index, encoded in
                     try sink.deliver(index, encoded)
                     progress.advance()

@@ -1,5 +1,6 @@
 import Compositor
 import ImageCodecs
+import Scenes
 
 #if canImport(Glibc)
     import Glibc
@@ -88,6 +89,15 @@ final class FrameSink: @unchecked Sendable {
             // a run refused before its first frame (a limit the renderer checks) writes nothing there.
             return FrameSink(kind: .y4m(writer), output: output, framesPerSecond: fps)
         }
+    }
+
+    /// A frame from the animation renderer, which knows where it can differ from the one before.
+    func process(_ drawn: DrawnFrame) throws -> Encoded {
+        if case .apng(let encoder) = kind {
+            return .apngFrame(
+                try encoder.encodeFrame(drawn.image, previous: drawn.previous, changesWithin: drawn.changeBound))
+        }
+        return try process(drawn.index, drawn.image, drawn.previous)
     }
 
     func process(_ index: Int, _ frame: Image, _ previous: Image?) throws -> Encoded {

@@ -56,14 +56,22 @@ public final class Image: @unchecked Sendable {
     /// memory that may run out.
     /// - Throws: `PixelMemory.Failure.invalidSize` for a negative size or one whose bytes overflow an Int,
     ///   `.outOfMemory` when the system refuses the memory.
-    public init(checkedWidth width: Int, height: Int, fill: Pixel = .transparent) throws(PixelMemory.Failure) {
+    public convenience init(checkedWidth width: Int, height: Int, fill: Pixel = .transparent)
+        throws(PixelMemory.Failure)
+    {
+        try self.init(checkedUninitializedWidth: width, height: height)
+        initializePixels(to: fill)
+    }
+
+    /// Allocates as `init(checkedWidth:height:fill:)` does, leaving the pixels to a caller that writes every one
+    /// (a frame that starts as a copy of its cached base, say: filling it first would be a wasted pass).
+    package init(checkedUninitializedWidth width: Int, height: Int) throws(PixelMemory.Failure) {
         let storage = try PixelStorage(checkedWidth: width, height: height, bytesPerPixel: Image.bytesPerPixel)
         self.width = width
         self.height = height
         bytesPerRow = width * Image.bytesPerPixel
         baseAddress = storage.pointer
         self.storage = storage
-        initializePixels(to: fill)
     }
 
     /// Makes a transparent image (every byte zero) of the given size. Traps on a negative size or when memory
@@ -201,6 +209,18 @@ public final class Image: @unchecked Sendable {
         let rowBytes = width * Image.bytesPerPixel
         for y in 0..<height {
             row(y).update(from: source.row(y), count: rowBytes)
+        }
+    }
+
+    /// Copies the pixels of `source` (the same size) inside `box`, clipped to the image.
+    package func copyPixels(from source: Image, in box: PixelBox) {
+        precondition(source.width == width && source.height == height, "copy between images of different sizes")
+        let left = max(box.x, 0)
+        let right = min(box.x + box.width, width)
+        guard left < right else { return }
+        for y in max(box.y, 0)..<max(min(box.y + box.height, height), max(box.y, 0)) {
+            (row(y) + left * Image.bytesPerPixel).update(
+                from: source.row(y) + left * Image.bytesPerPixel, count: (right - left) * Image.bytesPerPixel)
         }
     }
 

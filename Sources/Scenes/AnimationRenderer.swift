@@ -166,15 +166,29 @@ public struct AnimationRenderer: Sendable {
         process: @Sendable (Int, Image, Image?) throws -> Result,
         deliver: (Int, Result) throws -> Void
     ) throws {
+        try renderFrames(
+            of: scene, count: count, processingPerPixel: processingPerPixel,
+            processFrame: { frame in try process(frame.index, frame.image, frame.previous) }, deliver: deliver)
+    }
+
+    /// `renderFrames(of:count:processingPerPixel:process:deliver:)`, handing each frame on with the box where
+    /// it can differ from the one before (an animated PNG encoder compares the two there alone).
+    package func renderFrames<Result: Sendable>(
+        of scene: Scene, count: Int, processingPerPixel: Double = 0,
+        processFrame: @Sendable (DrawnFrame) throws -> Result,
+        deliver: (Int, Result) throws -> Void
+    ) throws {
         guard count > 0 else { return }
         let workers = try check(scene, frames: count, processingPerPixel: processingPerPixel).framesInFlight
         let cache = try makeCache(for: scene)
-        let pipeline = FramePipeline<Result>(count: count, window: FramePipeline<Result>.window(framesInFlight: workers))
+        let pipeline = FramePipeline<Result>(
+            count: count, window: FramePipeline<Result>.window(framesInFlight: workers), spareLimit: workers)
         // Frame 0 drawn on every thread first: it fills the cache (backdrops over the base) for the frames after
         // it. Its processing (the largest: an encoder's whole first frame) then runs beside the next frames.
         var first = renderer
         first.limits = .unlimited
-        let frame0 = Locked<Image?>(try first.render(scene.snapshot(at: 0), workspace: Workspace(), cache: cache))
+        let frame0 = Locked<DrawnCanvas?>(
+            DrawnCanvas(try first.renderFrame(scene.snapshot(at: 0), workspace: Workspace(), cache: cache)))
         var oneThread = first
         oneThread.threads = 1
         let single = oneThread
@@ -187,9 +201,11 @@ public struct AnimationRenderer: Sendable {
                         let frame =
                             index == 0
                             ? frame0.withLock { frame in defer { frame = nil }; return frame! }
-                            : try single.render(
-                                scene.snapshot(at: time(ofFrame: index)), workspace: workspace, cache: cache)
-                        try pipeline.finish(index, frame: frame, process: process, deliver: deliverBox.value)
+                            : DrawnCanvas(
+                                try single.renderFrame(
+                                    scene.snapshot(at: time(ofFrame: index)), workspace: workspace, cache: cache,
+                                    reusing: pipeline.takeSpare().map { ($0.image, $0.touched) }))
+                        try pipeline.finish(index, frame: frame, process: processFrame, deliver: deliverBox.value)
                     } catch {
                         pipeline.fail(error)
                     }
@@ -233,7 +249,7 @@ private final class FramePipeline<Result: Sendable>: @unchecked Sendable {
     private let lock = ConditionLock()
     // Guarded by `lock`:
     private var next = 0
-    private var frames: [Int: Image] = [:]
+    private var frames: [Int: DrawnCanvas] = [:]
     /// How many processings (its own, its successor's) still need each kept frame.
     private var users: [Int: Int] = [:]
     private var results: [Int: Result] = [:]
@@ -241,10 +257,19 @@ private final class FramePipeline<Result: Sendable>: @unchecked Sendable {
     /// A thread is delivering: the others leave their results to it rather than wait.
     private var delivering = false
     private var error: (any Error)?
+    /// Canvases of released frames that nothing else held, for the next frames to draw on (at most
+    /// `spareLimit`, one per frame in flight: each takes the place of a canvas that frame would allocate).
+    private var spares: [DrawnCanvas] = []
+    private let spareLimit: Int
 
-    init(count: Int, window: Int) {
+    init(count: Int, window: Int, spareLimit: Int) {
         self.count = count
         self.window = window
+        self.spareLimit = spareLimit
+    }
+
+    func takeSpare() -> DrawnCanvas? {
+        lock.withLock { spares.popLast() }
     }
 
     /// How many frames may be drawn ahead of the last one delivered: enough for the others to go on while one
@@ -274,15 +299,19 @@ private final class FramePipeline<Result: Sendable>: @unchecked Sendable {
     /// Keeps frame `index`, processes it against its predecessor (waiting for that one to be drawn), releases
     /// what is no longer needed and, unless another thread is at it, delivers every result whose turn has come.
     func finish(
-        _ index: Int, frame: Image, process: (Int, Image, Image?) throws -> Result, deliver: (Int, Result) throws -> Void
+        _ index: Int, frame: DrawnCanvas, process: (DrawnFrame) throws -> Result,
+        deliver: (Int, Result) throws -> Void
     ) throws {
         lock.withLock {
             frames[index] = frame
             users[index] = index + 1 < count ? 2 : 1
         }
         lock.broadcast()
-        let previous = index > 0 ? try waitForFrame(index - 1) : nil
-        let result = try process(index, frame, previous)
+        let result: Result
+        do {  // `previous` ends with this scope, before its frame is released (and may become a spare)
+            let previous = index > 0 ? try waitForFrame(index - 1) : nil
+            result = try process(DrawnFrame(index: index, canvas: frame, previous: previous))
+        }
         let delivers = lock.withLock { () -> Bool in
             results[index] = result
             release(index)
@@ -315,20 +344,62 @@ private final class FramePipeline<Result: Sendable>: @unchecked Sendable {
     private func release(_ index: Int) {
         let remaining = users[index, default: 1] - 1
         if remaining <= 0 {
-            frames[index] = nil
             users[index] = nil
+            if var canvas = frames.removeValue(forKey: index), spares.count < spareLimit,
+                isKnownUniquelyReferenced(&canvas.image)
+            {
+                spares.append(canvas)
+            }
         } else {
             users[index] = remaining
         }
     }
 
-    private func waitForFrame(_ index: Int) throws -> Image {
-        try lock.withLock { () throws -> Image in
+    private func waitForFrame(_ index: Int) throws -> DrawnCanvas {
+        try lock.withLock { () throws -> DrawnCanvas in
             while true {
                 if let frame = frames[index] { return frame }
                 if let error { throw error }
                 lock.wait()
             }
+        }
+    }
+}
+
+/// A frame's canvas and the box outside which it is the frame cache's base (nil: the base everywhere).
+struct DrawnCanvas: @unchecked Sendable {
+    var image: Image
+    let touched: PixelBox?
+
+    init(_ drawn: (image: Image, touched: PixelBox?)) {
+        (image, touched) = drawn
+    }
+}
+
+/// A frame as `renderFrames(of:count:processingPerPixel:processFrame:deliver:)` hands it on.
+package struct DrawnFrame: @unchecked Sendable {
+    package let index: Int
+    package let image: Image
+    /// Frame `index` − 1; nil for the first.
+    package let previous: Image?
+    /// Outside this box `image` and `previous` hold the same pixels; nil when they are the same everywhere. The
+    /// whole canvas for the first frame.
+    package let changeBound: PixelBox?
+
+    init(index: Int, canvas: DrawnCanvas, previous: DrawnCanvas?) {
+        self.index = index
+        image = canvas.image
+        self.previous = previous?.image
+        guard let previous else {
+            changeBound = PixelBox(x: 0, y: 0, width: canvas.image.width, height: canvas.image.height)
+            return
+        }
+        // Both frames are the base outside what each touched.
+        switch (canvas.touched, previous.touched) {
+        case (let a?, let b?): changeBound = a.union(b)
+        case (let a?, nil): changeBound = a
+        case (nil, let b?): changeBound = b
+        case (nil, nil): changeBound = nil
         }
     }
 }

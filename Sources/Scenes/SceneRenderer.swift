@@ -35,24 +35,52 @@ public struct SceneRenderer: Sendable {
     /// Draws a still scene (an animation's snapshot); with a cache, from its copy of the static bottom layers,
     /// with the backdrops and static groups it keeps. The result is the same with or without one.
     func render(_ scene: Scene, workspace: Workspace, cache: FrameCache?) throws(SceneRenderError) -> Image {
+        try renderFrame(scene, workspace: workspace, cache: cache).image
+    }
+
+    /// `render(_:workspace:cache:)`, with the box outside which the frame is the cache's base (`touched` nil: the
+    /// base everywhere; without a cache, the whole canvas): two frames drawn from one cache differ only inside
+    /// the union of theirs, which is all an animated PNG encoder then has to compare.
+    ///
+    /// `spare`: an earlier frame of the same cache that nothing else holds, drawn on again (only what it touched
+    /// is copied back from the base, and no new canvas's pages are cleared by the system).
+    func renderFrame(
+        _ scene: Scene, workspace: Workspace, cache: FrameCache?,
+        reusing spare: (image: Image, touched: PixelBox?)? = nil
+    ) throws(SceneRenderError) -> (image: Image, touched: PixelBox?) {
         let evaluation = SceneRenderer.evaluationWork(of: scene)
         guard evaluation <= limits.work else { throw .tooMuchWork(needed: evaluation, limit: limits.work) }
         let plan = plan(scene)
         try limits.check(plan.cost)
-        let canvas: Image
-        do {
-            canvas = try Image(
-                checkedWidth: scene.pixelWidth, height: scene.pixelHeight, fill: scene.background.premultipliedPixel)
-        } catch {
-            throw .outOfMemory(error)
-        }
         var layers = plan.layers[...]
-        if let cache {
-            canvas.copyPixels(from: cache.base)
-            layers = layers.dropFirst(cache.staticPrefix)
+        guard let cache else {
+            let canvas: Image
+            do {
+                canvas = try Image(
+                    checkedWidth: scene.pixelWidth, height: scene.pixelHeight,
+                    fill: scene.background.premultipliedPixel)
+            } catch {
+                throw .outOfMemory(error)
+            }
+            try draw(layers, onto: canvas, space: scene.space, workspace: workspace, cache: nil)
+            return (canvas, PixelBox(x: 0, y: 0, width: canvas.width, height: canvas.height))
         }
-        try draw(layers, onto: canvas, space: scene.space, workspace: workspace, cache: cache)
-        return canvas
+        let canvas: Image
+        if let spare, spare.image.width == cache.base.width, spare.image.height == cache.base.height {
+            canvas = spare.image
+            if let touched = spare.touched { canvas.copyPixels(from: cache.base, in: touched) }
+        } else {
+            do {  // every pixel comes from the base: no fill first
+                canvas = try Image(checkedUninitializedWidth: cache.base.width, height: cache.base.height)
+            } catch {
+                throw .outOfMemory(error)
+            }
+            canvas.copyPixels(from: cache.base)
+        }
+        layers = layers.dropFirst(cache.staticPrefix)
+        let history = CanvasHistory()
+        try draw(layers, onto: canvas, space: scene.space, workspace: workspace, cache: cache, history: history)
+        return (canvas, history.dirty)
     }
 
     /// Draws the scene's layers onto a canvas of its size that the caller keeps (a renderer's steady state, for
@@ -64,13 +92,14 @@ public struct SceneRenderer: Sendable {
     }
 
     /// Draws planned top-level layers onto a canvas of the scene's size.
+    /// `history`, with a cache: where the layers drawn leave the canvas no longer the cache's base.
     func draw(
         _ layers: ArraySlice<PlannedLayer>, onto canvas: Image, space: WorkingSpace, workspace: Workspace,
-        cache: FrameCache?
+        cache: FrameCache?, history: CanvasHistory? = nil
     ) throws(SceneRenderError) {
         let context = Context(
             target: canvas, space: space, workspace: workspace, cache: cache,
-            history: cache.map { _ in CanvasHistory() })
+            history: cache.map { _ in history ?? CanvasHistory() })
         for (index, layer) in zip(layers.indices, layers) {
             var inner = context
             inner.path = [index]

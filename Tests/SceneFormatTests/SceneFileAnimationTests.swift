@@ -70,21 +70,64 @@ final class SceneFileAnimationTests: XCTestCase {
     }
 
     /// The entrance with its labels: frames drawn in parallel through the frame cache (the title from the
-    /// static base, the rating labels inside their groups' cached pictures) equal each frame drawn alone.
+    /// static base, the rating labels inside their groups' cached pictures) equal each frame drawn alone, both
+    /// when the caller copies each frame (released canvases are then drawn on again for later frames) and when
+    /// it keeps the frames themselves (which must then never be drawn on again).
     func testEntranceFramesWithTextEqualFramesDrawnAlone() throws {
         var scene = try fixture("review-entrance.json")
         scene.scale = 0.5  // a debug build's seconds; the labels are still a few pixels tall
         let renderer = AnimationRenderer(framesPerSecond: 5, renderer: SceneRenderer(threads: 2))
         let count = renderer.frameCount(duration: scene.animationDuration)
-        let frames = Locked<[Int: Image]>([:])
+        let copied = Locked<[Int: Image]>([:])
         try renderer.renderFrames(
-            of: scene, count: count, process: { index, frame, _ in frames.withLock { $0[index] = frame.copy() } },
+            of: scene, count: count, process: { index, frame, _ in copied.withLock { $0[index] = frame.copy() } },
+            deliver: { _, _ in })
+        let kept = Locked<[Int: Image]>([:])
+        try renderer.renderFrames(
+            of: scene, count: count, process: { index, frame, _ in kept.withLock { $0[index] = frame } },
             deliver: { _, _ in })
         let alone = AnimationRenderer(framesPerSecond: 5, renderer: SceneRenderer(threads: 1))
         for index in 0..<count {
             let expected = try alone.frame(of: scene, at: alone.time(ofFrame: index))
-            XCTAssertTrue(try XCTUnwrap(frames.withLock { $0[index] }).hasSamePixels(as: expected), "frame \(index)")
+            XCTAssertTrue(try XCTUnwrap(copied.withLock { $0[index] }).hasSamePixels(as: expected), "frame \(index)")
+            XCTAssertTrue(try XCTUnwrap(kept.withLock { $0[index] }).hasSamePixels(as: expected), "kept \(index)")
         }
+    }
+
+    /// The animation renderer hands each frame on with the box outside which it equals the frame before (what it
+    /// and its predecessor drew over the cache's base), and the animated PNG encoder compares the two there
+    /// alone: for every animated fixture, each frame encodes to the same rectangle and bytes as with a comparison
+    /// of the whole canvas.
+    func testEveryFixtureFrameChangesOnlyInsideItsChangeBound() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.root + "fixtures").filter {
+            $0.hasSuffix(".json")
+        }
+        var animated = 0
+        for name in names.sorted() {
+            var scene = try fixture(name)
+            guard scene.isAnimated else { continue }
+            animated += 1
+            scene.scale = 0.25  // a debug build's seconds; every layer still draws
+            let renderer = AnimationRenderer(framesPerSecond: 12, renderer: SceneRenderer(threads: 2))
+            let encoder = AnimatedPNGEncoder(
+                width: scene.pixelWidth, height: scene.pixelHeight, frameDelay: FrameDelay(1, 12),
+                opaque: scene.staysOpaque, compressionLevel: 2)
+            let mismatches = Locked<[String]>([])
+            try renderer.renderFrames(
+                of: scene, count: renderer.frameCount(duration: scene.animationDuration),
+                processFrame: { frame in
+                    let bounded = try encoder.encodeFrame(
+                        frame.image, previous: frame.previous, changesWithin: frame.changeBound)
+                    let whole = try encoder.encodeFrame(frame.image, previous: frame.previous)
+                    if (bounded.x, bounded.y, bounded.width, bounded.height, bounded.data)
+                        != (whole.x, whole.y, whole.width, whole.height, whole.data)
+                    {
+                        mismatches.withLock { $0.append("\(name) frame \(frame.index)") }
+                    }
+                }, deliver: { _, _ in })
+            XCTAssertEqual(mismatches.withLock { $0 }, [])
+        }
+        XCTAssertGreaterThan(animated, 10)
     }
 
     func testKeyframesVelocityRepeatAndImage() throws {

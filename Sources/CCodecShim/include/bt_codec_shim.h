@@ -131,11 +131,14 @@ typedef struct {
     size_t bytes_per_row;         // the input's row stride
     int width, height;
     int channels;                 // written per pixel: 3 (RGB, the fourth input byte dropped) or 4 (RGBA)
-    int level;                    // 0 stored, 1 igzip in bands, 2...9 libdeflate at that level (see the .c)
+    int level;                    // 0 stored, 1 igzip in bands, 2...6 ours or libdeflate, 7...9 libdeflate (see the .c)
     int band_rows;                // rows per independently deflated band: the output depends on this alone
     int threads;                  // threads to filter and deflate bands on (1: the calling thread only)
     int opaque_alpha;             // with 4 channels, 1 writes every alpha byte as 255 (alpha the caller drops)
+    int deflater;                 // levels 2...6: BT_DEFLATER_BY_DATA (0), or one of the two forced (tests)
 } bt_png_frame_input;
+
+enum { BT_DEFLATER_BY_DATA = 0, BT_DEFLATER_RUNS = 1, BT_DEFLATER_LIBDEFLATE = 2 };
 
 /// One PNG image's zlib data stream (what IDAT or fdAT chunks carry): each row Sub-filtered, then deflated (in
 /// bands of `band_rows` rows on `threads` threads at levels 0 and 1, each band primed with the 32 KiB before it), so

@@ -61,11 +61,20 @@ public struct AnimatedPNGEncoder: Sendable {
     /// called for different frames on several threads at once.
     /// - Throws: `CodecError.encodingFailed` when a frame's size is not the animation's, `.outOfMemory`.
     public func encodeFrame(_ frame: Image, previous: Image?) throws(CodecError) -> AnimatedPNGFrame {
+        try encodeFrame(frame, previous: previous, changesWithin: PixelBox(x: 0, y: 0, width: width, height: height))
+    }
+
+    /// `encodeFrame(_:previous:)` for a caller that knows the two frames hold the same pixels outside `bound`
+    /// (nil: everywhere), as the animation renderer does: only that box is compared.
+    package func encodeFrame(_ frame: Image, previous: Image?, changesWithin bound: PixelBox?)
+        throws(CodecError) -> AnimatedPNGFrame
+    {
         try checkSize(of: frame)
         var box = (x: 0, y: 0, width: width, height: height)
         if let previous {
             try checkSize(of: previous)
-            box = ChangedRegion.boundingBox(of: frame, since: previous) ?? (x: 0, y: 0, width: 1, height: 1)
+            let unchanged = (x: 0, y: 0, width: 1, height: 1)
+            box = bound.flatMap { ChangedRegion.boundingBox(of: frame, since: previous, within: $0) } ?? unchanged
         }
         let region = frame.region(x: box.x, y: box.y, width: box.width, height: box.height)
         let blendsOver = opaque && previous != nil
@@ -83,7 +92,7 @@ public struct AnimatedPNGEncoder: Sendable {
             pixels: pixels.baseAddress, bytes_per_row: pixels.bytesPerRow, width: Int32(box.width),
             height: Int32(box.height), channels: Int32(channels), level: Int32(compressionLevel),
             band_rows: bt_png_band_rows(Int32(box.width), Int32(channels)), threads: Int32(clamping: threads),
-            opaque_alpha: opaque && !blendsOver ? 1 : 0)
+            opaque_alpha: opaque && !blendsOver ? 1 : 0, deflater: Int32(BT_DEFLATER_BY_DATA))
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         var message = [CChar](repeating: 0, count: Int(BT_MESSAGE_LENGTH))

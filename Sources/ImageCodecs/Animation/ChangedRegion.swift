@@ -8,23 +8,32 @@ import Compositor
 
 /// Where two frames of one size differ: what an APNG frame after the first has to carry.
 enum ChangedRegion {
-    /// The smallest rectangle holding every pixel that differs, or nil when none does.
-    static func boundingBox(of frame: Image, since previous: Image) -> (x: Int, y: Int, width: Int, height: Int)? {
-        let rowBytes = frame.width * Image.bytesPerPixel
+    /// The smallest rectangle holding every pixel that differs inside `area` (the frames are the same outside
+    /// it; it is clipped to the frame), or nil when none does.
+    static func boundingBox(of frame: Image, since previous: Image, within area: PixelBox)
+        -> (x: Int, y: Int, width: Int, height: Int)?
+    {
+        let areaLeft = max(area.x, 0)
+        let areaRight = min(area.x + area.width, frame.width)  // exclusive
+        let areaTop = max(area.y, 0)
+        let areaBottom = min(area.y + area.height, frame.height)
+        guard areaLeft < areaRight, areaTop < areaBottom else { return nil }
+        let rowBytes = (areaRight - areaLeft) * Image.bytesPerPixel
+        let offset = areaLeft * Image.bytesPerPixel
         var top = -1
         var bottom = -1
-        for y in 0..<frame.height where memcmp(frame.row(y), previous.row(y), rowBytes) != 0 {
+        for y in areaTop..<areaBottom where memcmp(frame.row(y) + offset, previous.row(y) + offset, rowBytes) != 0 {
             if top < 0 { top = y }
             bottom = y
         }
         guard top >= 0 else { return nil }
-        var left = frame.width
-        var right = -1
+        var left = areaRight
+        var right = areaLeft - 1
         for y in top...bottom {
             let a = UnsafeRawPointer(frame.row(y))
             let b = UnsafeRawPointer(previous.row(y))
             // Only columns outside the box found so far can widen it.
-            var x = 0
+            var x = areaLeft
             while x < left,
                 a.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
                     == b.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
@@ -32,7 +41,7 @@ enum ChangedRegion {
                 x += 1
             }
             left = min(left, x)
-            var end = frame.width - 1
+            var end = areaRight - 1
             while end > right,
                 a.loadUnaligned(fromByteOffset: end * 4, as: UInt32.self)
                     == b.loadUnaligned(fromByteOffset: end * 4, as: UInt32.self)
