@@ -7,7 +7,7 @@
 /// --fps 70 --size 1170x2532 --threads 1` (7 frames) between two photos (busy frames) and between the same photos
 /// blurred at σ 40 (smooth frames), less the same with `--benchmark`, the slower of the two at each level.
 /// PNG data is Sub-filtered, stored at 0, igzip at 1, libdeflate at 2…9 (`bt_png_frame.c`; the project's own
-/// encoder takes a mostly transparent frame at 2…6, faster there, so these busy frames bound it): seconds a frame
+/// encoder takes frames with runs at 2…6, faster there, so these busy frames bound it): seconds a frame
 /// 0.083, 0.106, 0.199, 0.219, 0.241, 0.354, 0.48, 0.80, 2.37, 3.89 (smooth frames are the slow ones from level 7).
 /// With zlib and libpng's filter heuristic they had been 0.07, 0.19, 0.22, 0.38, 0.30, 0.58, 1.25, 1.78, 3.3 and 5.0.
 /// YUV4MPEG2 took 20 ms a frame (6 a pixel); an animated WebP 1.14 µs a pixel lossless (940), 155 ns lossy (130).

@@ -16,7 +16,8 @@ public struct EncodeOptions: Sendable {
     public var isProgressive: Bool
     /// PNG compression, 0...9 as zlib counts it: 0 stores, 1 (the default, for speed) deflates with ISA-L's igzip,
     /// 2...9 with libdeflate at that level (smaller than zlib's same level, and faster), except that at 2...6 an
-    /// image mostly fully transparent takes the project's own encoder, made for such runs (`bt_png_frame.c`).
+    /// image with runs (transparent areas, flat colour) takes the project's own encoder, made for them, on every
+    /// thread (`bt_png_frame.c`).
     public var pngCompressionLevel: Int
     /// Threads a PNG's rows are filtered and deflated on (level 1's bands are deflated in parallel too); the bytes
     /// are the same for every count.

@@ -4,8 +4,8 @@ import ImageCodecs
 import TestSupport
 import XCTest
 
-/// The project's own deflate encoder (`bt_deflate.c`), which levels 2...6 take for mostly transparent frames (an
-/// animated PNG's unchanged area): every stream it writes is inflated by zlib to exactly the Sub-filtered rows
+/// The project's own deflate encoder (`bt_deflate.c`), which levels 2...6 take for images with runs (an animated
+/// PNG frame's transparent unchanged area, a screen's flat colour): every stream it writes is inflated by zlib to exactly the Sub-filtered rows
 /// (computed here), the same bytes for every thread count, on the shapes of data that exercise its parts: runs
 /// (distance-1 matches, across bands and past 258 bytes), rows repeated whole (matches longer than it inserts into
 /// its chains), periodic stripes, noise (which only stored blocks keep at its size), translucent pixels scattered
@@ -135,20 +135,25 @@ final class DeflateEncoderTests: XCTestCase {
         XCTAssertLessThan(sizes[1], sizes[0], "level 2 against igzip's 1: \(sizes)")
     }
 
-    /// Left to choose, levels 2...6 take ours for a frame mostly transparent and libdeflate for anything else;
-    /// a still PNG (opaque here) is libdeflate's, as before.
+    /// Left to choose, levels 2...6 take ours where a quarter of the pixels repeat their left neighbour (a
+    /// transparent area, flat colour) and libdeflate elsewhere; a still PNG chooses the same way.
     func testTheDataChoosesTheEncoder() throws {
         let named = Dictionary(uniqueKeysWithValues: samples.map { ($0.name, $0.image) })
-        for (name, ours) in [("scattered", true), ("photo", false), ("stripes", false)] {
+        for (name, ours) in [("scattered", true), ("blocks", true), ("noise", false), ("stripes", false)] {
             let image = try XCTUnwrap(named[name])
             let chosen = try stream(image, level: 5, threads: 2, deflater: Int32(BT_DEFLATER_BY_DATA))
             let forced = try stream(
                 image, level: 5, threads: 2, deflater: Int32(ours ? BT_DEFLATER_RUNS : BT_DEFLATER_LIBDEFLATE))
             XCTAssertEqual(chosen, forced, name)
+            let other = try stream(
+                image, level: 5, threads: 2, deflater: Int32(ours ? BT_DEFLATER_LIBDEFLATE : BT_DEFLATER_RUNS))
+            XCTAssertNotEqual(chosen, other, name)
         }
-        let photo = try XCTUnwrap(named["photo"])
-        let still = try ImageEncoder.encode(photo, as: .png, options: EncodeOptions(pngCompressionLevel: 5))
-        let data = try stream(photo, level: 5, threads: 1, deflater: Int32(BT_DEFLATER_LIBDEFLATE))
-        XCTAssertNotNil(still.firstRange(of: data), "the still's IDAT is libdeflate's stream")
+        for name in ["blocks", "noise"] {
+            let image = try XCTUnwrap(named[name])
+            let still = try ImageEncoder.encode(image, as: .png, options: EncodeOptions(pngCompressionLevel: 5))
+            let data = try stream(image, level: 5, threads: 1, deflater: Int32(BT_DEFLATER_BY_DATA))
+            XCTAssertNotNil(still.firstRange(of: data), "the still's IDAT is the chosen stream (\(name))")
+        }
     }
 }
