@@ -1,7 +1,6 @@
 // libpng's full write API behind one function: its longjmp on error lands here, never in Swift.
 #include "bt_codec_shim.h"
 
-#include <isa-l/crc.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -15,8 +14,7 @@ typedef struct {
     int failed;
 } bt_growing_buffer;
 
-// Appends to the buffer (which was sized for the whole file, so this grows it only for a large ICC profile);
-// returns 0 when it cannot grow.
+// Appends to the buffer, growing it as needed; returns 0 when it cannot grow.
 static int bt_buffer_append(bt_growing_buffer *buffer, const void *bytes, size_t count) {
     if (buffer->length + count > buffer->capacity) {
         size_t capacity = buffer->capacity * 2 > buffer->length + count ? buffer->capacity * 2 : buffer->length + count;
@@ -39,16 +37,6 @@ static void bt_png_write_bytes(png_structp png, png_bytep bytes, png_size_t coun
         buffer->failed = 1;
         png_error(png, "out of memory for the encoded PNG");
     }
-}
-
-// One chunk, its CRC by ISA-L (the CRC-32 of zlib and PNG, at several GB/s where zlib's is ~1).
-static int bt_append_chunk(bt_growing_buffer *buffer, const char type[4], const uint8_t *data, size_t length) {
-    uint8_t head[8] = {(uint8_t)(length >> 24), (uint8_t)(length >> 16), (uint8_t)(length >> 8), (uint8_t)length,
-                       (uint8_t)type[0], (uint8_t)type[1], (uint8_t)type[2], (uint8_t)type[3]};
-    uint32_t crc = crc32_gzip_refl(crc32_gzip_refl(0, head + 4, 4), data, length);
-    uint8_t tail[4] = {(uint8_t)(crc >> 24), (uint8_t)(crc >> 16), (uint8_t)(crc >> 8), (uint8_t)crc};
-    return bt_buffer_append(buffer, head, 8) && bt_buffer_append(buffer, data, length) &&
-           bt_buffer_append(buffer, tail, 4);
 }
 
 static void bt_png_flush(png_structp png) {
@@ -74,42 +62,29 @@ int bt_png_encode(const uint8_t *rgba, int width, int height, size_t bytes_per_r
     *out = NULL;
     *out_length = 0;
     message[0] = 0;
-    // The image data first: Sub-filtered rows deflated on the threads (bt_png_frame.c). libpng writes the chunks
-    // before it (its own row writer would filter and deflate on one thread, with zlib), then the data goes in IDAT
-    // chunks of at most 1 MiB, then IEND, both written here.
-    bt_png_frame_input input = {
-        .pixels = rgba, .bytes_per_row = bytes_per_row, .width = width, .height = height,
-        .channels = options->has_alpha ? 4 : 3, .level = options->compression_level,
-        .band_rows = bt_png_band_rows(width, options->has_alpha ? 4 : 3), .threads = options->threads};
-    uint8_t *data = NULL;
-    size_t length = 0;
-    if (bt_png_frame_encode(&input, &data, &length, message) != 0) return 1;
-    bt_growing_buffer buffer = {0};
-    // The data's chunks, IEND, and room for the header chunks (an ICC profile deflates to less than its size).
-    buffer.capacity = length + (length / BT_IDAT_BYTES + 2) * 12 + options->icc_length + 4096;
-    buffer.data = malloc(buffer.capacity);
-    if (buffer.data == NULL) {
-        free(data);
-        snprintf(message, BT_MESSAGE_LENGTH, "out of memory for the encoded PNG");
-        return 1;
-    }
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, message, bt_png_error, bt_png_warning);
+    // libpng writes the signature and the header chunks (its own row writer would filter and deflate on one
+    // thread, with zlib); the image data is bt_png_frame.c's Sub-filtered rows deflated on the threads, written
+    // after them straight into IDAT chunks of at most 1 MiB, then IEND.
+    bt_growing_buffer header = {0};
+    header.capacity = options->icc_length + 4096;  // an ICC profile deflates to less than its size
+    header.data = malloc(header.capacity);
+    png_structp png = header.data ? png_create_write_struct(PNG_LIBPNG_VER_STRING, message, bt_png_error,
+                                                            bt_png_warning)
+                                  : NULL;
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (png == NULL || info == NULL) {
         png_destroy_write_struct(&png, NULL);
-        free(buffer.data);
-        free(data);
+        free(header.data);
         snprintf(message, BT_MESSAGE_LENGTH, "could not start libpng");
         return 1;
     }
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
-        free(buffer.data);
-        free(data);
+        free(header.data);
         return 1;
     }
     png_set_benign_errors(png, 1);  // a questionable ICC profile is dropped with a warning, not fatal
-    png_set_write_fn(png, &buffer, bt_png_write_bytes, bt_png_flush);
+    png_set_write_fn(png, &header, bt_png_write_bytes, bt_png_flush);
     png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
                  options->has_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
@@ -122,22 +97,12 @@ int bt_png_encode(const uint8_t *rgba, int width, int height, size_t bytes_per_r
         png_set_sRGB_gAMA_and_cHRM(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
     }
     png_write_info(png, info);
-    int written = !buffer.failed;
-    for (size_t offset = 0; written && offset < length; offset += BT_IDAT_BYTES) {
-        size_t chunk = length - offset < BT_IDAT_BYTES ? length - offset : BT_IDAT_BYTES;
-        written = bt_append_chunk(&buffer, "IDAT", data + offset, chunk);
-    }
-    written = written && bt_append_chunk(&buffer, "IEND", NULL, 0);
-    if (!written) {
-        png_destroy_write_struct(&png, &info);
-        free(buffer.data);
-        free(data);
-        snprintf(message, BT_MESSAGE_LENGTH, "out of memory for the encoded PNG");
-        return 1;
-    }
     png_destroy_write_struct(&png, &info);
-    free(data);
-    *out = buffer.data;
-    *out_length = buffer.length;
-    return 0;
+    bt_png_frame_input input = {
+        .pixels = rgba, .bytes_per_row = bytes_per_row, .width = width, .height = height,
+        .channels = options->has_alpha ? 4 : 3, .level = options->compression_level,
+        .band_rows = bt_png_band_rows(width, options->has_alpha ? 4 : 3), .threads = options->threads};
+    int status = bt_png_frame_encode_file(&input, header.data, header.length, BT_IDAT_BYTES, out, out_length, message);
+    free(header.data);
+    return status;
 }

@@ -33,8 +33,8 @@
 //   entrance frame 18, whole      1.04 MB 43 ms   0.92 MB  113 ms  0.94 MB 76 ms
 //   a fade between photos, RGBA   -               5.50 MB  300 ms  5.50 MB 351 ms
 //
-// Bands (levels 0 and 1, and ours) are cut by row count alone (never by thread count), each is deflated with the previous
-// band's last 32 KiB of filtered bytes as its dictionary and ends on a sync flush (the last on a finish), and the
+// Bands (levels 0 and 1, and ours) are cut by row count alone (never by thread count), each is deflated with the
+// previous band's last 32 KiB of filtered bytes as its dictionary and ends on a sync flush (the last on a finish), and the
 // Adler-32s are combined in band order: the bytes written are the same for every thread count. A thread filters a
 // band (and the rows of its dictionary again) into its own scratch and deflates it there, so the filtered image
 // is never written to memory: on the review screen that took a cold two-thread encode from 30-38 ms to 16-29 ms.
@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
 
@@ -132,7 +133,8 @@ static size_t bt_igzip_band(const uint8_t *data, size_t size, size_t dictionary,
     stream.level_buf = level_buffer;
     stream.level_buf_size = ISAL_DEF_LVL1_DEFAULT;
     stream.gzip_flag = IGZIP_DEFLATE;
-    if (dictionary > 0 && isal_deflate_set_dict(&stream, (uint8_t *)data - dictionary, (uint32_t)dictionary) != COMP_OK) {
+    if (dictionary > 0 &&
+        isal_deflate_set_dict(&stream, (uint8_t *)data - dictionary, (uint32_t)dictionary) != COMP_OK) {
         return 0;
     }
     stream.next_in = (uint8_t *)data;
@@ -285,6 +287,94 @@ static int bt_frame_fail(bt_frame_job *job, char message[BT_MESSAGE_LENGTH], con
     return 1;
 }
 
+// Where the zlib stream goes: a buffer of its own (an APNG frame's, which the caller frames in fdAT chunks), or
+// straight into a still PNG's file after its header chunks, framed in IDAT chunks as it is written (no copy of
+// the stream between the two).
+typedef struct {
+    const uint8_t *prefix;      // the file's signature and header chunks; NULL for the bare stream
+    size_t prefix_length;
+    size_t chunk_bytes;         // IDAT data per chunk
+    size_t stream_length;       // the whole stream's, known before it is written
+    uint8_t *out;
+    size_t written;             // of the stream so far
+    uint32_t crc;
+} bt_stream_writer;
+
+static size_t bt_file_length(const bt_stream_writer *w) {
+    if (w->prefix == NULL) return w->stream_length;
+    size_t chunks = (w->stream_length + w->chunk_bytes - 1) / w->chunk_bytes;
+    return w->prefix_length + w->stream_length + 12 * chunks + 12;  // + IEND
+}
+
+static void bt_put_be32(uint8_t *at, uint32_t value) {
+    at[0] = (uint8_t)(value >> 24);
+    at[1] = (uint8_t)(value >> 16);
+    at[2] = (uint8_t)(value >> 8);
+    at[3] = (uint8_t)value;
+}
+
+static void bt_stream_begin(bt_stream_writer *w) {
+    if (w->prefix != NULL) memcpy(w->out, w->prefix, w->prefix_length);
+}
+
+static void bt_stream_put(bt_stream_writer *w, const uint8_t *bytes, size_t count) {
+    if (w->prefix == NULL) {
+        memcpy(w->out + w->written, bytes, count);
+        w->written += count;
+        return;
+    }
+    while (count > 0) {
+        size_t chunk = w->written / w->chunk_bytes;
+        size_t into = w->written % w->chunk_bytes;
+        uint8_t *data = w->out + w->prefix_length + chunk * (w->chunk_bytes + 12) + 8;
+        if (into == 0) {
+            size_t left = w->stream_length - w->written;
+            bt_put_be32(data - 8, (uint32_t)(left < w->chunk_bytes ? left : w->chunk_bytes));
+            memcpy(data - 4, "IDAT", 4);
+            w->crc = crc32_gzip_refl(0, data - 4, 4);
+        }
+        size_t take = w->chunk_bytes - into < count ? w->chunk_bytes - into : count;
+        memcpy(data + into, bytes, take);
+        w->crc = crc32_gzip_refl(w->crc, data + into, take);
+        w->written += take;
+        bytes += take;
+        count -= take;
+        if (w->written % w->chunk_bytes == 0 || w->written == w->stream_length) {
+            size_t length = w->written % w->chunk_bytes == 0 ? w->chunk_bytes : w->written % w->chunk_bytes;
+            bt_put_be32(data + length, w->crc);
+        }
+    }
+}
+
+static void bt_stream_end(bt_stream_writer *w) {
+    if (w->prefix == NULL) return;
+    static const uint8_t iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+    memcpy(w->out + bt_file_length(w) - 12, iend, 12);
+}
+
+// libdeflate's levels: the filtered rows as one zlib stream at the same level.
+static int bt_deflate_whole(bt_frame_job *job, bt_stream_writer *writer, char message[BT_MESSAGE_LENGTH]) {
+    struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(job->input->level);
+    if (compressor == NULL) return bt_frame_fail(job, message, "out of memory for the deflate compressor");
+    size_t size = job->row_bytes * (size_t)job->input->height;
+    size_t capacity = libdeflate_zlib_compress_bound(compressor, size);
+    uint8_t *stream = malloc(capacity);
+    size_t length = stream ? libdeflate_zlib_compress(compressor, job->filtered, size, stream, capacity) : 0;
+    libdeflate_free_compressor(compressor);
+    writer->stream_length = length;
+    writer->out = length > 0 ? malloc(bt_file_length(writer)) : NULL;
+    if (writer->out == NULL) {
+        free(stream);
+        return bt_frame_fail(job, message, "out of memory for the compressed frame");
+    }
+    bt_stream_begin(writer);
+    bt_stream_put(writer, stream, length);
+    bt_stream_end(writer);
+    free(stream);
+    bt_frame_fail(job, message, "");  // frees the filtered rows; the message stays empty
+    return 0;
+}
+
 // At least a quarter of a sample of the pixels (every eighth row) the same as the pixel to their left: rows with
 // runs after the Sub filter, which our encoder takes faster than libdeflate (see the top; a photo's busy rows
 // repeat 2 % of their pixels, the entrance's first frame 67 %, its later frames 95 %).
@@ -314,29 +404,7 @@ static int bt_takes_our_deflater(const bt_png_frame_input *input) {
     return bt_has_runs(input);
 }
 
-// libdeflate's levels: the filtered rows as one zlib stream at the same level.
-static int bt_deflate_whole(bt_frame_job *job, uint8_t **out, size_t *out_length, char message[BT_MESSAGE_LENGTH]) {
-    struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(job->input->level);
-    if (compressor == NULL) return bt_frame_fail(job, message, "out of memory for the deflate compressor");
-    size_t size = job->row_bytes * (size_t)job->input->height;
-    size_t capacity = libdeflate_zlib_compress_bound(compressor, size);
-    uint8_t *stream = malloc(capacity);
-    size_t length = stream ? libdeflate_zlib_compress(compressor, job->filtered, size, stream, capacity) : 0;
-    libdeflate_free_compressor(compressor);
-    if (length == 0) {
-        free(stream);
-        return bt_frame_fail(job, message, "out of memory for the compressed frame");
-    }
-    bt_frame_fail(job, message, "");  // frees the filtered rows; the message stays empty
-    *out = stream;
-    *out_length = length;
-    return 0;
-}
-
-int bt_png_frame_encode(const bt_png_frame_input *input, uint8_t **out, size_t *out_length,
-                        char message[BT_MESSAGE_LENGTH]) {
-    *out = NULL;
-    *out_length = 0;
+static int bt_encode(const bt_png_frame_input *input, bt_stream_writer *writer, char message[BT_MESSAGE_LENGTH]) {
     message[0] = 0;
     bt_frame_job job;
     memset(&job, 0, sizeof(job));
@@ -360,7 +428,7 @@ int bt_png_frame_encode(const bt_png_frame_input *input, uint8_t **out, size_t *
         if (job.filtered == NULL) return bt_frame_fail(&job, message, "out of memory for the frame's filtered rows");
         bt_run_phase(&job, threads, bt_filter_worker);
         if (atomic_load(&job.failed)) return bt_frame_fail(&job, message, "out of memory filtering the frame's rows");
-        return bt_deflate_whole(&job, out, out_length, message);
+        return bt_deflate_whole(&job, writer, message);
     }
     job.band_output = calloc((size_t)job.bands, sizeof(uint8_t *));
     job.band_length = calloc((size_t)job.bands, sizeof(size_t));
@@ -371,31 +439,54 @@ int bt_png_frame_encode(const bt_png_frame_input *input, uint8_t **out, size_t *
     bt_run_phase(&job, threads, bt_band_worker);
     if (atomic_load(&job.failed)) return bt_frame_fail(&job, message, "could not deflate the frame (out of memory?)");
 
-    size_t total = 2 + 4;
-    for (int i = 0; i < job.bands; i++) total += job.band_length[i];
-    uint8_t *stream = malloc(total);
-    if (stream == NULL) return bt_frame_fail(&job, message, "out of memory for the compressed frame");
+    writer->stream_length = 2 + 4;
+    for (int i = 0; i < job.bands; i++) writer->stream_length += job.band_length[i];
+    writer->out = malloc(bt_file_length(writer));
+    if (writer->out == NULL) return bt_frame_fail(&job, message, "out of memory for the compressed frame");
+    bt_stream_begin(writer);
     // The zlib header: deflate with a 32 KiB window, FLEVEL 0 ("fastest") for levels 0 and 1 and 1 ("fast") for
     // ours, FCHECK last.
-    stream[0] = 0x78;
-    int flevel = input->level <= 1 ? 0 : 1;
-    stream[1] = (uint8_t)(flevel << 6);
-    stream[1] = (uint8_t)(stream[1] + (31 - (stream[0] * 256 + stream[1]) % 31) % 31);
-    size_t offset = 2;
+    uint8_t header[2] = {0x78, (uint8_t)((input->level <= 1 ? 0 : 1) << 6)};
+    header[1] = (uint8_t)(header[1] + (31 - (header[0] * 256 + header[1]) % 31) % 31);
+    bt_stream_put(writer, header, 2);
     uLong adler = 1L;
     for (int i = 0; i < job.bands; i++) {
-        memcpy(stream + offset, job.band_output[i], job.band_length[i]);
-        offset += job.band_length[i];
+        bt_stream_put(writer, job.band_output[i], job.band_length[i]);
         int first;
         int rows = bt_band_rows(&job, i, &first);
         adler = adler32_combine(adler, job.band_adler[i], (z_off_t)(job.row_bytes * (size_t)rows));
     }
-    stream[offset] = (uint8_t)(adler >> 24);
-    stream[offset + 1] = (uint8_t)(adler >> 16);
-    stream[offset + 2] = (uint8_t)(adler >> 8);
-    stream[offset + 3] = (uint8_t)adler;
+    uint8_t trailer[4];
+    bt_put_be32(trailer, (uint32_t)adler);
+    bt_stream_put(writer, trailer, 4);
+    bt_stream_end(writer);
     bt_frame_fail(&job, message, "");  // frees the bands; the message stays empty
-    *out = stream;
-    *out_length = total;
+    return 0;
+}
+
+int bt_png_frame_encode(const bt_png_frame_input *input, uint8_t **out, size_t *out_length,
+                        char message[BT_MESSAGE_LENGTH]) {
+    bt_stream_writer writer = {0};
+    *out = NULL;
+    *out_length = 0;
+    if (bt_encode(input, &writer, message) != 0) return 1;
+    *out = writer.out;
+    *out_length = bt_file_length(&writer);
+    return 0;
+}
+
+int bt_png_frame_encode_file(const bt_png_frame_input *input, const uint8_t *prefix, size_t prefix_length,
+                             size_t chunk_bytes, uint8_t **out, size_t *out_length,
+                             char message[BT_MESSAGE_LENGTH]) {
+    bt_stream_writer writer = {.prefix = prefix, .prefix_length = prefix_length, .chunk_bytes = chunk_bytes};
+    *out = NULL;
+    *out_length = 0;
+    if (prefix == NULL || chunk_bytes == 0 || chunk_bytes > 0x7FFFFFFF) {
+        snprintf(message, BT_MESSAGE_LENGTH, "invalid PNG framing parameters");
+        return 1;
+    }
+    if (bt_encode(input, &writer, message) != 0) return 1;
+    *out = writer.out;
+    *out_length = bt_file_length(&writer);
     return 0;
 }

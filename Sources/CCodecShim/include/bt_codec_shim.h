@@ -147,6 +147,13 @@ enum { BT_DEFLATER_BY_DATA = 0, BT_DEFLATER_RUNS = 1, BT_DEFLATER_LIBDEFLATE = 2
 int bt_png_frame_encode(const bt_png_frame_input *input, uint8_t **out, size_t *out_length,
                         char message[BT_MESSAGE_LENGTH]);
 
+/// A still PNG's file from `prefix` (its signature and header chunks) and `bt_png_frame_encode`'s stream, written
+/// straight into IDAT chunks of at most `chunk_bytes` of data each as it is assembled, then IEND: one malloc'd
+/// buffer in *out, the stream never copied on its own. Returns 0 on success.
+int bt_png_frame_encode_file(const bt_png_frame_input *input, const uint8_t *prefix, size_t prefix_length,
+                             size_t chunk_bytes, uint8_t **out, size_t *out_length,
+                             char message[BT_MESSAGE_LENGTH]);
+
 /// The `band_rows` for an image `width` pixels wide written with `channels` channels: about 256 KiB of filtered
 /// bytes a band, at least one row.
 int bt_png_band_rows(int width, int channels);
