@@ -97,7 +97,8 @@ final class SceneFileAnimationTests: XCTestCase {
     /// The animation renderer hands each frame on with the box outside which it equals the frame before (what it
     /// and its predecessor drew over the cache's base), and the animated PNG encoder compares the two there
     /// alone: for every animated fixture, each frame encodes to the same rectangle and bytes as with a comparison
-    /// of the whole canvas.
+    /// of the whole canvas. And each frame, drawn on a released frame's canvas where one was free (only its
+    /// touched box copied back from the base), equals the frame drawn alone.
     func testEveryFixtureFrameChangesOnlyInsideItsChangeBound() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.root + "fixtures").filter {
             $0.hasSuffix(".json")
@@ -108,11 +109,13 @@ final class SceneFileAnimationTests: XCTestCase {
             guard scene.isAnimated else { continue }
             animated += 1
             scene.scale = 0.25  // a debug build's seconds; every layer still draws
-            let renderer = AnimationRenderer(framesPerSecond: 12, renderer: SceneRenderer(threads: 2))
+            let renderer = AnimationRenderer(framesPerSecond: 6, renderer: SceneRenderer(threads: 2))
+            let alone = AnimationRenderer(framesPerSecond: 6, renderer: SceneRenderer(threads: 1))
             let encoder = AnimatedPNGEncoder(
-                width: scene.pixelWidth, height: scene.pixelHeight, frameDelay: FrameDelay(1, 12),
+                width: scene.pixelWidth, height: scene.pixelHeight, frameDelay: FrameDelay(1, 6),
                 opaque: scene.staysOpaque, compressionLevel: 2)
             let mismatches = Locked<[String]>([])
+            let drawn = scene
             try renderer.renderFrames(
                 of: scene, count: renderer.frameCount(duration: scene.animationDuration),
                 processFrame: { frame in
@@ -123,6 +126,10 @@ final class SceneFileAnimationTests: XCTestCase {
                         != (whole.x, whole.y, whole.width, whole.height, whole.data)
                     {
                         mismatches.withLock { $0.append("\(name) frame \(frame.index)") }
+                    }
+                    let expected = try alone.frame(of: drawn, at: alone.time(ofFrame: frame.index))
+                    if !frame.image.hasSamePixels(as: expected) {
+                        mismatches.withLock { $0.append("\(name) frame \(frame.index) drawn alone") }
                     }
                 }, deliver: { _, _ in })
             XCTAssertEqual(mismatches.withLock { $0 }, [])
