@@ -433,16 +433,43 @@ let images: [String: Image] = [
 let fixtures = FixtureScenes(directory: options.images)
 struct MissingImage: Error {}
 
-/// A few frames of an animated scene drawn as an animation (with the frame cache, on two threads) and one of
-/// them drawn alone: they must be the same pixels.
+/// Whether every pixel where `image` and `previous` differ lies inside `bound` (nil: they differ nowhere).
+func changesOnlyInside(_ bound: PixelBox?, _ image: Image, _ previous: Image) -> Bool {
+    for y in 0..<image.height {
+        for x in 0..<image.width where image[x, y] != previous[x, y] {
+            guard let bound, bound.x <= x, x < bound.x + bound.width, bound.y <= y, y < bound.y + bound.height
+            else { return false }
+        }
+    }
+    return true
+}
+
+/// A few frames of an animated scene drawn as an animation (with the frame cache, on two threads, later frames on
+/// released canvases) and drawn alone: they must be the same pixels, and each must differ from the one before
+/// only inside the box the renderer hands on with it.
 func animate(_ scene: Scene, number: Int, lateTime: Double) throws -> String {
     let duration = min(scene.animationDuration, 2)
     let animator = AnimationRenderer(framesPerSecond: 6 / max(duration, 0.05), renderer: renderer)
     let count = min(animator.frameCount(duration: duration), 7)
     let frames = Locked([Int: Image]())
+    let outsideBound = Locked([Int]())
     try animator.renderFrames(
-        of: scene, count: count, process: { index, frame, _ in frames.withLock { $0[index] = frame } },
+        of: scene, count: count,
+        processFrame: { frame in
+            // Copied, so that the frame's canvas is free to be drawn on again.
+            frames.withLock { $0[frame.index] = frame.image.copy() }
+            guard let previous = frame.previous, !changesOnlyInside(frame.changeBound, frame.image, previous) else {
+                return
+            }
+            outsideBound.withLock { $0.append(frame.index) }
+        },
         deliver: { _, _ in })
+    if let index = outsideBound.withLock({ $0.first }) {
+        say("scenefuzz: CHANGE OUTSIDE ITS BOUND in case \(number) at frame \(index); kept in \(options.state)")
+        _ = FileManager.default.createFile(atPath: options.state + "/case-\(number).json", contents: Data(
+            (try? Data(contentsOf: URL(fileURLWithPath: options.state + "/current.json"))) ?? Data()))
+        return "CHANGE OUTSIDE ITS BOUND"
+    }
     // Every frame drawn alone, the case's own first (as before: a frame drawn from the cache that differs only at
     // one time, as at a flip's edge-on midpoint, is found whichever frame the case number names).
     for step in 0..<count {
