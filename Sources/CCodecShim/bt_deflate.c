@@ -6,6 +6,7 @@
 // a sync flush (or the final block), so bands deflated on several threads join into one stream.
 #include "bt_deflate.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,15 +82,15 @@ static int bt_dist_code(int distance) {  // 0...29 for distances 1...32768
     return 2 * bits + (((distance - 1) >> (bits - 1)) & 1);
 }
 
-// Lengths 3...258 → code 0...28, computed once per deflater call from the table above.
+// Lengths 3...258 → code 0...28, filled from the table above once, by whichever thread deflates first.
 static uint8_t bt_length_codes[BT_MAX_MATCH + 1];
-static int bt_tables_ready;
+static pthread_once_t bt_tables_once = PTHREAD_ONCE_INIT;
 
-static void bt_prepare_tables(void) {
-    if (__atomic_load_n(&bt_tables_ready, __ATOMIC_ACQUIRE)) return;
+static void bt_fill_tables(void) {
     for (int length = 3; length <= BT_MAX_MATCH; length++) bt_length_codes[length] = (uint8_t)bt_length_code(length);
-    __atomic_store_n(&bt_tables_ready, 1, __ATOMIC_RELEASE);
 }
+
+static void bt_prepare_tables(void) { pthread_once(&bt_tables_once, bt_fill_tables); }
 
 // --- Huffman codes -----------------------------------------------------------------------------------------------
 
