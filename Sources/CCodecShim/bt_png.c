@@ -101,7 +101,8 @@ int bt_png_encode(const uint8_t *rgba, int width, int height, size_t bytes_per_r
     bt_png_frame_input input = {
         .pixels = rgba, .bytes_per_row = bytes_per_row, .width = width, .height = height,
         .channels = options->has_alpha ? 4 : 3, .level = options->compression_level,
-        .band_rows = bt_png_band_rows(width, options->has_alpha ? 4 : 3), .threads = options->threads};
+        .band_rows = bt_png_band_rows(width, options->has_alpha ? 4 : 3), .threads = options->threads,
+        .check_opaque = !options->has_alpha && options->check_opaque};
     int status = bt_png_frame_encode_file(&input, header.data, header.length, BT_IDAT_BYTES, out, out_length, message);
     free(header.data);
     return status;

@@ -68,8 +68,9 @@ typedef uint8_t bt_bytes16 __attribute__((vector_size(16)));
 
 // Row y Sub-filtered into `out` (its filter byte first): every byte less the same byte of the pixel to its left
 // (zero left of the first), taken on the input's 4-byte pixels 16 bytes at a time, then packed to 3 bytes a
-// pixel through `deltas` (width * 4 bytes) when the output drops the fourth byte.
-static void bt_filter_row(const bt_png_frame_input *input, int y, uint8_t *deltas, uint8_t *out) {
+// pixel through `deltas` (width * 4 bytes) when the output drops the fourth byte. Returns 0 when the output
+// drops it and it was not 255 somewhere (the row is not opaque), else 1.
+static int bt_filter_row(const bt_png_frame_input *input, int y, uint8_t *deltas, uint8_t *out) {
     const uint8_t *source = input->pixels + input->bytes_per_row * (size_t)y;
     size_t length = (size_t)input->width * 4;
     // An alpha forced to 255 is ORed in before subtracting: 255 at the first pixel, 0 after.
@@ -78,21 +79,29 @@ static void bt_filter_row(const bt_png_frame_input *input, int y, uint8_t *delta
                                  : (bt_bytes16){0};
     uint8_t *target = input->channels == 4 ? out + 1 : deltas;
     for (size_t i = 0; i < 4; i++) target[i] = source[i] | alpha[i];
+    bt_bytes16 all = {255, 255, 255, source[3], 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
     size_t i = 4;
     for (; i + 16 <= length; i += 16) {  // i stays a multiple of 4, so alpha's lanes fall on the alpha bytes
         bt_bytes16 here, left;
         memcpy(&here, source + i, 16);
         memcpy(&left, source + i - 4, 16);
+        all &= here;
         bt_bytes16 difference = (here | alpha) - (left | alpha);
         memcpy(target + i, &difference, 16);
     }
-    for (; i < length; i++) target[i] = (uint8_t)((source[i] | alpha[i % 4]) - (source[i - 4] | alpha[i % 4]));
+    uint8_t tail = 255;
+    for (; i < length; i++) {
+        target[i] = (uint8_t)((source[i] | alpha[i % 4]) - (source[i - 4] | alpha[i % 4]));
+        if (i % 4 == 3) tail &= source[i];
+    }
     out[0] = 1;
-    if (input->channels == 4) return;
+    if (input->channels == 4) return 1;
+    int opaque = (all[3] & all[7] & all[11] & all[15] & tail) == 255;
     // Four bytes stored per pixel, three bytes apart: each store's fourth byte is overwritten by the next.
     size_t last = (size_t)input->width - 1;
     for (size_t x = 0; x < last; x++) memcpy(out + 1 + 3 * x, deltas + 4 * x, 4);
     memcpy(out + 1 + 3 * last, deltas + 4 * last, 3);
+    return opaque;
 }
 
 typedef struct {
@@ -106,6 +115,7 @@ typedef struct {
     uint32_t *band_adler;
     atomic_int next_band;
     atomic_int failed;
+    atomic_int translucent;     // a row dropped a fourth byte that was not 255 (see `check_opaque`)
 } bt_frame_job;
 
 static int bt_band_rows(const bt_frame_job *job, int band, int *first) {
@@ -115,10 +125,16 @@ static int bt_band_rows(const bt_frame_job *job, int band, int *first) {
     return end - *first;
 }
 
-// Rows first..<first + rows, Sub-filtered, into `target`; `deltas` is width * 4 bytes of scratch.
-static void bt_filter_rows(const bt_frame_job *job, int first, int rows, uint8_t *deltas, uint8_t *target) {
+// Rows first..<first + rows, Sub-filtered, into `target`; `deltas` is width * 4 bytes of scratch. With
+// `check_opaque`, a translucent row ends the job (it must be written with its alpha).
+static void bt_filter_rows(bt_frame_job *job, int first, int rows, uint8_t *deltas, uint8_t *target) {
+    int opaque = 1;
     for (int y = first; y < first + rows; y++) {
-        bt_filter_row(job->input, y, deltas, target + job->row_bytes * (size_t)(y - first));
+        opaque &= bt_filter_row(job->input, y, deltas, target + job->row_bytes * (size_t)(y - first));
+    }
+    if (!opaque && job->input->check_opaque) {
+        atomic_store(&job->translucent, 1);
+        atomic_store(&job->failed, 1);
     }
 }
 
@@ -195,6 +211,7 @@ static int bt_filter_and_deflate_band(bt_frame_job *job, int band, const bt_band
     int rows = bt_band_rows(job, band, &first);
     int before = first < job->dictionary_rows ? first : job->dictionary_rows;
     bt_filter_rows(job, first - before, before + rows, scratch->deltas, scratch->rows);
+    if (atomic_load(&job->translucent)) return 0;
     const uint8_t *data = scratch->rows + job->row_bytes * (size_t)before;
     size_t size = job->row_bytes * (size_t)rows;
     size_t preceding = job->row_bytes * (size_t)before;
@@ -254,7 +271,7 @@ static void *bt_filter_worker(void *argument) {
         return NULL;
     }
     int band;
-    while ((band = atomic_fetch_add(&job->next_band, 1)) < job->bands) {
+    while (!atomic_load(&job->failed) && (band = atomic_fetch_add(&job->next_band, 1)) < job->bands) {
         int first;
         int rows = bt_band_rows(job, band, &first);
         bt_filter_rows(job, first, rows, deltas, job->filtered + job->row_bytes * (size_t)first);
@@ -410,7 +427,8 @@ static int bt_encode(const bt_png_frame_input *input, bt_stream_writer *writer, 
     memset(&job, 0, sizeof(job));
     job.input = input;
     if (input->width <= 0 || input->height <= 0 || input->band_rows <= 0 || input->level < 0 || input->level > 9
-        || (input->channels != 3 && input->channels != 4) || input->deflater < 0 || input->deflater > 2) {
+        || (input->channels != 3 && input->channels != 4) || input->deflater < 0 || input->deflater > 2
+        || (input->check_opaque && input->channels != 3)) {
         return bt_frame_fail(&job, message, "invalid frame encoding parameters");
     }
     job.row_bytes = (size_t)input->width * (size_t)input->channels + 1;
@@ -423,10 +441,15 @@ static int bt_encode(const bt_png_frame_input *input, bt_stream_writer *writer, 
     int threads = input->threads < 1 ? 1 : (input->threads > job.bands ? job.bands : input->threads);
     atomic_init(&job.next_band, 0);
     atomic_init(&job.failed, 0);
+    atomic_init(&job.translucent, 0);
     if (input->level >= 2 && !bt_takes_our_deflater(input)) {
         job.filtered = malloc(job.row_bytes * (size_t)input->height);
         if (job.filtered == NULL) return bt_frame_fail(&job, message, "out of memory for the frame's filtered rows");
         bt_run_phase(&job, threads, bt_filter_worker);
+        if (atomic_load(&job.translucent)) {
+            bt_frame_fail(&job, message, "a pixel is not opaque");
+            return BT_PNG_NOT_OPAQUE;
+        }
         if (atomic_load(&job.failed)) return bt_frame_fail(&job, message, "out of memory filtering the frame's rows");
         return bt_deflate_whole(&job, writer, message);
     }
@@ -437,6 +460,10 @@ static int bt_encode(const bt_png_frame_input *input, bt_stream_writer *writer, 
         return bt_frame_fail(&job, message, "out of memory for the frame's bands");
     }
     bt_run_phase(&job, threads, bt_band_worker);
+    if (atomic_load(&job.translucent)) {
+        bt_frame_fail(&job, message, "a pixel is not opaque");
+        return BT_PNG_NOT_OPAQUE;
+    }
     if (atomic_load(&job.failed)) return bt_frame_fail(&job, message, "could not deflate the frame (out of memory?)");
 
     writer->stream_length = 2 + 4;
@@ -469,7 +496,8 @@ int bt_png_frame_encode(const bt_png_frame_input *input, uint8_t **out, size_t *
     bt_stream_writer writer = {0};
     *out = NULL;
     *out_length = 0;
-    if (bt_encode(input, &writer, message) != 0) return 1;
+    int status = bt_encode(input, &writer, message);
+    if (status != 0) return status;
     *out = writer.out;
     *out_length = bt_file_length(&writer);
     return 0;
@@ -485,7 +513,8 @@ int bt_png_frame_encode_file(const bt_png_frame_input *input, const uint8_t *pre
         snprintf(message, BT_MESSAGE_LENGTH, "invalid PNG framing parameters");
         return 1;
     }
-    if (bt_encode(input, &writer, message) != 0) return 1;
+    int status = bt_encode(input, &writer, message);
+    if (status != 0) return status;
     *out = writer.out;
     *out_length = bt_file_length(&writer);
     return 0;

@@ -40,11 +40,19 @@ public enum ImageEncoder {
         return try takeOutput(status: status, output: output, length: length, message: message)
     }
 
-    /// Opaque images become RGB PNGs, others RGBA (straight alpha, as PNG requires).
+    /// Opaque images become RGB PNGs, others RGBA (straight alpha, as PNG requires). Most are opaque, so the image
+    /// is first encoded as RGB with the filter pass (which reads every pixel anyway) checking the alpha it drops;
+    /// only a translucent one is then converted to straight alpha and encoded again, as RGBA.
     private static func encodePNG(_ image: Image, options: EncodeOptions) throws -> [UInt8] {
-        let hasAlpha = !image.isOpaque
-        // Opaque premultiplied pixels are already straight; only translucent images need converting.
-        let straight = hasAlpha ? straightCopy(of: image) : image
+        if let asRGB = try encodePNGData(image, hasAlpha: false, options: options) { return asRGB }
+        guard let asRGBA = try encodePNGData(straightCopy(of: image), hasAlpha: true, options: options) else {
+            throw CodecError.encodingFailed("the encoder refused an image with alpha")  // never: RGBA is not checked
+        }
+        return asRGBA
+    }
+
+    /// The PNG of `pixels` (straight alpha) as RGBA, or as RGB unless a pixel is not opaque (nil then).
+    private static func encodePNGData(_ pixels: Image, hasAlpha: Bool, options: EncodeOptions) throws -> [UInt8]? {
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         var message = [CChar](repeating: 0, count: Int(BT_MESSAGE_LENGTH))
@@ -52,12 +60,13 @@ public enum ImageEncoder {
         let status = icc.withUnsafeBufferPointer { icc in
             var shimOptions = bt_png_encode_options(
                 compression_level: Int32(min(max(options.pngCompressionLevel, 0), 9)), has_alpha: hasAlpha ? 1 : 0,
-                threads: Int32(clamping: max(options.threads, 1)), icc: icc.isEmpty ? nil : icc.baseAddress,
-                icc_length: icc.count)
+                check_opaque: hasAlpha ? 0 : 1, threads: Int32(clamping: max(options.threads, 1)),
+                icc: icc.isEmpty ? nil : icc.baseAddress, icc_length: icc.count)
             return bt_png_encode(
-                straight.baseAddress, Int32(image.width), Int32(image.height), straight.bytesPerRow,
+                pixels.baseAddress, Int32(pixels.width), Int32(pixels.height), pixels.bytesPerRow,
                 &shimOptions, &output, &length, &message)
         }
+        if status == BT_PNG_NOT_OPAQUE { return nil }
         return try takeOutput(status: status, output: output, length: length, message: message)
     }
 

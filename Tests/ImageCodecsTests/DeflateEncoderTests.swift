@@ -65,7 +65,7 @@ final class DeflateEncoderTests: XCTestCase {
             pixels: image.baseAddress, bytes_per_row: image.bytesPerRow, width: Int32(image.width),
             height: Int32(image.height), channels: channels, level: Int32(level),
             band_rows: bt_png_band_rows(Int32(image.width), channels), threads: Int32(threads), opaque_alpha: 0,
-            deflater: deflater)
+            deflater: deflater, check_opaque: 0)
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         var message = [CChar](repeating: 0, count: Int(BT_MESSAGE_LENGTH))

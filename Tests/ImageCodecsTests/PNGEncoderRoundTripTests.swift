@@ -63,6 +63,26 @@ final class PNGEncoderRoundTripTests: XCTestCase {
         XCTAssertTrue(decoded.hasSamePixels(as: region.copy()))
     }
 
+    /// The encoder writes RGB while checking, in its filter pass, that every alpha it drops is 255; one translucent
+    /// pixel anywhere (the first, the last, one in the row's tail after its 16-byte blocks, one deep in a band)
+    /// makes it encode the image again as RGBA, at every level's path and thread count.
+    func testOneTranslucentPixelAnywhereMakesAnRGBAFile() throws {
+        let (width, height) = (39, 700)  // 156 bytes a row: the first pixel, 9 blocks of 16, a tail of 2 pixels
+        for (x, y) in [(0, 0), (width - 1, height - 1), (width - 1, 3), (17, 650)] {
+            let image = TestImages.photoLike(width: width, height: height, seed: 6)
+            image[x, y] = Pixel(red: 10, green: 20, blue: 30, alpha: 200)
+            for (level, threads) in [(1, 1), (1, 3), (5, 2), (9, 1)] {
+                let png = try ImageEncoder.encode(
+                    image, as: .png, options: EncodeOptions(pngCompressionLevel: level, threads: threads))
+                let decoded = try ImageDecoder.decode(png)
+                XCTAssertTrue(decoded.info.hasAlpha, "(\(x), \(y)), level \(level)")
+                XCTAssertTrue(decoded.image.hasSamePixels(as: image), "(\(x), \(y)), level \(level)")
+            }
+        }
+        let opaque = TestImages.photoLike(width: width, height: height, seed: 6)
+        XCTAssertFalse(try ImageDecoder.decode(ImageEncoder.encode(opaque, as: .png)).info.hasAlpha)
+    }
+
     func testCompressionLevelChangesTheSizeButNotThePixels() throws {
         let original = TestImages.photoLike(width: 64, height: 48, seed: 3)
         let stored = try ImageEncoder.encode(original, as: .png, options: EncodeOptions(pngCompressionLevel: 0))

@@ -108,13 +108,15 @@ int bt_png_decode(const uint8_t *data, size_t size, const bt_png_decode_options 
 typedef struct {
     int compression_level;        // 0...9, as bt_png_frame_input's level
     int has_alpha;                // write RGBA; otherwise RGB (the fourth byte of each pixel is dropped)
+    int check_opaque;             // without alpha, return BT_PNG_NOT_OPAQUE if a dropped byte is not 255
     int threads;                  // threads to filter and deflate on (the bytes are the same for every count)
     const uint8_t *icc;           // written as iCCP when not NULL
     size_t icc_length;
 } bt_png_encode_options;
 
 /// Encodes straight-alpha RGBA8 rows as PNG into a malloc'd buffer: libpng writes the header chunks (IHDR, iCCP or
-/// sRGB), the image data is `bt_png_frame_encode`'s stream in IDAT chunks. Returns 0 on success.
+/// sRGB), the image data is `bt_png_frame_encode`'s stream in IDAT chunks. Returns 0 on success, BT_PNG_NOT_OPAQUE
+/// (`check_opaque`), or 1 with `message`.
 int bt_png_encode(const uint8_t *rgba, int width, int height, size_t bytes_per_row,
                   const bt_png_encode_options *options, uint8_t **out, size_t *out_length,
                   char message[BT_MESSAGE_LENGTH]);
@@ -136,9 +138,13 @@ typedef struct {
     int threads;                  // threads to filter and deflate bands on (1: the calling thread only)
     int opaque_alpha;             // with 4 channels, 1 writes every alpha byte as 255 (alpha the caller drops)
     int deflater;                 // levels 2...6: BT_DEFLATER_BY_DATA (0), or one of the two forced (tests)
+    int check_opaque;             // with 3 channels, 1 fails with BT_PNG_NOT_OPAQUE if a dropped byte is not 255
 } bt_png_frame_input;
 
 enum { BT_DEFLATER_BY_DATA = 0, BT_DEFLATER_RUNS = 1, BT_DEFLATER_LIBDEFLATE = 2 };
+
+/// What the encoders return when `check_opaque` found a translucent pixel: encode again with its alpha.
+enum { BT_PNG_NOT_OPAQUE = 2 };
 
 /// One PNG image's zlib data stream (what IDAT or fdAT chunks carry): each row Sub-filtered, then deflated (in
 /// bands of `band_rows` rows on `threads` threads at levels 0 and 1, each band primed with the 32 KiB before it), so

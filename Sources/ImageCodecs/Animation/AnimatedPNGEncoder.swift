@@ -92,7 +92,7 @@ public struct AnimatedPNGEncoder: Sendable {
             pixels: pixels.baseAddress, bytes_per_row: pixels.bytesPerRow, width: Int32(box.width),
             height: Int32(box.height), channels: Int32(channels), level: Int32(compressionLevel),
             band_rows: bt_png_band_rows(Int32(box.width), Int32(channels)), threads: Int32(clamping: threads),
-            opaque_alpha: opaque && !blendsOver ? 1 : 0, deflater: Int32(BT_DEFLATER_BY_DATA))
+            opaque_alpha: opaque && !blendsOver ? 1 : 0, deflater: Int32(BT_DEFLATER_BY_DATA), check_opaque: 0)
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         var message = [CChar](repeating: 0, count: Int(BT_MESSAGE_LENGTH))
