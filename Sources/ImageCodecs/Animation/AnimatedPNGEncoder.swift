@@ -195,7 +195,12 @@ public struct AnimatedPNGEncoder: Sendable {
 
     /// The region's pixels where they differ from `previous` (forced opaque), transparent zeros where not.
     private func changedPixels(of region: Image, since previous: Image) throws(CodecError) -> Image {
-        let copy = try blankCopy(of: region)
+        let copy: Image
+        do {  // every pixel is written below: no clearing first
+            copy = try Image(checkedUninitializedWidth: region.width, height: region.height)
+        } catch {
+            throw .outOfMemory("a \(region.width)x\(region.height) frame's copy")
+        }
         for y in 0..<region.height {
             let (source, before, target) = (region.row(y), previous.row(y), copy.row(y))
             for x in 0..<region.width {
@@ -211,14 +216,6 @@ public struct AnimatedPNGEncoder: Sendable {
 
     /// The alpha byte of an RGBA pixel loaded as a little- or big-endian word.
     private static let opaqueAlpha: UInt32 = 1.littleEndian == 1 ? 0xFF00_0000 : 0x0000_00FF
-
-    private func blankCopy(of region: Image) throws(CodecError) -> Image {
-        do {
-            return try Image(checkedWidth: region.width, height: region.height)
-        } catch {
-            throw .outOfMemory("a \(region.width)x\(region.height) frame's copy")
-        }
-    }
 
     private func straightCopy(of region: Image) throws(CodecError) -> Image {
         let copy: Image
