@@ -448,6 +448,15 @@ static inline void bt_add_match(bt_deflater *d, int length, int distance) {
     d->dist_frequency[bt_dist_code(distance)]++;
 }
 
+// Writes the pending items as a block once there is no room for two more (a match and the literal before it),
+// the next block starting at `position`.
+static inline void bt_end_block_if_full(bt_deflater *d, bt_bit_writer *w, const uint8_t *base, int32_t *block_start,
+                                        int32_t position) {
+    if (d->item_count <= BT_BLOCK_ITEMS - 2) return;
+    bt_flush_block(d, w, base + *block_start, (size_t)(position - *block_start), 0);
+    *block_start = position;
+}
+
 size_t bt_deflate(bt_deflater *d, const uint8_t *data, size_t size, size_t dictionary, int last, uint8_t *out,
                   size_t capacity) {
     bt_prepare_tables();
@@ -473,31 +482,20 @@ size_t bt_deflate(bt_deflater *d, const uint8_t *data, size_t size, size_t dicti
     int32_t position = (int32_t)dictionary;
     int32_t block_start = position;
     while (position < end) {
-        if (d->item_count > BT_BLOCK_ITEMS - 2) {
-            bt_flush_block(d, &w, base + block_start, (size_t)(position - block_start), 0);
-            block_start = position;
-        }
+        bt_end_block_if_full(d, &w, base, &block_start, position);
         int32_t remaining = end - position;
         // A run of the byte before: distance-1 matches, its positions left out of the chains but its last three.
         if (position > 0 && remaining >= 8 &&
             bt_load64(base + position) == 0x0101010101010101ull * base[position - 1]) {
             int run = 8 + bt_match_length(base + position + 8, base + position + 7, remaining - 8);
             int32_t run_end = position + run;
-            while (run > 0) {
+            while (run > 0) {  // every match at least 3 long: the run is 8 or more, and no piece leaves 1 or 2
                 int take = run > BT_MAX_MATCH ? BT_MAX_MATCH : run;
                 if (run - take > 0 && run - take < 3) take = run - 3;
-                if (take < 3) {
-                    bt_add_literal(d, base[position]);
-                    take = 1;
-                } else {
-                    bt_add_match(d, take, 1);
-                }
+                bt_add_match(d, take, 1);
                 position += take;
                 run -= take;
-                if (d->item_count > BT_BLOCK_ITEMS - 2) {
-                    bt_flush_block(d, &w, base + block_start, (size_t)(position - block_start), 0);
-                    block_start = position;
-                }
+                bt_end_block_if_full(d, &w, base, &block_start, position);
             }
             if (inserted < run_end - 3) inserted = run_end - 3;
             continue;

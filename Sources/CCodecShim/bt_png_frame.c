@@ -34,10 +34,11 @@
 //   a fade between photos, RGBA   -               5.50 MB  300 ms  5.50 MB 351 ms
 //
 // Bands (levels 0 and 1, and ours) are cut by row count alone (never by thread count), each is deflated with the
-// previous band's last 32 KiB of filtered bytes as its dictionary and ends on a sync flush (the last on a finish), and the
-// Adler-32s are combined in band order: the bytes written are the same for every thread count. A thread filters a
-// band (and the rows of its dictionary again) into its own scratch and deflates it there, so the filtered image
-// is never written to memory: on the review screen that took a cold two-thread encode from 30-38 ms to 16-29 ms.
+// previous band's last 32 KiB of filtered bytes as its dictionary and ends on a sync flush (the last on a
+// finish), and the Adler-32s are combined in band order: the bytes written are the same for every thread count.
+// A thread filters a band (and the rows of its dictionary again) into its own scratch and deflates it there, so
+// the filtered image is never written to memory: on the review screen that took a cold two-thread encode from
+// 30-38 ms to 16-29 ms.
 #include "bt_codec_shim.h"
 #include "bt_deflate.h"
 
@@ -193,10 +194,11 @@ static size_t bt_band_capacity(size_t size) {
     return zlib > ours ? zlib : ours;
 }
 
-// One thread's scratch for levels 0 and 1: a band's filtered rows after the rows of its dictionary (refiltered,
-// so no band waits for another and the rows never leave the cache: a band and its dictionary are ~290 KiB), a
-// row of pixel deltas, igzip's hash tables and token buffer, and room for a band's deflated bytes (copied out to a
-// buffer of their size, so no band's worst case is ever allocated afresh).
+// One thread's scratch for the banded encoders (stored, igzip, ours): a band's filtered rows after the rows of
+// its dictionary (refiltered, so no band waits for another and the rows never leave the cache: a band and its
+// dictionary are ~290 KiB), a row of pixel deltas, igzip's hash tables and token buffer or our deflater, and room
+// for a band's deflated bytes (copied out to a buffer of their size, so no band's worst case is ever allocated
+// afresh).
 typedef struct {
     uint8_t *rows;
     uint8_t *deltas;
@@ -369,6 +371,12 @@ static void bt_stream_end(bt_stream_writer *w) {
     memcpy(w->out + bt_file_length(w) - 12, iend, 12);
 }
 
+// The job ended on a translucent row (`check_opaque`): the caller encodes again with alpha.
+static int bt_not_opaque(bt_frame_job *job, char message[BT_MESSAGE_LENGTH]) {
+    bt_frame_fail(job, message, "a pixel is not opaque");
+    return BT_PNG_NOT_OPAQUE;
+}
+
 // libdeflate's levels: the filtered rows as one zlib stream at the same level.
 static int bt_deflate_whole(bt_frame_job *job, bt_stream_writer *writer, char message[BT_MESSAGE_LENGTH]) {
     struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(job->input->level);
@@ -378,16 +386,24 @@ static int bt_deflate_whole(bt_frame_job *job, bt_stream_writer *writer, char me
     uint8_t *stream = malloc(capacity);
     size_t length = stream ? libdeflate_zlib_compress(compressor, job->filtered, size, stream, capacity) : 0;
     libdeflate_free_compressor(compressor);
-    writer->stream_length = length;
-    writer->out = length > 0 ? malloc(bt_file_length(writer)) : NULL;
-    if (writer->out == NULL) {
+    if (length == 0) {
         free(stream);
         return bt_frame_fail(job, message, "out of memory for the compressed frame");
     }
-    bt_stream_begin(writer);
-    bt_stream_put(writer, stream, length);
-    bt_stream_end(writer);
-    free(stream);
+    writer->stream_length = length;
+    if (writer->prefix == NULL) {  // the bare stream is libdeflate's buffer itself
+        writer->out = stream;
+    } else {
+        writer->out = malloc(bt_file_length(writer));
+        if (writer->out == NULL) {
+            free(stream);
+            return bt_frame_fail(job, message, "out of memory for the compressed frame");
+        }
+        bt_stream_begin(writer);
+        bt_stream_put(writer, stream, length);
+        bt_stream_end(writer);
+        free(stream);
+    }
     bt_frame_fail(job, message, "");  // frees the filtered rows; the message stays empty
     return 0;
 }
@@ -446,10 +462,7 @@ static int bt_encode(const bt_png_frame_input *input, bt_stream_writer *writer, 
         job.filtered = malloc(job.row_bytes * (size_t)input->height);
         if (job.filtered == NULL) return bt_frame_fail(&job, message, "out of memory for the frame's filtered rows");
         bt_run_phase(&job, threads, bt_filter_worker);
-        if (atomic_load(&job.translucent)) {
-            bt_frame_fail(&job, message, "a pixel is not opaque");
-            return BT_PNG_NOT_OPAQUE;
-        }
+        if (atomic_load(&job.translucent)) return bt_not_opaque(&job, message);
         if (atomic_load(&job.failed)) return bt_frame_fail(&job, message, "out of memory filtering the frame's rows");
         return bt_deflate_whole(&job, writer, message);
     }
@@ -460,10 +473,7 @@ static int bt_encode(const bt_png_frame_input *input, bt_stream_writer *writer, 
         return bt_frame_fail(&job, message, "out of memory for the frame's bands");
     }
     bt_run_phase(&job, threads, bt_band_worker);
-    if (atomic_load(&job.translucent)) {
-        bt_frame_fail(&job, message, "a pixel is not opaque");
-        return BT_PNG_NOT_OPAQUE;
-    }
+    if (atomic_load(&job.translucent)) return bt_not_opaque(&job, message);
     if (atomic_load(&job.failed)) return bt_frame_fail(&job, message, "could not deflate the frame (out of memory?)");
 
     writer->stream_length = 2 + 4;

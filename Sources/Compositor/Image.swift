@@ -215,10 +215,10 @@ public final class Image: @unchecked Sendable {
     /// Copies the pixels of `source` (the same size) inside `box`, clipped to the image.
     package func copyPixels(from source: Image, in box: PixelBox) {
         precondition(source.width == width && source.height == height, "copy between images of different sizes")
-        let left = max(box.x, 0)
-        let right = min(box.x + box.width, width)
-        guard left < right else { return }
-        for y in max(box.y, 0)..<max(min(box.y + box.height, height), max(box.y, 0)) {
+        let (left, right) = (max(box.x, 0), min(box.x + box.width, width))
+        let (top, bottom) = (max(box.y, 0), min(box.y + box.height, height))
+        guard left < right, top < bottom else { return }
+        for y in top..<bottom {
             (row(y) + left * Image.bytesPerPixel).update(
                 from: source.row(y) + left * Image.bytesPerPixel, count: (right - left) * Image.bytesPerPixel)
         }

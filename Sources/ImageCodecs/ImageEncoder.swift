@@ -71,7 +71,7 @@ public enum ImageEncoder {
     }
 
     private static func straightCopy(of image: Image) -> Image {
-        let copy = Image(width: image.width, height: image.height)
+        let copy = Image(uninitializedWidth: image.width, height: image.height)  // every pixel is written below
         image.writeStraightRGBA(to: copy.baseAddress, bytesPerRow: copy.bytesPerRow)
         return copy
     }

@@ -219,8 +219,8 @@ public struct AnimatedPNGEncoder: Sendable {
 
     private func straightCopy(of region: Image) throws(CodecError) -> Image {
         let copy: Image
-        do {
-            copy = try Image(checkedWidth: region.width, height: region.height)
+        do {  // every pixel is written below: no clearing first
+            copy = try Image(checkedUninitializedWidth: region.width, height: region.height)
         } catch {
             throw .outOfMemory("a \(region.width)x\(region.height) frame's straight-alpha copy")
         }
