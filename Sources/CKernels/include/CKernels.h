@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "path_rows.h"
+
 #pragma clang assume_nonnull begin
 
 /// The architecture's baseline (SSE2 on x86-64, NEON on arm64): compiled on every architecture.

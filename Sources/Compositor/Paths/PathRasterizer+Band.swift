@@ -242,16 +242,13 @@ extension PathRasterizer {
             var shared = UnsafeMutableBufferPointer(start: sharedCells, count: exact)
             shared.sort()
             var nextShared = 0
-            // With exact cells in several rows, the band's edges are listed by row once, so that each row looks at
-            // its own (a large outline's band has hundreds of edges and a turn of the outline in most rows).
-            var sharedRows = 0
-            var lastSharedRow = -1
-            for cell in shared where Int(cell) / stride != lastSharedRow {
-                lastSharedRow = Int(cell) / stride
-                sharedRows += 1
-            }
-            let byRow = sharedRows >= 12
-            if byRow { exactCells.listByRow(members, of: edges, top: top, rows: rows) }
+            // With exact cells in several rows, the band's edges are listed by those rows once, so that each
+            // looks at its own (a large outline's band has hundreds of edges and a turn of the outline in most rows;
+            // an icon's stroke has a few rows with exact cells, where looking at every edge costs less).
+            var exactRows: UInt64 = 0
+            for cell in shared { exactRows |= 1 << UInt64(Int(cell) / stride) }
+            let byRow = exactRows.nonzeroBitCount >= 12
+            if byRow { exactCells.listByRow(members, of: edges, top: top, rows: rows, only: exactRows) }
             var lists = exactCells.lists
             exactCells.lists = ExactCellLists()
             defer { exactCells.lists = lists }
@@ -276,8 +273,7 @@ extension PathRasterizer {
                 var covered = first
                 if first < width {
                     let end = min(last, width - 1)
-                    let level = Self.sum(
-                        rowCells, from: first, through: end, into: output, rowLength: width, evenOdd: evenOdd)
+                    let level = bt_path_row_coverage(rowCells, first, end, output, width, evenOdd ? 1 : 0)
                     covered = level == 0 ? end + 1 : width
                     // Past the last cell the coverage holds (a shape running off the box's right side, whose edges
                     // there were dropped): the plane is zero beyond, the row buffer holds an earlier row's bytes.
@@ -306,66 +302,6 @@ extension PathRasterizer {
             }
             sharedCount = 0
             chainCount = 0
-        }
-
-        /// The running sum of cells `first...end` of a row, as coverage bytes into `output` there (`rowLength`
-        /// bytes long); returns the last.
-        /// Between a path's edges a row's cells are zero and its coverage holds: such runs, found eight cells at
-        /// a time, are filled with the level they continue (adding zero changes no sum, so the bytes are those of
-        /// the cell-by-cell sum).
-        @inline(__always)
-        private static func sum(
-            _ rowCells: UnsafeMutablePointer<Float>, from first: Int, through end: Int,
-            into output: UnsafeMutablePointer<UInt8>, rowLength: Int, evenOdd: Bool
-        ) -> UInt8 {
-            var sum: Float = 0
-            var current = Self.level(0, evenOdd: evenOdd)
-            var x = first
-            while x <= end {
-                if rowCells[x] != 0 {
-                    sum += rowCells[x]
-                    current = Self.level(sum, evenOdd: evenOdd)
-                    output[x] = current
-                    x += 1
-                    continue
-                }
-                var runEnd = x + 1
-                // Eight cells at a time by their bits (a SIMD `==` compiles to a lane-by-lane loop through the
-                // stack); a cell of −0 stops it, and the cell loop below takes it as the zero it is.
-                while runEnd + 8 <= end + 1 {
-                    let bits = UnsafeRawPointer(rowCells + runEnd)
-                    let any =
-                        bits.loadUnaligned(as: UInt64.self) | bits.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-                        | bits.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
-                        | bits.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
-                    if any != 0 { break }
-                    runEnd += 8
-                }
-                while runEnd <= end, rowCells[runEnd] == 0 { runEnd += 1 }
-                if runEnd - x <= 16, x + 16 <= rowLength {
-                    // A short run in one store: the bytes past it are written again as the row goes on.
-                    UnsafeMutableRawPointer(output + x).storeBytes(
-                        of: SIMD16(repeating: current), as: SIMD16<UInt8>.self)
-                } else {
-                    (output + x).update(repeating: current, count: runEnd - x)
-                }
-                x = runEnd
-            }
-            return current
-        }
-
-        /// The coverage byte for a winding integral: min(|a|, 1) for non-zero, the triangle wave of |a| (period
-        /// 2, peaks at odd integers) for even-odd; rounded to nearest.
-        @inline(__always)
-        private static func level(_ sum: Float, evenOdd: Bool) -> UInt8 {
-            var coverage = abs(sum)
-            if evenOdd {
-                coverage -= 2 * (coverage * 0.5).rounded(.down)
-                if coverage > 1 { coverage = 2 - coverage }
-            } else {
-                coverage = min(coverage, 1)
-            }
-            return UInt8(coverage * 255 + 0.5)
         }
     }
 }

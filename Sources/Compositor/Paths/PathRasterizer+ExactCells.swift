@@ -46,20 +46,28 @@ extension PathRasterizer {
             return larger
         }
 
-        /// Lists `members` (a band's edges, rows `top..<top + rows`) by the rows they reach.
+        /// Lists `members` (a band's edges, rows `top..<top + rows`, at most 64) by the rows they reach, for the
+        /// rows whose bits are set in `wanted` (the rest are listed empty).
         func listByRow(
-            _ members: Slice<UnsafeBufferPointer<Int32>>, of edges: UnsafeBufferPointer<Edge>, top: Int, rows: Int
+            _ members: Slice<UnsafeBufferPointer<Int32>>, of edges: UnsafeBufferPointer<Edge>, top: Int, rows: Int,
+            only wanted: UInt64
         ) {
-            // The band's rows an edge's pieces can lie in (a horizontal edge: none).
-            @inline(__always) func rowRange(_ edge: Edge) -> Range<Int> {
-                guard edge.y1 > edge.y0 else { return 0..<0 }
-                let first = max(Int(edge.y0), top)
-                let end = min(Int(edge.y1.rounded(.up)), top + rows)
-                return (first - top)..<max(end - top, first - top)
+            // The wanted rows of the band an edge's pieces can lie in, as bits (a horizontal edge: none).
+            @inline(__always) func rowBits(_ edge: Edge) -> UInt64 {
+                guard edge.y1 > edge.y0 else { return 0 }
+                let first = max(Int(edge.y0), top) - top
+                let end = min(Int(edge.y1.rounded(.up)), top + rows) - top
+                guard end > first else { return 0 }
+                let span: UInt64 = end - first == 64 ? ~0 : (1 << UInt64(end - first)) - 1
+                return (span << UInt64(first)) & wanted
             }
             rowStarts.update(repeating: 0, count: rows + 1)
             for member in members {
-                for row in rowRange(edges[Int(member)]) { rowStarts[row + 1] += 1 }
+                var bits = rowBits(edges[Int(member)])
+                while bits != 0 {
+                    rowStarts[bits.trailingZeroBitCount + 1] += 1
+                    bits &= bits - 1
+                }
             }
             for row in 0..<rows { rowStarts[row + 1] += rowStarts[row] }
             let total = Int(rowStarts[rows])
@@ -71,9 +79,12 @@ extension PathRasterizer {
             // Filled from each row's end backwards, members in reverse: each row's in path order, and rowStarts
             // back at each row's start.
             for member in members.reversed() {
-                for row in rowRange(edges[Int(member)]) {
+                var bits = rowBits(edges[Int(member)])
+                while bits != 0 {
+                    let row = bits.trailingZeroBitCount
                     rowStarts[row + 1] -= 1
                     rowMembers[Int(rowStarts[row + 1])] = member
+                    bits &= bits - 1
                 }
             }
             // rowStarts[r + 1] now holds row r's start: moved down, and the end put back.
@@ -140,8 +151,11 @@ extension PathRasterizer {
         scratch: inout ExactCellLists, into output: UnsafeMutablePointer<UInt8>
     ) {
         let (rowTop, rowBottom) = (Double(row), Double(row + 1))
-        // Pieces right of the last cell never reach one.
+        // Pieces right of the last cell never reach one; those left of the first are folded into the steps at
+        // once (most of a row's, when its cells are at a stroke's inner side).
         let reach = Double(scratch.columns[scratch.columns.count - 1] + 1)
+        let firstLeft = Double(scratch.columns[0])
+        scratch.steps.reset()
         scratch.pieces.removeAll(keepingCapacity: true)
         for member in members {
             let edge = edges[Int(member)]
@@ -151,13 +165,16 @@ extension PathRasterizer {
             let piece = RowPiece(
                 top: top, bottom: bottom, xTop: edge.x(at: top), xBottom: edge.x(at: bottom),
                 winding: Int(edge.winding))
-            if piece.minX < reach { scratch.pieces.append(piece) }
+            if piece.maxX <= firstLeft {
+                scratch.steps.add(piece, rowTop: rowTop, rowBottom: rowBottom)
+            } else if piece.minX < reach {
+                scratch.pieces.append(piece)
+            }
         }
-        // Pieces in order of their left ends, taken in as the columns reach them and folded into the steps once
+        // The rest in order of their left ends, taken in as the columns reach them and folded into the steps once
         // the columns pass them: each cell looks at the pieces over its own column only.
         scratch.pieces.withUnsafeMutableBufferPointer { sortInPlace($0) { $0.minX < $1.minX } }
         var taken = 0
-        scratch.steps.reset()
         scratch.reaching.removeAll(keepingCapacity: true)
         for column in scratch.columns {
             let (left, right) = (Double(column), Double(column + 1))
@@ -235,11 +252,14 @@ extension PathRasterizer {
                 for change in steps.changes { add(change.y) }
                 for index in reaching.indices {
                     let piece = reaching[index]
-                    add(piece.top)
-                    add(piece.bottom)
+                    // The row's own top and bottom are in already.
+                    if piece.top > rowTop { add(piece.top) }
+                    if piece.bottom < rowTop + 1 { add(piece.bottom) }
                     if let y = piece.y(atX: left) { add(y) }
                     if let y = piece.y(atX: right) { add(y) }
-                    for other in reaching[(index + 1)...] {
+                    for other in reaching[(index + 1)...]
+                    where piece.maxX > other.minX && other.maxX > piece.minX {
+                        // (Pieces apart in x cannot cross.)
                         if let y = crossing(piece, other) { add(y) }
                     }
                 }
