@@ -36,9 +36,13 @@ struct StrokePolyline {
 /// the next one's start meet the join piece's sides and cancel, leaving on the inner side of a corner the path
 /// from one offset through the corner point to the other (as Skia's stroker goes). So the outline winds round
 /// each point as many times as pieces cover it: at least once inside the stroke, never outside. Where two
-/// consecutive segments are long enough that their inner offsets meet within both, the inner side takes that
-/// meeting point instead, which removes once the small kite where the two rectangles overlap (covered twice);
-/// each segment gives at most its own length to the kites at its ends, so no point loses more than it has.
+/// consecutive segments are long enough that the kite between the corner, its two inner offset points and the
+/// offsets' meeting point lies within both rectangles, the inner side takes the meeting point instead, which
+/// removes that kite once. Kites may overlap (a curve tighter than the width, flattened into short segments,
+/// has one at every vertex): a point in the kites of corners K lies in the rectangles on both sides of each,
+/// at least |K| + 1 of them, so it keeps a winding of at least one; unless K is every corner of a closed
+/// subpath (a ring narrower than the stroke, n kites in n rectangles), so one corner of a closed subpath small
+/// enough for that goes through its point.
 ///
 /// Work is bounded: round joins and caps take at most `maximumArcSegmentsPerTurn` lines per full turn, and the
 /// outline at most `maximumOutlineVertices` vertices, after which further subpaths are left out.
@@ -193,11 +197,8 @@ struct PathStroker {
         var lengths: [Double] = []
         var left: [Vertex] = []
         var right: [Vertex] = []
-        /// Per corner, whether its inner offsets meet (`innerOffsetsMeet`), and per segment the length its
-        /// corners' kites take from its start and its end.
+        /// Per corner, whether its inner offsets meet (`innerOffsetsMeet`).
         var meets: [Bool] = []
-        var usedAtStart: [Double] = []
-        var usedAtEnd: [Double] = []
 
         /// Room for a polyline of `count` points (and its offsets, a few points a corner).
         mutating func reserve(points count: Int) {
@@ -208,8 +209,6 @@ struct PathStroker {
             left.reserveCapacity(3 * count + 8)
             right.reserveCapacity(3 * count + 8)
             meets.reserveCapacity(count + 1)
-            usedAtStart.reserveCapacity(count)
-            usedAtEnd.reserveCapacity(count)
         }
 
         mutating func clear() {
@@ -222,34 +221,36 @@ struct PathStroker {
         }
     }
 
-    /// For each corner (indexed by its point), whether the inner offsets of its two segments meet within both,
-    /// each segment giving its ends at most its length in all (see the type's comment): the inner side then
-    /// takes the meeting point. A closed polyline's first corner is decided first, so its budget is known.
-    /// From `work`'s directions and lengths into its `meets`.
+    /// For each corner (indexed by its point), whether the inner offsets of its two segments meet near enough
+    /// that the kite the meeting removes lies within both segments' rectangles (see the type's comment): the
+    /// inner side then takes the meeting point. From `work`'s directions and lengths into its `meets`.
     private func innerOffsetsMeet(_ work: inout WorkLists, closed: Bool) {
         let count = work.directions.count
         work.meets.removeAll(keepingCapacity: true)
         work.meets.append(contentsOf: repeatElement(false, count: closed ? count : count + 1))
-        work.usedAtStart.removeAll(keepingCapacity: true)
-        work.usedAtStart.append(contentsOf: repeatElement(0, count: count))
-        work.usedAtEnd.removeAll(keepingCapacity: true)
-        work.usedAtEnd.append(contentsOf: repeatElement(0, count: count))
+        var kiteRadius = 0.0
         for corner in closed ? 0..<count : 1..<count {
             let (incoming, outgoing) = (corner == 0 ? count - 1 : corner - 1, corner)
             let (a, b) = (work.directions[incoming], work.directions[outgoing])
             let cross = abs(a.x * b.y - a.y * b.x)
             let dot = a.x * b.x + a.y * b.y
             guard dot > -1 + 1e-9 else { continue }
-            // How far along each segment the kite reaches: h·max(sin α, tan(α/2)), α the turn.
+            // How far along each segment the kite reaches: h·max(sin α, tan(α/2)), α the turn (the far corner of
+            // the other segment's rectangle, and the meeting point).
             let reach = halfWidth * max(cross, cross / (1 + dot))
-            if work.usedAtStart[incoming] + reach <= work.lengths[incoming],
-                work.usedAtEnd[outgoing] + reach <= work.lengths[outgoing]
-            {
-                work.meets[corner] = true
-                work.usedAtEnd[incoming] = reach
-                work.usedAtStart[outgoing] = reach
-            }
+            work.meets[corner] = reach <= work.lengths[incoming] && reach <= work.lengths[outgoing]
+            // The kite's farthest point from the corner, the meeting point, lies h / cos(α/2) away.
+            kiteRadius = max(kiteRadius, halfWidth * (2 / (1 + dot)).squareRoot())
         }
+        // Never every corner of a ring whose kites could all hold one point (see the type's comment): only where
+        // every corner lies within a kite's radius of that point, so within a box twice that wide.
+        guard closed, !work.meets.contains(false) else { return }
+        var (minX, minY, maxX, maxY) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
+        for point in work.points {
+            (minX, maxX) = (min(minX, point.x), max(maxX, point.x))
+            (minY, maxY) = (min(minY, point.y), max(maxY, point.y))
+        }
+        if maxX - minX <= 2 * kiteRadius, maxY - minY <= 2 * kiteRadius { work.meets[0] = false }
     }
 
     /// Appends a closed polygon to the outline, unless the outline is full.
