@@ -1,7 +1,8 @@
 // A path's rows of signed-area cells summed into coverage bytes (`PathRasterizer.Band`), in C so that the running
 // sum stays in a register and the float-to-byte conversion carries no range check: Swift kept the sum on the stack
-// and checked every conversion, a third of the time the rasteriser spent turning cells into bytes. Static inline,
-// so it compiles into the Swift module with its target. The Swift twin is `PathRowCoverageTests.referenceRow`.
+// and checked every conversion (a third of the loop's profile samples; the stroked icons about 2 % faster in C).
+// Static inline, so it compiles into the Swift module with its target. The Swift twin is
+// `PathRowCoverageTests.referenceRow`.
 #ifndef BLURTOOL_PATH_ROWS_H
 #define BLURTOOL_PATH_ROWS_H
 
