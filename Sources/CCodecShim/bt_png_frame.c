@@ -501,16 +501,22 @@ static int bt_encode(const bt_png_frame_input *input, bt_stream_writer *writer, 
     return 0;
 }
 
+// bt_encode into `writer`, its buffer handed to the caller on success.
+static int bt_encode_out(const bt_png_frame_input *input, bt_stream_writer *writer, uint8_t **out, size_t *out_length,
+                         char message[BT_MESSAGE_LENGTH]) {
+    int status = bt_encode(input, writer, message);
+    if (status != 0) return status;
+    *out = writer->out;
+    *out_length = bt_file_length(writer);
+    return 0;
+}
+
 int bt_png_frame_encode(const bt_png_frame_input *input, uint8_t **out, size_t *out_length,
                         char message[BT_MESSAGE_LENGTH]) {
     bt_stream_writer writer = {0};
     *out = NULL;
     *out_length = 0;
-    int status = bt_encode(input, &writer, message);
-    if (status != 0) return status;
-    *out = writer.out;
-    *out_length = bt_file_length(&writer);
-    return 0;
+    return bt_encode_out(input, &writer, out, out_length, message);
 }
 
 int bt_png_frame_encode_file(const bt_png_frame_input *input, const uint8_t *prefix, size_t prefix_length,
@@ -523,9 +529,5 @@ int bt_png_frame_encode_file(const bt_png_frame_input *input, const uint8_t *pre
         snprintf(message, BT_MESSAGE_LENGTH, "invalid PNG framing parameters");
         return 1;
     }
-    int status = bt_encode(input, &writer, message);
-    if (status != 0) return status;
-    *out = writer.out;
-    *out_length = bt_file_length(&writer);
-    return 0;
+    return bt_encode_out(input, &writer, out, out_length, message);
 }

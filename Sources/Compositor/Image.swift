@@ -215,12 +215,11 @@ public final class Image: @unchecked Sendable {
     /// Copies the pixels of `source` (the same size) inside `box`, clipped to the image.
     package func copyPixels(from source: Image, in box: PixelBox) {
         precondition(source.width == width && source.height == height, "copy between images of different sizes")
-        let (left, right) = (max(box.x, 0), min(box.x + box.width, width))
-        let (top, bottom) = (max(box.y, 0), min(box.y + box.height, height))
-        guard left < right, top < bottom else { return }
-        for y in top..<bottom {
-            (row(y) + left * Image.bytesPerPixel).update(
-                from: source.row(y) + left * Image.bytesPerPixel, count: (right - left) * Image.bytesPerPixel)
+        let clipped = box.intersection(PixelBox(x: 0, y: 0, width: width, height: height))
+        guard !clipped.isEmpty else { return }
+        let offset = clipped.x * Image.bytesPerPixel
+        for y in clipped.y..<(clipped.y + clipped.height) {
+            (row(y) + offset).update(from: source.row(y) + offset, count: clipped.width * Image.bytesPerPixel)
         }
     }
 

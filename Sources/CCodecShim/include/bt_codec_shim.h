@@ -147,9 +147,9 @@ enum { BT_DEFLATER_BY_DATA = 0, BT_DEFLATER_RUNS = 1, BT_DEFLATER_LIBDEFLATE = 2
 enum { BT_PNG_NOT_OPAQUE = 2 };
 
 /// One PNG image's zlib data stream (what IDAT or fdAT chunks carry): each row Sub-filtered, then deflated (in
-/// bands of `band_rows` rows on `threads` threads at levels 0 and 1, each band primed with the 32 KiB before it), so
-/// the stream is the same for every thread count. Returns 0 on success with a malloc'd buffer in *out; otherwise
-/// `message` says why.
+/// bands of `band_rows` rows on `threads` threads at levels 0 and 1, and at 2...6 where the project's encoder takes
+/// the image, each band primed with the 32 KiB before it), so the stream is the same for every thread count.
+/// Returns 0 on success with a malloc'd buffer in *out, BT_PNG_NOT_OPAQUE (`check_opaque`), or 1 with `message`.
 int bt_png_frame_encode(const bt_png_frame_input *input, uint8_t **out, size_t *out_length,
                         char message[BT_MESSAGE_LENGTH]);
 

@@ -13,11 +13,10 @@ enum ChangedRegion {
     static func boundingBox(of frame: Image, since previous: Image, within area: PixelBox)
         -> (x: Int, y: Int, width: Int, height: Int)?
     {
-        let areaLeft = max(area.x, 0)
-        let areaRight = min(area.x + area.width, frame.width)  // exclusive
-        let areaTop = max(area.y, 0)
-        let areaBottom = min(area.y + area.height, frame.height)
-        guard areaLeft < areaRight, areaTop < areaBottom else { return nil }
+        let clipped = area.intersection(PixelBox(x: 0, y: 0, width: frame.width, height: frame.height))
+        guard !clipped.isEmpty else { return nil }
+        let (areaLeft, areaRight) = (clipped.x, clipped.x + clipped.width)  // right and bottom exclusive
+        let (areaTop, areaBottom) = (clipped.y, clipped.y + clipped.height)
         let rowBytes = (areaRight - areaLeft) * Image.bytesPerPixel
         let offset = areaLeft * Image.bytesPerPixel
         var top = -1
