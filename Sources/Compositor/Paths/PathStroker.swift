@@ -228,7 +228,8 @@ struct PathStroker {
         let count = work.directions.count
         work.meets.removeAll(keepingCapacity: true)
         work.meets.append(contentsOf: repeatElement(false, count: closed ? count : count + 1))
-        var kiteRadius = 0.0
+        // The sharpest turn's dot product, for the largest kite's radius below.
+        var sharpestDot = 1.0
         for corner in closed ? 0..<count : 1..<count {
             let (incoming, outgoing) = (corner == 0 ? count - 1 : corner - 1, corner)
             let (a, b) = (work.directions[incoming], work.directions[outgoing])
@@ -239,12 +240,13 @@ struct PathStroker {
             // the other segment's rectangle, and the meeting point).
             let reach = halfWidth * max(cross, cross / (1 + dot))
             work.meets[corner] = reach <= work.lengths[incoming] && reach <= work.lengths[outgoing]
-            // The kite's farthest point from the corner, the meeting point, lies h / cos(α/2) away.
-            kiteRadius = max(kiteRadius, halfWidth * (2 / (1 + dot)).squareRoot())
+            sharpestDot = min(sharpestDot, dot)
         }
         // Never every corner of a ring whose kites could all hold one point (see the type's comment): only where
         // every corner lies within a kite's radius of that point, so within a box twice that wide.
         guard closed, !work.meets.contains(false) else { return }
+        // A kite's farthest point from its corner, the meeting point, lies h / cos(α/2) = h·√(2 / (1 + cos α)) away.
+        let kiteRadius = halfWidth * (2 / (1 + sharpestDot)).squareRoot()
         var (minX, minY, maxX, maxY) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
         for point in work.points {
             (minX, maxX) = (min(minX, point.x), max(maxX, point.x))
