@@ -28,7 +28,7 @@ TEST_APT_PACKAGES := ffmpeg python3-venv valgrind chromium bsdutils librsvg2-bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PHONY_CAPI := capi install uninstall test-capi python-deps valgrind-capi bench-capi bench-python
-.PHONY: $(PHONY_CAPI) deps test-deps oracles build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text bench-paths bench-transition bench-perspective bench-portable bench-batch test-slurm
+.PHONY: $(PHONY_CAPI) test-cpu-targets deps test-deps oracles build release demo docs test test-release test-asan test-tsan fuzz fuzz-cli fuzz-scenes bench robustness clean format peers-setup bench-peers bench-peers-quick bench-end-to-end bench-resample bench-composite bench-animate bench-text bench-paths bench-transition bench-perspective bench-portable bench-batch test-slurm
 
 deps test-deps: PACKAGES = $(if $(filter test-deps,$@),$(TEST_APT_PACKAGES),$(APT_PACKAGES))
 deps test-deps:
@@ -76,6 +76,7 @@ test: deps test-deps oracles python-deps
 	@mkdir -p .build
 	@{ $(SWIFT) test --disable-swift-testing; echo $$? > .build/test-status; } 2>&1 | tee .build/test-output.log
 	@$(MAKE) --no-print-directory test-capi || echo 1 > .build/test-status
+	@$(MAKE) --no-print-directory test-cpu-targets || echo 1 > .build/test-status
 	@python3 Tests/oracle_summary.py .build/test-output.log
 	@exit $$(cat .build/test-status)
 
@@ -125,6 +126,17 @@ test-capi: deps python-deps
 		$(PYTHON_VENV)/bin/python -m unittest discover -s Tests/Python
 	$(MAKE) --no-print-directory uninstall PREFIX=$(CAPI_PREFIX) > /dev/null
 	@[ -z "$$(find $(CAPI_PREFIX) -type f -o -type l)" ] || { echo "make uninstall left files in $(CAPI_PREFIX)"; exit 1; }
+
+# The kernels' x86-64-v3 and v4 copies compiled as `make release CPU=…` compiles them for the CPUs people pass (a
+# few seconds, where a whole release build per CPU would take minutes): a CPU with features beyond a level's once
+# broke them (see Sources/CKernels/levels.h).
+CHECKED_CPUS ?= haswell znver3 skylake-avx512 native
+SWIFT_CLANG = $(dir $(realpath $(shell command -v $(SWIFT))))clang
+test-cpu-targets:
+	@for cpu in $(CHECKED_CPUS); do for level in v3 v4; do \
+		$(SWIFT_CLANG) -O2 -march=$$cpu -ISources/CKernels/include -c Sources/CKernels/kernels_x86_64_$$level.c \
+			-o /dev/null || { echo "CKernels' $$level copy does not compile for CPU=$$cpu"; exit 1; }; \
+	done; done; echo "CKernels' level copies compile for CPU=$(CHECKED_CPUS)"
 
 python-deps:
 	@$(PYTHON_VENV)/bin/python -c 'import numpy' 2>/dev/null || { \

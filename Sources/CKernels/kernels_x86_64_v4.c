@@ -5,7 +5,7 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
-#pragma clang attribute push(__attribute__((target("arch=x86-64-v4"))), apply_to = function)
+#pragma clang attribute push(__attribute__((target(BT_X86_64_V4_FEATURES ",tune=x86-64-v4"))), apply_to = function)
 #define BT_SUFFIX x86_64_v4
 // The bilinear kernels in AVX2 intrinsics (bilinear.inc); AVX-512's copy compiles the same ones (perhaps EVEX-encoded).
 #define BT_AVX2 1
