@@ -136,7 +136,7 @@ final class FixedPointBlurTests: XCTestCase {
 
     private func kernelsAgreeWithTheirScalarTwins(_ kernels: any FixedPointKernelSet.Type, name: String) {
         var random = SeededGenerator(seed: 17)
-        // 2…12 are the radii AVX2's multiply-add route unrolls (fixed_point_madd.inc); 13 is the first it loops over.
+        // 2…12 are the radii the multiply-add route unrolls (fixed_point_madd.inc); 13 is the first it loops over.
         for radius in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 32] {
             let kernel = GaussianKernel(sigma: Double(radius) / 4)
             XCTAssertEqual(kernel.radius, radius)
@@ -145,7 +145,7 @@ final class FixedPointBlurTests: XCTestCase {
             let vertical = FixedPoint.weights(kernel, scale: FixedPoint.verticalScale, radius: radius)
             let wide = vertical.contains { $0 > 0xFFFF }
             XCTAssertEqual(wide, radius <= 3, "radius \(radius)")
-            // AVX2's multiply-add route takes weights that fit a signed word: horizontally from radius 4 (σ 1),
+            // The multiply-add route (AVX2 and AVX-512) takes weights that fit a signed word: horizontally from radius 4 (σ 1),
             // vertically from radius 7 (σ 1.75), so 5 and 6 take it in one pass only; 7 is odd, its last pair of taps
             // one tap.
             func fitSignedWords(_ scale: Int) -> Bool {
