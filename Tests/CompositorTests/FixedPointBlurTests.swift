@@ -145,15 +145,16 @@ final class FixedPointBlurTests: XCTestCase {
             let vertical = FixedPoint.weights(kernel, scale: FixedPoint.verticalScale, radius: radius)
             let wide = vertical.contains { $0 > 0xFFFF }
             XCTAssertEqual(wide, radius <= 3, "radius \(radius)")
-            // The multiply-add route (AVX2 and AVX-512) takes weights that fit a signed word: horizontally from radius 4 (σ 1),
-            // vertically from radius 7 (σ 1.75), so 5 and 6 take it in one pass only; 7 is odd, its last pair of taps
-            // one tap.
+            // The multiply-add route (AVX2 and AVX-512) takes weights that fit a signed word: horizontally from
+            // radius 4 (σ 1), vertically from radius 7 (σ 1.75), so 5 and 6 take it in one pass only; 7 is odd, its
+            // last pair of taps one tap.
             func fitSignedWords(_ scale: Int) -> Bool {
                 FixedPoint.weights(kernel, scale: scale, radius: radius).allSatisfy { $0 <= 0x7FFF }
             }
             XCTAssertEqual(fitSignedWords(FixedPoint.horizontalScale), radius >= 4, "radius \(radius)")
             XCTAssertEqual(fitSignedWords(FixedPoint.verticalScale), radius >= 7, "radius \(radius)")
-            for count in [5, 32, 77, 160, 203] {
+            // 53: 16 past a multiple of 32, where AVX-512's multiply-add route does a step its own words would not.
+            for count in [5, 32, 53, 77, 160, 203] {
                 for step in [1, 4] {
                     // Bytes, extremes included: 255 everywhere is the largest sum.
                     let line = (0..<(count + 2 * radius * step)).map { _ in
