@@ -33,10 +33,14 @@ extension PathRasterizer {
         var sharedCount = 0
         /// The worker's lists for resolving shared cells.
         let exactCells: ExactCellScratch
-        /// The band's row chains, `chainCount` of them (in the worker's `exactCells`), and each row's latest.
+        /// The band's row chains, `chainCount` of them (in the worker's `exactCells`), and each row's latest, the
+        /// head of the row's list (`RowChain.previousInRow`).
         private var chains: UnsafeMutablePointer<RowChain>
         private var chainCount = 0
         private let latestChain: UnsafeMutablePointer<Int32>
+        /// Per row, whether pieces past `rowChainLimit` lie in it: its exact cells then look at all the band's
+        /// edges.
+        private let unrecordedRows: UnsafeMutablePointer<Bool>
         /// The most row chains recorded (`maximumRowChains`); pieces past it are `unrecorded`.
         private let rowChainLimit: Int
         /// The worker's row of coverage bytes (`width` of them) when rows are painted as they are made.
@@ -52,7 +56,9 @@ extension PathRasterizer {
             (self.cells, self.extents, self.owners, self.sharedCells) = (cells, extents, owners, sharedCells)
             (self.partners, self.exactCells, self.rowBuffer) = (partners, exactCells, rowBuffer)
             (chains, latestChain) = (exactCells.chains, exactCells.latestChain)
+            unrecordedRows = exactCells.unrecordedRows
             latestChain.update(repeating: -1, count: rows)
+            unrecordedRows.update(repeating: false, count: rows)
             self.rowChainLimit = rowChainLimit
         }
 
@@ -115,33 +121,41 @@ extension PathRasterizer {
                 chains[Int(low & (Self.pairFlag - 1))], chains[Int(partners[cell])], rowTop: Double(top + row))
         }
 
-        /// The row chain that a piece of `chain` in `row` belongs to: the row's latest when it is the same chain
-        /// (its edges in a row come one after another), else a new one.
+        /// The row chain that a piece of `chain` (edge `edge`) in `row` belongs to: the row's latest when it is the
+        /// same chain (its edges in a row come one after another), else a new one.
         @inline(__always)
         private mutating func rowChain(
-            row: Int, chain: Int32, winding: Double, top: Double, bottom: Double, xTop: Double, xBottom: Double
+            row: Int, chain: Int32, edge: Int32, winding: Double, top: Double, bottom: Double, xTop: Double,
+            xBottom: Double
         ) -> Int32 {
             let latest = latestChain[row]
             if latest >= 0, chains[Int(latest)].chain == chain {
-                chains[Int(latest)].extend(top: top, bottom: bottom, xTop: xTop, xBottom: xBottom)
+                chains[Int(latest)].extend(edge: edge, top: top, bottom: bottom, xTop: xTop, xBottom: xBottom)
                 return latest
             }
-            guard chainCount < rowChainLimit else { return Self.unrecorded }
+            guard chainCount < rowChainLimit else {
+                unrecordedRows[row] = true
+                return Self.unrecorded
+            }
             if chainCount == exactCells.chainCapacity { chains = exactCells.growChains(keeping: chainCount) }
             (chains + chainCount).initialize(
-                to: RowChain(chain: chain, winding: winding, top: top, bottom: bottom, xTop: xTop, xBottom: xBottom))
+                to: RowChain(
+                    chain: chain, edge: edge, previousInRow: latest, winding: winding, top: top, bottom: bottom,
+                    xTop: xTop, xBottom: xBottom))
             latestChain[row] = Int32(chainCount)
             chainCount += 1
             return Int32(chainCount - 1)
         }
 
-        /// The row chain of a horizontal edge in `row`: it carries on the row's latest when it starts where that
-        /// one's part ends (a turn's flat bottom or top, a step of a staircase), which then ends at its other end;
-        /// otherwise its row chain is marked as not telling where the chain lies (`RowChain.horizontal`).
+        /// The row chain of horizontal edge `edge` (index `index`) in `row`: it carries on the row's latest when it
+        /// starts where that one's part ends (a turn's flat bottom or top, a step of a staircase), which then ends at
+        /// its other end; otherwise its row chain is marked as not telling where the chain lies
+        /// (`RowChain.horizontal`).
         @inline(__always)
-        private mutating func horizontalRowChain(row: Int, _ edge: Edge) -> Int32 {
+        private mutating func horizontalRowChain(row: Int, _ edge: Edge, index: Int32) -> Int32 {
             let chain = rowChain(
-                row: row, chain: edge.chain, winding: 0, top: edge.y0, bottom: edge.y0, xTop: edge.x0, xBottom: edge.x1)
+                row: row, chain: edge.chain, edge: index, winding: 0, top: edge.y0, bottom: edge.y0, xTop: edge.x0,
+                xBottom: edge.x1)
             if chain != Self.unrecorded { chains[Int(chain)].takeHorizontal(at: edge.y0, from: edge.x0, to: edge.x1) }
             return chain
         }
@@ -154,7 +168,7 @@ extension PathRasterizer {
                 let edge = edges[Int(member)]
                 if edge.winding == 0 {
                     let row = Int(edge.y0) - top
-                    let chain = horizontalRowChain(row: row, edge)
+                    let chain = horizontalRowChain(row: row, edge, index: member)
                     let first = Int(min(edge.x0, edge.x1))
                     mark(
                         row: row, from: first, through: max(first, Int(max(edge.x0, edge.x1).rounded(.up)) - 1),
@@ -173,8 +187,8 @@ extension PathRasterizer {
                     let lower = min(bottom, Double(row + 1))
                     let xLower = lower == edge.y1 ? edge.x1 : edge.x0 + (lower - edge.y0) * slope
                     let chain = rowChain(
-                        row: row - top, chain: edge.chain, winding: edge.winding, top: upper, bottom: lower,
-                        xTop: xUpper, xBottom: xLower)
+                        row: row - top, chain: edge.chain, edge: member, winding: edge.winding, top: upper,
+                        bottom: lower, xTop: xUpper, xBottom: xLower)
                     deposit(
                         row: row - top, from: xUpper, to: xLower, height: (lower - upper) * edge.winding, chain: chain)
                     (upper, xUpper, row) = (lower, xLower, row + 1)
@@ -223,7 +237,7 @@ extension PathRasterizer {
 
         /// Sums each row's cells into coverage by `rule`, writes it to `plane`, and clears the cells. Pixels left
         /// of a row's first written cell keep the plane's zeros, and those right of its last take the final sum.
-        /// Cells two chains touched are then replaced by their exact coverage, from the band's edges.
+        /// Cells two chains touched are then replaced by their exact coverage, from the edges in their row.
         mutating func resolve(
             into sink: CoverageSink, at box: PixelBox, rule: FillRule, edges: UnsafeBufferPointer<Edge>,
             members: Slice<UnsafeBufferPointer<Int32>>
@@ -242,13 +256,6 @@ extension PathRasterizer {
             var shared = UnsafeMutableBufferPointer(start: sharedCells, count: exact)
             shared.sort()
             var nextShared = 0
-            // With exact cells in several rows, the band's edges are listed by those rows once, so that each
-            // looks at its own (a large outline's band has hundreds of edges and a turn of the outline in most rows;
-            // an icon's stroke has a few rows with exact cells, where looking at every edge costs less).
-            var exactRows: UInt64 = 0
-            for cell in shared { exactRows |= 1 << UInt64(Int(cell) / stride) }
-            let byRow = exactRows.nonzeroBitCount >= 12
-            if byRow { exactCells.listByRow(members, of: edges, top: top, rows: rows, only: exactRows) }
             var lists = exactCells.lists
             exactCells.lists = ExactCellLists()
             defer { exactCells.lists = lists }
@@ -291,8 +298,8 @@ extension PathRasterizer {
                 }
                 if !lists.columns.isEmpty {
                     PathRasterizer.exactCoverage(
-                        row: top + row, edges: edges, members: byRow ? exactCells.members(ofRow: row) : members,
-                        rule: rule, scratch: &lists, into: output)
+                        row: top + row, edges: edges, members: edgesReaching(row: row, members: members), rule: rule,
+                        scratch: &lists, into: output)
                 }
                 if case .painted(let image, let painter) = sink, covered > first {
                     painter.paint(
@@ -302,6 +309,31 @@ extension PathRasterizer {
             }
             sharedCount = 0
             chainCount = 0
+        }
+
+        /// The edges whose pieces lie in `row`, for `exactCoverage`: those of its row chains, or, where pieces past
+        /// the row chain limit are in it too, every edge of the band.
+        private func edgesReaching(
+            row: Int, members: Slice<UnsafeBufferPointer<Int32>>
+        ) -> Slice<UnsafeBufferPointer<Int32>> {
+            guard !unrecordedRows[row] else { return members }
+            var count = 0
+            var index = latestChain[row]
+            while index >= 0 {
+                count += Int(chains[Int(index)].lastEdge - chains[Int(index)].firstEdge) + 1
+                index = chains[Int(index)].previousInRow
+            }
+            let list = exactCells.rowEdges(count: count)
+            var written = 0
+            index = latestChain[row]
+            while index >= 0 {
+                for edge in chains[Int(index)].firstEdge...chains[Int(index)].lastEdge {
+                    list[written] = edge
+                    written += 1
+                }
+                index = chains[Int(index)].previousInRow
+            }
+            return UnsafeBufferPointer(start: list, count: count)[...]
         }
     }
 }

@@ -18,23 +18,32 @@ extension PathRasterizer {
     /// them out (`lists`) and back, so that using them pays no exclusivity checks of a class's properties.
     final class ExactCellScratch {
         var lists = ExactCellLists()
-        /// The band's edges by row, when many of its rows have exact cells: row r's are
-        /// `rowMembers[rowStarts[r]..<rowStarts[r + 1]]`, in path order.
-        private(set) var rowStarts = UnsafeMutablePointer<Int32>.allocate(capacity: PathRasterizer.largestBand + 1)
-        private(set) var rowMembers = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
-        private var rowMemberCapacity = 0
-        private var listed = 0
+        /// The edges of a row that has exact cells (`Band.edgesReaching`).
+        private var rowEdgeBuffer = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
+        private var rowEdgeCapacity = 0
         /// A band's row chains (`RowChain`), kept with their capacity between bands and calls.
         private(set) var chains = UnsafeMutablePointer<RowChain>.allocate(capacity: 64)
         private(set) var chainCapacity = 64
         /// Per row of a band, the index of its latest row chain (−1: none yet).
         let latestChain = UnsafeMutablePointer<Int32>.allocate(capacity: PathRasterizer.largestBand)
+        /// Per row of a band, whether pieces past the row chain limit lie in it.
+        let unrecordedRows = UnsafeMutablePointer<Bool>.allocate(capacity: PathRasterizer.largestBand)
 
         deinit {
-            rowStarts.deallocate()
-            rowMembers.deallocate()
+            rowEdgeBuffer.deallocate()
             chains.deallocate()
             latestChain.deallocate()
+            unrecordedRows.deallocate()
+        }
+
+        /// Room for `count` edge indices, kept for the next row.
+        func rowEdges(count: Int) -> UnsafeMutablePointer<Int32> {
+            if count > rowEdgeCapacity {
+                rowEdgeBuffer.deallocate()
+                rowEdgeCapacity = max(count, 2 * rowEdgeCapacity)
+                rowEdgeBuffer = .allocate(capacity: rowEdgeCapacity)
+            }
+            return rowEdgeBuffer
         }
 
         /// Twice the room for row chains, the first `count` kept.
@@ -44,59 +53,6 @@ extension PathRasterizer {
             chains.deallocate()
             (chains, chainCapacity) = (larger, 2 * chainCapacity)
             return larger
-        }
-
-        /// Lists `members` (a band's edges, rows `top..<top + rows`, at most 64) by the rows they reach, for the
-        /// rows whose bits are set in `wanted` (the rest are listed empty).
-        func listByRow(
-            _ members: Slice<UnsafeBufferPointer<Int32>>, of edges: UnsafeBufferPointer<Edge>, top: Int, rows: Int,
-            only wanted: UInt64
-        ) {
-            // The wanted rows of the band an edge's pieces can lie in, as bits (a horizontal edge: none).
-            @inline(__always) func rowBits(_ edge: Edge) -> UInt64 {
-                guard edge.y1 > edge.y0 else { return 0 }
-                let first = max(Int(edge.y0), top) - top
-                let end = min(Int(edge.y1.rounded(.up)), top + rows) - top
-                guard end > first else { return 0 }
-                let span: UInt64 = end - first == 64 ? ~0 : (1 << UInt64(end - first)) - 1
-                return (span << UInt64(first)) & wanted
-            }
-            rowStarts.update(repeating: 0, count: rows + 1)
-            for member in members {
-                var bits = rowBits(edges[Int(member)])
-                while bits != 0 {
-                    rowStarts[bits.trailingZeroBitCount + 1] += 1
-                    bits &= bits - 1
-                }
-            }
-            for row in 0..<rows { rowStarts[row + 1] += rowStarts[row] }
-            let total = Int(rowStarts[rows])
-            if total > rowMemberCapacity {
-                rowMembers.deallocate()
-                rowMemberCapacity = max(total, 2 * rowMemberCapacity)
-                rowMembers = .allocate(capacity: rowMemberCapacity)
-            }
-            // Filled from each row's end backwards, members in reverse: each row's in path order, and rowStarts
-            // back at each row's start.
-            for member in members.reversed() {
-                var bits = rowBits(edges[Int(member)])
-                while bits != 0 {
-                    let row = bits.trailingZeroBitCount
-                    rowStarts[row + 1] -= 1
-                    rowMembers[Int(rowStarts[row + 1])] = member
-                    bits &= bits - 1
-                }
-            }
-            // rowStarts[r + 1] now holds row r's start: moved down, and the end put back.
-            for row in 0..<rows { rowStarts[row] = rowStarts[row + 1] }
-            rowStarts[rows] = Int32(total)
-            listed = total
-        }
-
-        /// Row `row`'s members from the last `listByRow`.
-        func members(ofRow row: Int) -> Slice<UnsafeBufferPointer<Int32>> {
-            let all = UnsafeBufferPointer(start: rowMembers, count: listed)
-            return all[Int(rowStarts[row])..<Int(rowStarts[row + 1])]
         }
     }
 

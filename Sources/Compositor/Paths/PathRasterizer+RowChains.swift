@@ -11,6 +11,12 @@ extension PathRasterizer {
     /// cell needs no trapezoids (`safelySummed`); every other shared cell is resolved exactly.
     struct RowChain {
         let chain: Int32
+        /// Its edges (indices into the rasteriser's edges): consecutive in path order, so these and the ones
+        /// between are every piece of it, for `exactCoverage`.
+        let firstEdge: Int32
+        var lastEdge: Int32
+        /// The row's row chain before it (−1: none): a row's are listed from its latest back.
+        let previousInRow: Int32
         /// +1 or −1: the chain's pieces all go the same way.
         let winding: Double
         /// The part's extent in y (within the row) and its x at those two heights.
@@ -21,8 +27,12 @@ extension PathRasterizer {
         /// A horizontal edge of the chain runs through the row here: its ends no longer tell where it is.
         var horizontal = false
 
-        init(chain: Int32, winding: Double, top: Double, bottom: Double, xTop: Double, xBottom: Double) {
+        init(
+            chain: Int32, edge: Int32, previousInRow: Int32, winding: Double, top: Double, bottom: Double,
+            xTop: Double, xBottom: Double
+        ) {
             (self.chain, self.winding, self.top, self.bottom) = (chain, winding, top, bottom)
+            (firstEdge, lastEdge, self.previousInRow) = (edge, edge, previousInRow)
             (self.xTop, self.xBottom) = (xTop, xBottom)
             (minX, maxX) = (min(xTop, xBottom), max(xTop, xBottom))
         }
@@ -30,8 +40,9 @@ extension PathRasterizer {
         /// Takes in another edge's piece of the same chain in the same row (consecutive along the chain).
         @inline(__always)
         mutating func extend(
-            top newTop: Double, bottom newBottom: Double, xTop newXTop: Double, xBottom newXBottom: Double
+            edge: Int32, top newTop: Double, bottom newBottom: Double, xTop newXTop: Double, xBottom newXBottom: Double
         ) {
+            lastEdge = edge
             if newTop < top { (top, xTop) = (newTop, newXTop) }
             if newBottom > bottom { (bottom, xBottom) = (newBottom, newXBottom) }
             minX = min(minX, min(newXTop, newXBottom))

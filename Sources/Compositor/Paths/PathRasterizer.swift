@@ -30,9 +30,9 @@ enum PathRasterizer {
     /// A box drawn on one thread (under 2¹⁷ pixels) and at most this tall is one band: an icon's edges need no
     /// listing by band, and its rows one pass of the band's set-up.
     static let largestBand = 64
-    /// The most row chains (`RowChain`, 72 bytes each) a band records: past it (a hostile outline of millions of
+    /// The most row chains (`RowChain`, 80 bytes each) a band records: past it (a hostile outline of millions of
     /// edges through one band; the 10,000-segment outline records a few hundred a band) each cell the rest touch
-    /// is resolved exactly instead, so memory stays bounded (9.4 MB a worker).
+    /// is resolved exactly instead, so memory stays bounded (10.5 MB a worker).
     static let maximumRowChains = 1 << 17
 
     /// One edge, cut to the box, in the box's pixels: y0 < y1, `winding` +1 going down and −1 going up; or a
