@@ -1,66 +1,96 @@
-// A path's rows of signed-area cells summed into coverage bytes (`PathRasterizer.Band`), in C so that the running
-// sum stays in a register and the float-to-byte conversion carries no range check: Swift kept the sum on the stack
-// and checked every conversion (a third of the loop's profile samples; the stroked icons about 2 % faster in C).
-// Static inline, so it compiles into the Swift module with its target. The Swift twin is
-// `PathRowCoverageTests.referenceRow`.
+// A path's rows of signed-area cells summed into coverage bytes (`PathRasterizer.Band`). Cells are fixed point,
+// `BT_PATH_CELL_ONE` a whole pixel's area, so that the running sum is exact and the same in any order: sixteen
+// cells are summed at once as a prefix within a vector (clang's generic vectors: one AVX-512 register, four SSE
+// ones), where a float sum had to go cell by cell. Static inline, so it compiles into the Swift module with its
+// target. The Swift twin is `PathRowCoverageTests.referenceRow`.
 #ifndef BLURTOOL_PATH_ROWS_H
 #define BLURTOOL_PATH_ROWS_H
 
-#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #pragma clang assume_nonnull begin
 
-/// The coverage byte for a winding integral: min(|a|, 1) for non-zero, the triangle wave of |a| (period 2, peaks
-/// at odd integers) for even-odd; rounded to nearest as `UInt8(c · 255 + 0.5)` rounds (toward zero, unfused).
-static inline uint8_t bt_path_coverage_level(float sum, int even_odd) {
-#pragma STDC FP_CONTRACT OFF
-    float coverage = fabsf(sum);
+/// A whole pixel's area in a cell: 2¹⁶, so a deposit is within 2⁻¹⁷ of a pixel (1/514 of a level) and a sum holds
+/// 32,767 windings before it wraps (past that, only in a hostile outline of as many layers, the bytes are wrong
+/// but nothing traps: the sums wrap as unsigned).
+#define BT_PATH_CELL_ONE 65536
+
+/// The coverage byte for a winding integral (`BT_PATH_CELL_ONE` a pixel): min(|a|, 1) for non-zero, the triangle
+/// wave of |a| (period 2, peaks at odd integers) for even-odd; times 255, rounded half up.
+static inline uint8_t bt_path_coverage_level(int32_t sum, int even_odd) {
+    uint32_t magnitude = sum < 0 ? 0u - (uint32_t)sum : (uint32_t)sum;
     if (even_odd) {
-        coverage -= 2 * floorf(coverage * 0.5f);
-        if (coverage > 1) coverage = 2 - coverage;
-    } else if (coverage > 1) {
-        coverage = 1;
+        magnitude &= 2 * BT_PATH_CELL_ONE - 1;
+        if (magnitude > BT_PATH_CELL_ONE) magnitude = 2 * BT_PATH_CELL_ONE - magnitude;
+    } else if (magnitude > BT_PATH_CELL_ONE) {
+        magnitude = BT_PATH_CELL_ONE;
     }
-    float scaled = coverage * 255;
-    return (uint8_t)(int)(scaled + 0.5f);
+    return (uint8_t)((magnitude * 255 + BT_PATH_CELL_ONE / 2) >> 16);
 }
 
-/// The running sum of `cells[first...end]` as coverage bytes into `output` there (`row_length` bytes long); returns
-/// the last. Between a path's edges a row's cells are zero and its coverage holds: runs of zeros, found eight cells
-/// at a time by their bits, are filled with the level they continue (adding zero changes no sum, so the bytes are
-/// the cell-by-cell sum's). A cell of −0 ends a run's fast part and is taken as the zero it is.
+typedef int32_t bt_path_cells16 __attribute__((vector_size(64)));
+typedef uint32_t bt_path_levels16 __attribute__((vector_size(64)));
+typedef uint8_t bt_path_bytes16 __attribute__((vector_size(16)));
+
+/// `bt_path_coverage_level` of sixteen sums.
+static inline bt_path_bytes16 bt_path_coverage_levels16(bt_path_cells16 sums, int even_odd) {
+    bt_path_levels16 sign = (bt_path_levels16)(sums >> 31);
+    bt_path_levels16 magnitude = ((bt_path_levels16)sums ^ sign) - sign;
+    const bt_path_levels16 one = (bt_path_levels16){0} + BT_PATH_CELL_ONE;
+    if (even_odd) magnitude &= 2 * BT_PATH_CELL_ONE - 1;
+    // Lanes past one pixel: folded back for even-odd, held at one for non-zero (selected by mask).
+    bt_path_levels16 over = (bt_path_levels16)(magnitude > one);
+    bt_path_levels16 beyond = even_odd ? 2 * one - magnitude : one;
+    magnitude = (beyond & over) | (magnitude & ~over);
+    return __builtin_convertvector((magnitude * 255 + BT_PATH_CELL_ONE / 2) >> 16, bt_path_bytes16);
+}
+
+/// The running sum of `cells[first...end]` as coverage bytes into `output` there; returns the last. Sixteen
+/// cells at a time: their prefix sums in four shifted adds, plus the sum before them; blocks of zeros only take
+/// the level they continue. The sum wraps as unsigned.
 static inline uint8_t bt_path_row_coverage(
-    const float *cells, ptrdiff_t first, ptrdiff_t end, uint8_t *output, ptrdiff_t row_length, int even_odd) {
-#pragma STDC FP_CONTRACT OFF
-    float sum = 0;
-    uint8_t current = bt_path_coverage_level(0, even_odd);
+    const int32_t *cells, ptrdiff_t first, ptrdiff_t end, uint8_t *output, int even_odd) {
+    uint32_t sum = 0;
     ptrdiff_t x = first;
-    while (x <= end) {
-        if (cells[x] != 0) {
-            sum += cells[x];
-            current = bt_path_coverage_level(sum, even_odd);
-            output[x] = current;
-            x += 1;
+    const bt_path_cells16 zero = {0};
+    for (; x + 16 <= end + 1; x += 16) {
+        bt_path_cells16 block;
+        __builtin_memcpy(&block, cells + x, sizeof block);
+        if (__builtin_reduce_or(block) == 0) {
+            // Between edges the cells are zero and the level holds (a large shape's inside): the run's blocks
+            // found and its bytes set in one call.
+            ptrdiff_t run_end = x + 16;
+            for (; run_end + 16 <= end + 1; run_end += 16) {
+                __builtin_memcpy(&block, cells + run_end, sizeof block);
+                if (__builtin_reduce_or(block) != 0) break;
+            }
+            __builtin_memset(output + x, bt_path_coverage_level((int32_t)sum, even_odd), (size_t)(run_end - x));
+            x = run_end - 16;
             continue;
         }
-        ptrdiff_t run_end = x + 1;
-        while (run_end + 8 <= end + 1) {
-            uint64_t words[4];
-            memcpy(words, cells + run_end, sizeof words);
-            if ((words[0] | words[1] | words[2] | words[3]) != 0) break;
-            run_end += 8;
-        }
-        while (run_end <= end && cells[run_end] == 0) run_end += 1;
-        if (run_end - x <= 16 && x + 16 <= row_length) {
-            // A short run in one store: the bytes past it are written again as the row goes on.
-            memset(output + x, current, 16);
-        } else {
-            memset(output + x, current, (size_t)(run_end - x));
-        }
-        x = run_end;
+        block = (bt_path_cells16)((bt_path_levels16)block
+            + (bt_path_levels16)__builtin_shufflevector(
+                zero, block, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30));
+        block = (bt_path_cells16)((bt_path_levels16)block
+            + (bt_path_levels16)__builtin_shufflevector(
+                zero, block, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29));
+        block = (bt_path_cells16)((bt_path_levels16)block
+            + (bt_path_levels16)__builtin_shufflevector(
+                zero, block, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
+        block = (bt_path_cells16)((bt_path_levels16)block
+            + (bt_path_levels16)__builtin_shufflevector(
+                zero, block, 0, 0, 0, 0, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23));
+        block = (bt_path_cells16)((bt_path_levels16)block + sum);
+        sum = (uint32_t)block[15];
+        bt_path_bytes16 levels = bt_path_coverage_levels16(block, even_odd);
+        __builtin_memcpy(output + x, &levels, sizeof levels);
+    }
+    uint8_t current = bt_path_coverage_level((int32_t)sum, even_odd);
+    for (; x <= end; x += 1) {
+        sum += (uint32_t)cells[x];
+        current = bt_path_coverage_level((int32_t)sum, even_odd);
+        output[x] = current;
     }
     return current;
 }

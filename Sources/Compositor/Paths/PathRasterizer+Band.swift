@@ -19,7 +19,8 @@ extension PathRasterizer {
         let top: Int
         let rows: Int
         let width: Int
-        let cells: UnsafeMutablePointer<Float>
+        /// Fixed point: `BT_PATH_CELL_ONE` is a pixel's area.
+        let cells: UnsafeMutablePointer<Int32>
         /// Per row: the lowest and highest cell index written (`Int.max` and −1 when none).
         let extents: UnsafeMutablePointer<Int>
         /// Per cell: the band's stamp (high half) and, in the low half, the row chain that touched it, or that
@@ -47,7 +48,7 @@ extension PathRasterizer {
         let rowBuffer: UnsafeMutablePointer<UInt8>
 
         init(
-            stamp: Int64, top: Int, rows: Int, width: Int, cells: UnsafeMutablePointer<Float>,
+            stamp: Int64, top: Int, rows: Int, width: Int, cells: UnsafeMutablePointer<Int32>,
             extents: UnsafeMutablePointer<Int>, owners: UnsafeMutablePointer<Int64>,
             partners: UnsafeMutablePointer<Int32>, sharedCells: UnsafeMutablePointer<Int32>,
             exactCells: ExactCellScratch, rowBuffer: UnsafeMutablePointer<UInt8>, rowChainLimit: Int
@@ -201,7 +202,9 @@ extension PathRasterizer {
         /// The sum of the cells up to pixel i must become height × (the mean part of pixel i's width right of the
         /// piece). The piece's x is uniform along its height, so that mean is (R(i+1 − lo) − R(i+1 − hi)) /
         /// (hi − lo), R being the integral of clamp(s, 0, 1): each cell gets the difference from its left
-        /// neighbour's mean, and the cell after the last pixel crossed the rest, up to the whole height.
+        /// neighbour's mean, and the cell after the last pixel crossed the rest, up to the whole height. In fixed
+        /// point, each cell takes the rounded running share less what the cells before it took, so a piece's cells
+        /// add up to its rounded height exactly and a row's sum returns to its winding past its last edge.
         @inline(__always)
         private mutating func deposit(row: Int, from a: Double, to b: Double, height: Double, chain: Int32) {
             let rowCells = cells + row * stride
@@ -209,25 +212,35 @@ extension PathRasterizer {
             let first = Int(lo)
             let last = max(first, Int(hi.rounded(.up)) - 1)
             mark(row: row, from: first, through: last, chain: chain)
+            let scaled = height * Self.cellOne
+            let whole = Self.fixed(scaled)
             if first == last {
                 // Within one pixel the mean is that of its midpoint.
-                let share = Double(first + 1) - (lo + hi) * 0.5
-                rowCells[first] += Float(height * share)
-                rowCells[first + 1] += Float(height * (1 - share))
+                let part = Self.fixed(scaled * (Double(first + 1) - (lo + hi) * 0.5))
+                rowCells[first] &+= part
+                rowCells[first + 1] &+= whole &- part
             } else {
                 let inverseWidth = 1 / (hi - lo)
-                var previous = 0.0
+                var given: Int32 = 0
                 for column in first...last {
                     let right = Double(column + 1)
                     let share = (Self.ramp(right - lo) - Self.ramp(right - hi)) * inverseWidth
-                    rowCells[column] += Float(height * (share - previous))
-                    previous = share
+                    let upTo = Self.fixed(scaled * share)
+                    rowCells[column] &+= upTo &- given
+                    given = upTo
                 }
-                rowCells[last + 1] += Float(height * (1 - previous))
+                rowCells[last + 1] &+= whole &- given
             }
             extents[2 * row] = min(extents[2 * row], first)
             extents[2 * row + 1] = max(extents[2 * row + 1], last + 1)
         }
+
+        /// A pixel's area in a cell.
+        private static let cellOne = Double(BT_PATH_CELL_ONE)
+
+        /// `value` (at most a pixel's area in magnitude) rounded to a cell's fixed point.
+        @inline(__always)
+        private static func fixed(_ value: Double) -> Int32 { Int32(value.rounded(.toNearestOrEven)) }
 
         /// ∫₀ˢ clamp(u, 0, 1) du.
         @inline(__always)
@@ -280,7 +293,7 @@ extension PathRasterizer {
                 var covered = first
                 if first < width {
                     let end = min(last, width - 1)
-                    let level = bt_path_row_coverage(rowCells, first, end, output, width, evenOdd ? 1 : 0)
+                    let level = bt_path_row_coverage(rowCells, first, end, output, evenOdd ? 1 : 0)
                     covered = level == 0 ? end + 1 : width
                     // Past the last cell the coverage holds (a shape running off the box's right side, whose edges
                     // there were dropped): the plane is zero beyond, the row buffer holds an earlier row's bytes.

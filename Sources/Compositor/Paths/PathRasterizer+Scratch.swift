@@ -12,7 +12,7 @@ extension PathRasterizer {
     /// bands only. Owner stamps carry a band number unique over the scratch's life (`stampBase` plus the band's
     /// index), so that a cell stamped by an earlier call never reads as touched by this one.
     final class Scratch {
-        private(set) var cells: UnsafeMutablePointer<Float>
+        private(set) var cells: UnsafeMutablePointer<Int32>
         private(set) var owners: UnsafeMutablePointer<Int64>
         private(set) var sharedCells: UnsafeMutablePointer<Int32>
         private(set) var partners: UnsafeMutablePointer<Int32>

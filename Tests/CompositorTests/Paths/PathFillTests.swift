@@ -33,7 +33,8 @@ final class PathFillTests: XCTestCase {
             for rule in FillRule.allCases {
                 let (difference, plane, polygons) = PathTestSupport.differenceFromExact(
                     path, rule: rule, box: box)
-                XCTAssertLessThanOrEqual(difference.maximum, 0.501, "trial \(trial), \(rule): \(difference)")
+                XCTAssertLessThanOrEqual(
+                    difference.maximum, PathTestSupport.roundingBound, "trial \(trial), \(rule): \(difference)")
                 let sampled = ReferencePathCoverage.sampledCoverage(of: polygons, rule: rule, over: box)
                 let sampledDifference = PathTestSupport.Difference(plane, sampled)
                 XCTAssertLessThanOrEqual(
@@ -57,7 +58,7 @@ final class PathFillTests: XCTestCase {
         for (rule, plane) in [(FillRule.nonZero, nonZero), (.evenOdd, evenOdd)] {
             let exact = ReferencePathCoverage.exactCoverage(of: polygons, rule: rule, over: box)
             let difference = PathTestSupport.Difference(plane, exact)
-            XCTAssertLessThanOrEqual(difference.maximum, 0.501, "\(rule): \(difference)")
+            XCTAssertLessThanOrEqual(difference.maximum, PathTestSupport.roundingBound, "\(rule): \(difference)")
         }
     }
 
@@ -109,7 +110,7 @@ final class PathFillTests: XCTestCase {
             let (plane, polygons) = PathTestSupport.rasterize(path, box: box)
             let exact = ReferencePathCoverage.windingIntegrals(of: polygons, over: box).map { min(abs($0), 1) }
             let difference = PathTestSupport.Difference(plane, exact)
-            XCTAssertLessThanOrEqual(difference.maximum, 0.501, "\(difference)")
+            XCTAssertLessThanOrEqual(difference.maximum, PathTestSupport.roundingBound, "\(difference)")
         }
         let (barPlane, _) = PathTestSupport.rasterize(bar, box: box)
         XCTAssertTrue([25, 26].contains(barPlane[10, 10]))
@@ -131,7 +132,7 @@ final class PathFillTests: XCTestCase {
         let polygons = try XCTUnwrap(
             PathFlattener.flatten(wedge, through: .identity, tolerance: 0.02, clip: (10, 10, 40, 30)))
         let exact = ReferencePathCoverage.windingIntegrals(of: polygons, over: box).map { min(abs($0), 1) }
-        XCTAssertLessThanOrEqual(PathTestSupport.Difference(plane, exact).maximum, 0.501)
+        XCTAssertLessThanOrEqual(PathTestSupport.Difference(plane, exact).maximum, PathTestSupport.roundingBound)
         XCTAssertEqual(plane[0, 10], 255)  // inside the wedge, whose left corners are 510 px outside
         XCTAssertEqual(plane[0, 0], 0)
         var everything = Path()

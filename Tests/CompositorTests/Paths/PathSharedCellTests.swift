@@ -80,7 +80,7 @@ final class PathSharedCellTests: XCTestCase {
             let limited = PathRasterizer.coverage(of: polygons, rule: rule, over: box, threads: 1, rowChainLimit: 40)
             let exact = ReferencePathCoverage.exactCoverage(of: polygons, rule: rule, over: box)
             let difference = PathTestSupport.Difference(limited, exact)
-            XCTAssertLessThanOrEqual(difference.maximum, 0.501, "\(rule): \(difference)")
+            XCTAssertLessThanOrEqual(difference.maximum, PathTestSupport.roundingBound, "\(rule): \(difference)")
         }
     }
 

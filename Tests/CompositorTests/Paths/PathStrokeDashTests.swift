@@ -45,7 +45,8 @@ final class PathStrokeDashTests: XCTestCase {
                 for index in expected.indices { expected[index] += dash[index] }
             }
             let difference = StrokeTestSupport.difference(drawn, expected)
-            XCTAssertLessThanOrEqual(difference.maximum, 0.501, "\(pattern), phase \(phase): \(difference)")
+            XCTAssertLessThanOrEqual(
+                difference.maximum, PathTestSupport.roundingBound, "\(pattern), phase \(phase): \(difference)")
         }
     }
 
@@ -150,6 +151,6 @@ final class PathStrokeDashTests: XCTestCase {
         let pen = StrokeTestSupport.stroke(
             flat, style: StrokeStyle(width: 2), transform: AffineTransform2D(scaleX: 1, y: 3), box: box)
         let expected = StrokeTestSupport.rectangleCoverage(x0: 2, y0: 3, x1: 30, y1: 9, over: box)
-        XCTAssertLessThanOrEqual(StrokeTestSupport.difference(pen, expected).maximum, 0.501)
+        XCTAssertLessThanOrEqual(StrokeTestSupport.difference(pen, expected).maximum, PathTestSupport.roundingBound)
     }
 }

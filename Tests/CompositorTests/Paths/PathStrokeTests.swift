@@ -21,10 +21,10 @@ final class PathStrokeTests: XCTestCase {
         line.line(to: Point(x: 30.7, y: 10.4))
         let butt = StrokeTestSupport.stroke(line, style: StrokeStyle(width: 5.2), box: box)
         let rectangle = StrokeTestSupport.rectangleCoverage(x0: 5.3, y0: 7.8, x1: 30.7, y1: 13, over: box)
-        XCTAssertLessThanOrEqual(StrokeTestSupport.difference(butt, rectangle).maximum, 0.501)
+        XCTAssertLessThanOrEqual(StrokeTestSupport.difference(butt, rectangle).maximum, PathTestSupport.roundingBound)
         let square = StrokeTestSupport.stroke(line, style: StrokeStyle(width: 5.2, cap: .square), box: box)
         let longer = StrokeTestSupport.rectangleCoverage(x0: 2.7, y0: 7.8, x1: 33.3, y1: 13, over: box)
-        XCTAssertLessThanOrEqual(StrokeTestSupport.difference(square, longer).maximum, 0.501)
+        XCTAssertLessThanOrEqual(StrokeTestSupport.difference(square, longer).maximum, PathTestSupport.roundingBound)
         // A diagonal with square caps: the rectangle's corners by hand.
         let (start, end, half) = ((4.2, 6.1), (31.5, 22.8), 2.2)
         let length = ((end.0 - start.0) * (end.0 - start.0) + (end.1 - start.1) * (end.1 - start.1)).squareRoot()
@@ -41,7 +41,7 @@ final class PathStrokeTests: XCTestCase {
         diagonal.line(to: Point(x: end.0, y: end.1))
         let drawn = StrokeTestSupport.stroke(diagonal, style: StrokeStyle(width: 2 * half, cap: .square), box: box)
         let expected = StrokeTestSupport.polygonCoverage(corners, over: box)
-        XCTAssertLessThanOrEqual(StrokeTestSupport.difference(drawn, expected).maximum, 0.501)
+        XCTAssertLessThanOrEqual(StrokeTestSupport.difference(drawn, expected).maximum, PathTestSupport.roundingBound)
     }
 
     /// A round-capped line is the capsule of points within half the width of the segment (closed form per
@@ -136,8 +136,9 @@ final class PathStrokeTests: XCTestCase {
                     center: Point(x: 30.3, y: 30.6), radius: 4, x0: x0, y0: y0, x1: x1, y1: y1)
             }
         }
+        let rounding = PathTestSupport.roundingBound
         for (join, expected, bound) in [
-            (StrokeStyle.LineJoin.miter, miter, 0.501), (.bevel, bevel, 0.501), (.round, round, 2.5),
+            (StrokeStyle.LineJoin.miter, miter, rounding), (.bevel, bevel, rounding), (.round, round, 2.5),
         ] {
             let drawn = StrokeTestSupport.stroke(corner, style: StrokeStyle(width: 8, join: join), box: box)
             let difference = StrokeTestSupport.difference(drawn, expected)
@@ -192,7 +193,7 @@ final class PathStrokeTests: XCTestCase {
             StrokeTestSupport.rectangleCoverage(x0: 7.5, y0: 7.3, x1: 13.5, y1: 13.3, over: box),
             StrokeTestSupport.rectangleCoverage(x0: 27.2, y0: 7.6, x1: 33.2, y1: 13.6, over: box)
         ).map { $0 + $1 }
-        XCTAssertLessThanOrEqual(StrokeTestSupport.difference(square, squares).maximum, 0.501)
+        XCTAssertLessThanOrEqual(StrokeTestSupport.difference(square, squares).maximum, PathTestSupport.roundingBound)
         XCTAssertNil(Coverage.stroke(dots, style: StrokeStyle(width: 6), through: .identity, within: box))
     }
 
@@ -205,7 +206,7 @@ final class PathStrokeTests: XCTestCase {
         let drawn = StrokeTestSupport.stroke(
             line, style: StrokeStyle(width: 0), transform: AffineTransform2D(scaleX: 3, y: 3), box: box)
         let expected = StrokeTestSupport.rectangleCoverage(x0: 6, y0: 10, x1: 36, y1: 11, over: box)
-        XCTAssertLessThanOrEqual(StrokeTestSupport.difference(drawn, expected).maximum, 0.501)
+        XCTAssertLessThanOrEqual(StrokeTestSupport.difference(drawn, expected).maximum, PathTestSupport.roundingBound)
     }
 
     /// Dashed round strokes, wide miters with square caps and hairlines of a random polygon and of curves, on a

@@ -115,7 +115,8 @@ final class PathStrokeUnionTests: XCTestCase {
             let expected = ReferencePathCoverage.exactCoverage(of: union, rule: .nonZero, over: box)
             let difference = StrokeTestSupport.difference(drawn, expected)
             XCTAssertLessThanOrEqual(
-                difference.maximum, 0.501, "trial \(trial) (\(join), closed \(closed)): \(difference)")
+                difference.maximum, PathTestSupport.roundingBound,
+                "trial \(trial) (\(join), closed \(closed)): \(difference)")
         }
     }
 
