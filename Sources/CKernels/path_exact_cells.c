@@ -69,7 +69,9 @@ static void add_to_steps(winding_steps *steps, const bt_row_piece *piece, double
     if (piece->bottom < row_bottom) change_steps(steps, piece->bottom, -piece->winding);
 }
 
-static inline double x_at(const bt_row_piece *piece, double y) { return piece->x_top + (y - piece->top) * piece->slope; }
+static inline double x_at(const bt_row_piece *piece, double y) {
+    return piece->x_top + (y - piece->top) * piece->slope;
+}
 
 /// The height where the piece crosses the vertical line at `x` strictly between its ends, if it does.
 static inline int y_at_x(const bt_row_piece *piece, double x, double *y) {

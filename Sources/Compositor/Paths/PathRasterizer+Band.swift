@@ -310,9 +310,8 @@ extension PathRasterizer {
                     nextShared += 1
                 }
                 if !lists.columns.isEmpty {
-                    PathRasterizer.exactCoverage(
-                        row: top + row, edges: edges, members: edgesReaching(row: row, members: members), rule: rule,
-                        scratch: &lists, into: output)
+                    gatherPieces(row: row, edges: edges, members: members, into: &lists)
+                    PathRasterizer.exactCoverage(row: top + row, rule: rule, scratch: &lists, into: output)
                 }
                 if case .painted(let image, let painter) = sink, covered > first {
                     painter.paint(
@@ -324,29 +323,37 @@ extension PathRasterizer {
             chainCount = 0
         }
 
-        /// The edges whose pieces lie in `row`, for `exactCoverage`: those of its row chains, or, where pieces past
-        /// the row chain limit are in it too, every edge of the band.
-        private func edgesReaching(
-            row: Int, members: Slice<UnsafeBufferPointer<Int32>>
-        ) -> Slice<UnsafeBufferPointer<Int32>> {
-            guard !unrecordedRows[row] else { return members }
-            var count = 0
+        /// The pieces of `row` that its exact cells (`lists.columns`) depend on, into `lists.pieces`: each row chain
+        /// wholly left of the first cell as one vertical piece (its part of the winding left of a cell changes only
+        /// where it starts and ends: its pieces' steps cancel where they meet), none of a row chain right of the
+        /// last, and every piece of the rest; or, where pieces past the row chain limit are in the row, every
+        /// piece of the band's edges.
+        private func gatherPieces(
+            row: Int, edges: UnsafeBufferPointer<Edge>, members: Slice<UnsafeBufferPointer<Int32>>,
+            into lists: inout ExactCellLists
+        ) {
+            lists.pieces.removeAll(keepingCapacity: true)
+            let rowTop = Double(top + row)
+            guard !unrecordedRows[row] else {
+                for member in members { lists.addPiece(of: edges[Int(member)], rowTop: rowTop) }
+                return
+            }
+            let firstLeft = Double(lists.columns[0])
+            let reach = Double(lists.columns[lists.columns.count - 1] + 1)
             var index = latestChain[row]
             while index >= 0 {
-                count += Int(chains[Int(index)].lastEdge - chains[Int(index)].firstEdge) + 1
-                index = chains[Int(index)].previousInRow
-            }
-            let list = exactCells.rowEdges(count: count)
-            var written = 0
-            index = latestChain[row]
-            while index >= 0 {
-                for edge in chains[Int(index)].firstEdge...chains[Int(index)].lastEdge {
-                    list[written] = edge
-                    written += 1
+                let chain = chains[Int(index)]
+                index = chain.previousInRow
+                if chain.minX >= reach { continue }
+                if chain.maxX <= firstLeft, chain.stepsOnce {
+                    lists.pieces.append(
+                        bt_row_piece(
+                            top: chain.top, bottom: chain.bottom, x_top: chain.maxX, x_bottom: chain.maxX, slope: 0,
+                            min_x: chain.maxX, max_x: chain.maxX, winding: Int32(chain.winding)))
+                    continue
                 }
-                index = chains[Int(index)].previousInRow
+                for edge in chain.firstEdge...chain.lastEdge { lists.addPiece(of: edges[Int(edge)], rowTop: rowTop) }
             }
-            return UnsafeBufferPointer(start: list, count: count)[...]
         }
     }
 }

@@ -46,14 +46,28 @@ extension PathRasterizer {
     struct ExactCellLists {
         /// The cells of the row being resolved that need their exact coverage, ascending.
         var columns: [Int] = []
-        fileprivate var pieces: [bt_row_piece] = []
+        /// The row's edge pieces that `exactCoverage` looks at.
+        var pieces: [bt_row_piece] = []
         /// `bt_path_exact_cells`' working memory, in 8-byte words.
         fileprivate var work: [UInt64] = []
+
+        /// Adds `edge`'s piece in the row `rowTop…rowTop + 1`, if it has one there.
+        @inline(__always)
+        mutating func addPiece(of edge: Edge, rowTop: Double) {
+            let top = max(edge.y0, rowTop)
+            let bottom = min(edge.y1, rowTop + 1)
+            guard bottom > top else { return }
+            let (xTop, xBottom) = (edge.x(at: top), edge.x(at: bottom))
+            pieces.append(
+                bt_row_piece(
+                    top: top, bottom: bottom, x_top: xTop, x_bottom: xBottom, slope: (xBottom - xTop) / (bottom - top),
+                    min_x: min(xTop, xBottom), max_x: max(xTop, xBottom), winding: Int32(edge.winding)))
+        }
     }
 
     /// The exact coverage by `rule` of the cells `scratch.columns` (ascending) of pixel row `row`, written over
     /// `output`'s bytes there: for the cells where edges of different chains meet, whose summed area mixes
-    /// windings. `members` are the edges whose pieces lie in the row (and maybe others).
+    /// windings. `scratch.pieces` are the row's edge pieces (`Band.gatherPieces`).
     ///
     /// The winding at a point of a cell is the sum over the edge pieces of its row that pass left of it. Pieces
     /// wholly left of the cell act on it as vertical steps at its left side, so they are folded, column by
@@ -69,22 +83,9 @@ extension PathRasterizer {
     /// extreme scale) it keeps its summed coverage, so the work stays bounded. In C (`bt_path_exact_cells`); its
     /// Swift twin is the tests' `ReferenceExactCells`.
     static func exactCoverage(
-        row: Int, edges: UnsafeBufferPointer<Edge>, members: Slice<UnsafeBufferPointer<Int32>>, rule: FillRule,
-        scratch: inout ExactCellLists, into output: UnsafeMutablePointer<UInt8>
+        row: Int, rule: FillRule, scratch: inout ExactCellLists, into output: UnsafeMutablePointer<UInt8>
     ) {
-        let (rowTop, rowBottom) = (Double(row), Double(row + 1))
-        scratch.pieces.removeAll(keepingCapacity: true)
-        for member in members {
-            let edge = edges[Int(member)]
-            let top = max(edge.y0, rowTop)
-            let bottom = min(edge.y1, rowBottom)
-            guard bottom > top else { continue }
-            let (xTop, xBottom) = (edge.x(at: top), edge.x(at: bottom))
-            scratch.pieces.append(
-                bt_row_piece(
-                    top: top, bottom: bottom, x_top: xTop, x_bottom: xBottom, slope: (xBottom - xTop) / (bottom - top),
-                    min_x: min(xTop, xBottom), max_x: max(xTop, xBottom), winding: Int32(edge.winding)))
-        }
+        let rowTop = Double(row)
         let words = (bt_path_exact_cells_scratch_bytes(scratch.pieces.count) + 7) / 8
         if scratch.work.count < words { scratch.work = Array(repeating: 0, count: max(words, 2 * scratch.work.count)) }
         scratch.pieces.withUnsafeMutableBufferPointer { pieces in

@@ -27,6 +27,11 @@ extension PathRasterizer {
         /// A horizontal edge of the chain runs through the row here: its ends no longer tell where it is.
         var horizontal = false
 
+        /// Whether the part changes the winding of points left of it only at its top and bottom: its pieces go one
+        /// way and meet end to end. (They meet unless the chain leaves the box's right side between them, and then
+        /// it reaches x = width, right of every cell, so it is never wholly left of one.)
+        var stepsOnce: Bool { winding != 0 && !horizontal }
+
         init(
             chain: Int32, edge: Int32, previousInRow: Int32, winding: Double, top: Double, bottom: Double,
             xTop: Double, xBottom: Double

@@ -54,6 +54,25 @@ final class PathSharedCellTests: XCTestCase {
         }
     }
 
+    /// Crossing outlines three times the box's width, half of them starting left of it: chains pushed onto its
+    /// left side and cut at its right, whole row chains left of shared cells taken as one step each; measured max
+    /// 0.5.
+    func testOutlinesCutByTheBoxSides() {
+        var random = SeededGenerator(seed: 67)
+        let box = PixelBox(x: 0, y: 0, width: 12, height: 16)
+        for trial in 0..<120 {
+            let left = trial % 2 == 0 ? 0.0 : -12
+            var path = Path()
+            for index in 0..<14 {
+                let point = Point(
+                    x: left + Double(random.next() % 36_000) / 1000, y: Double(random.next() % 16_000) / 1000)
+                if index == 0 { path.move(to: point) } else { path.line(to: point) }
+            }
+            path.close()
+            PathTestSupport.assertExactByEveryRule(path, box: box, "trial \(trial)")
+        }
+    }
+
     /// A small box is one band, a box over 64 rows bands of 16: the rows they share have the same bytes.
     func testOneBandOrManySameBytes() {
         var random = SeededGenerator(seed: 47)
