@@ -1,8 +1,10 @@
-// A path's rows of signed-area cells summed into coverage bytes (`PathRasterizer.Band`). Cells are fixed point,
-// `BT_PATH_CELL_ONE` a whole pixel's area, so that the running sum is exact and the same in any order: sixteen
-// cells are summed at once as a prefix within a vector (clang's generic vectors: one AVX-512 register, four SSE
-// ones), where a float sum had to go cell by cell. Static inline, so it compiles into the Swift module with its
-// target. The Swift twin is `PathRowCoverageTests.referenceRow`.
+// A path's rows of signed-area cells (`PathRasterizer.Band`): edge pieces deposited into them, and rows summed into
+// coverage bytes. Cells are fixed point, `BT_PATH_CELL_ONE` a whole pixel's area, so that the running sum is exact
+// and the same in any order: sixteen cells are summed at once as a prefix within a vector (clang's generic vectors:
+// one AVX-512 register, four SSE ones), where a float sum had to go cell by cell. The deposit is in C for its
+// float-to-integer conversions, which Swift range-checks (a fifth of the deposit's profile). Static inline, so they
+// compile into the Swift module with its target. The Swift twins are `PathRowCoverageTests.referenceRow` and
+// `referenceDeposit`.
 #ifndef BLURTOOL_PATH_ROWS_H
 #define BLURTOOL_PATH_ROWS_H
 
@@ -27,6 +29,46 @@ static inline uint8_t bt_path_coverage_level(int32_t sum, int even_odd) {
         magnitude = BT_PATH_CELL_ONE;
     }
     return (uint8_t)((magnitude * 255 + BT_PATH_CELL_ONE / 2) >> 16);
+}
+
+/// ∫₀ˢ clamp(u, 0, 1) du.
+static inline double bt_path_ramp(double s) { return s <= 0 ? 0 : s >= 1 ? s - 0.5 : 0.5 * s * s; }
+
+/// Deposits one edge's piece within a row, from x `a` to x `b` (0…width), `height` its signed share of the row's
+/// height, into the row's cells; returns the first cell it crosses and sets `*last` to the last (the cell after it
+/// takes the rest of the height too).
+///
+/// The sum of the cells up to pixel i must become height × (the mean part of pixel i's width right of the piece).
+/// The piece's x is uniform along its height, so that mean is (R(i+1 − lo) − R(i+1 − hi)) / (hi − lo), R being
+/// `bt_path_ramp`: each cell takes the rounded running share less what the cells before it took, so a piece's
+/// cells add up to its rounded height exactly and a row's sum returns to its winding past its last edge. Within
+/// one pixel the mean is that of the piece's midpoint. Sums wrap as unsigned.
+static inline ptrdiff_t bt_path_deposit(int32_t *cells, double a, double b, double height, ptrdiff_t *last) {
+#pragma STDC FP_CONTRACT OFF
+    double lo = a < b ? a : b, hi = a < b ? b : a;
+    ptrdiff_t first = (ptrdiff_t)lo;
+    ptrdiff_t end = (ptrdiff_t)__builtin_ceil(hi) - 1;
+    if (end < first) end = first;
+    *last = end;
+    double scaled = height * BT_PATH_CELL_ONE;
+    uint32_t whole = (uint32_t)(int32_t)__builtin_rint(scaled);
+    if (first == end) {
+        uint32_t part = (uint32_t)(int32_t)__builtin_rint(scaled * ((double)(first + 1) - (lo + hi) * 0.5));
+        cells[first] = (int32_t)((uint32_t)cells[first] + part);
+        cells[first + 1] = (int32_t)((uint32_t)cells[first + 1] + whole - part);
+        return first;
+    }
+    double inverse_width = 1 / (hi - lo);
+    uint32_t given = 0;
+    for (ptrdiff_t column = first; column <= end; column++) {
+        double right = (double)(column + 1);
+        double share = (bt_path_ramp(right - lo) - bt_path_ramp(right - hi)) * inverse_width;
+        uint32_t up_to = (uint32_t)(int32_t)__builtin_rint(scaled * share);
+        cells[column] = (int32_t)((uint32_t)cells[column] + up_to - given);
+        given = up_to;
+    }
+    cells[end + 1] = (int32_t)((uint32_t)cells[end + 1] + whole - given);
+    return first;
 }
 
 typedef int32_t bt_path_cells16 __attribute__((vector_size(64)));

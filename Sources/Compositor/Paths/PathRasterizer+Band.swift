@@ -197,55 +197,15 @@ extension PathRasterizer {
             }
         }
 
-        /// One edge's piece within a row, from x `a` to x `b` (0…width), `height` its signed share of the row.
-        ///
-        /// The sum of the cells up to pixel i must become height × (the mean part of pixel i's width right of the
-        /// piece). The piece's x is uniform along its height, so that mean is (R(i+1 − lo) − R(i+1 − hi)) /
-        /// (hi − lo), R being the integral of clamp(s, 0, 1): each cell gets the difference from its left
-        /// neighbour's mean, and the cell after the last pixel crossed the rest, up to the whole height. In fixed
-        /// point, each cell takes the rounded running share less what the cells before it took, so a piece's cells
-        /// add up to its rounded height exactly and a row's sum returns to its winding past its last edge.
+        /// One edge's piece within a row, from x `a` to x `b` (0…width), `height` its signed share of the row:
+        /// deposited by `bt_path_deposit`, its cells stamped with `chain`, the row's extent widened.
         @inline(__always)
         private mutating func deposit(row: Int, from a: Double, to b: Double, height: Double, chain: Int32) {
-            let rowCells = cells + row * stride
-            let (lo, hi) = a < b ? (a, b) : (b, a)
-            let first = Int(lo)
-            let last = max(first, Int(hi.rounded(.up)) - 1)
+            var last = 0
+            let first = bt_path_deposit(cells + row * stride, a, b, height, &last)
             mark(row: row, from: first, through: last, chain: chain)
-            let scaled = height * Self.cellOne
-            let whole = Self.fixed(scaled)
-            if first == last {
-                // Within one pixel the mean is that of its midpoint.
-                let part = Self.fixed(scaled * (Double(first + 1) - (lo + hi) * 0.5))
-                rowCells[first] &+= part
-                rowCells[first + 1] &+= whole &- part
-            } else {
-                let inverseWidth = 1 / (hi - lo)
-                var given: Int32 = 0
-                for column in first...last {
-                    let right = Double(column + 1)
-                    let share = (Self.ramp(right - lo) - Self.ramp(right - hi)) * inverseWidth
-                    let upTo = Self.fixed(scaled * share)
-                    rowCells[column] &+= upTo &- given
-                    given = upTo
-                }
-                rowCells[last + 1] &+= whole &- given
-            }
             extents[2 * row] = min(extents[2 * row], first)
             extents[2 * row + 1] = max(extents[2 * row + 1], last + 1)
-        }
-
-        /// A pixel's area in a cell.
-        private static let cellOne = Double(BT_PATH_CELL_ONE)
-
-        /// `value` (at most a pixel's area in magnitude) rounded to a cell's fixed point.
-        @inline(__always)
-        private static func fixed(_ value: Double) -> Int32 { Int32(value.rounded(.toNearestOrEven)) }
-
-        /// ∫₀ˢ clamp(u, 0, 1) du.
-        @inline(__always)
-        private static func ramp(_ s: Double) -> Double {
-            s <= 0 ? 0 : s >= 1 ? s - 0.5 : 0.5 * s * s
         }
 
         /// Sums each row's cells into coverage by `rule`, writes it to `plane`, and clears the cells. Pixels left
