@@ -128,11 +128,13 @@ struct PathStroker {
         self.work = WorkLists()
         defer { self.work = work }
         work.clear()
-        // Points closer than this to the last are dropped: a segment too short to give a direction.
+        // Points closer than this to the last are dropped: a segment too short to give a direction. (Compared
+        // squared: a square root a point was a fifth of this loop.)
         let shortest = tolerance * 1e-3
+        let shortestSquared = shortest * shortest
         for index in 0..<pointCount {
             let point = point(index)
-            if let last = work.points.last, Self.distance(last, point) <= shortest {
+            if let last = work.points.last, Self.distanceSquared(last, point) <= shortestSquared {
                 // The corner that stays must keep its join if the one dropped had one.
                 if !smooth(index) { work.smooth[work.smooth.count - 1] = false }
                 continue
@@ -141,7 +143,7 @@ struct PathStroker {
             work.smooth.append(smooth(index))
         }
         if closed, work.points.count > 1,
-            Self.distance(work.points[work.points.count - 1], work.points[0]) <= shortest
+            Self.distanceSquared(work.points[work.points.count - 1], work.points[0]) <= shortestSquared
         {
             work.points.removeLast()
             work.smooth.removeLast()
@@ -265,8 +267,11 @@ struct PathStroker {
         outline.ends.append(outline.xs.count)
     }
 
-    static func distance(_ a: Vertex, _ b: Vertex) -> Double {
-        ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+    static func distance(_ a: Vertex, _ b: Vertex) -> Double { distanceSquared(a, b).squareRoot() }
+
+    @inline(__always)
+    static func distanceSquared(_ a: Vertex, _ b: Vertex) -> Double {
+        (b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)
     }
 
     /// The unit normal to the left of a direction on a y-down screen (x towards y turns clockwise there).
