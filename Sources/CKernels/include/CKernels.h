@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "path_edges.h"
 #include "path_exact_cells.h"
 #include "path_rows.h"
 

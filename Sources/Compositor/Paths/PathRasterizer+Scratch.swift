@@ -1,3 +1,5 @@
+import CKernels
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -23,7 +25,10 @@ extension PathRasterizer {
         private var rowCapacity: Int
         /// Band numbers used by earlier calls: the next call's band b stamps with `stampBase + b`.
         private(set) var stampBase: Int64 = 0
-        var edges: [Edge] = []
+        /// The polygons' edges cut to the box (`clipEdges`), `edges.count` of them.
+        private(set) var edges = UnsafeBufferPointer<Edge>(start: nil, count: 0)
+        private var edgeBuffer = UnsafeMutablePointer<Edge>.allocate(capacity: 0)
+        private var edgeCapacity = 0
         var members: [Int32] = []
         var offsets: [Int] = []
         /// The exact cells' working lists (`ExactCellScratch`), one per worker.
@@ -36,7 +41,10 @@ extension PathRasterizer {
             (extents, rowBuffers) = (.allocate(capacity: 0), .allocate(capacity: 0))
         }
 
-        deinit { release() }
+        deinit {
+            release()
+            edgeBuffer.deallocate()
+        }
 
         private func release() {
             cells.deallocate()
@@ -49,8 +57,46 @@ extension PathRasterizer {
 
         /// Bytes held, for the pool's limit.
         var bytes: Int {
-            cellCapacity * 21 + rowCapacity * 16 + (edges.capacity + 1) * 40
+            cellCapacity * 21 + rowCapacity * 16 + edgeCapacity * MemoryLayout<Edge>.stride
                 + exactCells.reduce(0) { $0 + $1.chainCapacity * MemoryLayout<RowChain>.stride }
+        }
+
+        /// Cuts `polygons` (pixels) to `box` into `edges`, in the box's pixels (origin at its top-left corner), by
+        /// `bt_path_clip_edges`: split where they cross its left and right sides, the parts right of it dropped (a
+        /// pixel's coverage depends only on edges left of its right side) and the parts left of it moved onto its
+        /// left side (the same winding for every pixel of those rows); parts above and below dropped; horizontal
+        /// edges kept (winding 0) where they run through a row, for their chain's part in it. Each polygon is a
+        /// new chain, and so is each turn in y, walked from a vertex where it turns so that its first and last
+        /// chains are not one chain cut in two.
+        func clipEdges(_ polygons: FlattenedPath, to box: PixelBox) {
+            let vertices = polygons.xs.count
+            guard vertices > 0, !polygons.ends.isEmpty else {
+                edges = UnsafeBufferPointer(start: edgeBuffer, count: 0)
+                return
+            }
+            // Most paths lie inside their box, an edge a vertex; three a vertex always suffice.
+            var wanted = max(edgeCapacity, vertices + vertices / 4 + 16)
+            while true {
+                if wanted > edgeCapacity {
+                    edgeBuffer.deallocate()
+                    edgeBuffer = .allocate(capacity: wanted)
+                    edgeCapacity = wanted
+                }
+                let count = polygons.xs.withUnsafeBufferPointer { xs in
+                    polygons.ys.withUnsafeBufferPointer { ys in
+                        polygons.ends.withUnsafeBufferPointer { ends in
+                            bt_path_clip_edges(
+                                xs.baseAddress!, ys.baseAddress!, ends.baseAddress!, ends.count, Double(box.x),
+                                Double(box.y), Double(box.width), Double(box.height), edgeBuffer, edgeCapacity)
+                        }
+                    }
+                }
+                if count >= 0 {
+                    edges = UnsafeBufferPointer(start: edgeBuffer, count: count)
+                    return
+                }
+                wanted = 3 * vertices + 16
+            }
         }
 
         /// Makes room for `cellCount` cells and `rows` rows, and stamps for `bands` more bands.

@@ -1,3 +1,5 @@
+import CKernels
+
 /// Which points a path's outline encloses, by the number of times it winds round them (SVG's `fill-rule`).
 public enum FillRule: String, CaseIterable, Sendable {
     /// Inside where the outline winds round a point any number of times but zero (SVG's default).
@@ -35,22 +37,12 @@ enum PathRasterizer {
     /// is resolved exactly instead, so memory stays bounded (10.5 MB a worker).
     static let maximumRowChains = 1 << 17
 
-    /// One edge, cut to the box, in the box's pixels: y0 < y1, `winding` +1 going down and −1 going up; or a
-    /// horizontal one (y0 = y1, `winding` 0) from x0 to x1 in the outline's order.
-    struct Edge {
-        var x0, y0, x1, y1: Double
-        var winding: Double
-        /// The y-monotone chain of its polygon the edge belongs to (consecutive edges going the same way, the
-        /// horizontal ones between them skipped): a chain cannot cross itself, so a cell touched by one chain
-        /// only holds two windings, one either side, and its summed area maps exactly (see `Band`).
-        var chain: Int32 = 0
-        /// x at height y along the edge, from its own end points, so every row it crosses agrees wherever the
-        /// band boundaries fall.
-        @inline(__always)
-        func x(at y: Double) -> Double {
-            y <= y0 ? x0 : y >= y1 ? x1 : x0 + (y - y0) / (y1 - y0) * (x1 - x0)
-        }
-    }
+    /// One edge, cut to the box, in the box's pixels (`bt_path_edge`, made by `Scratch.clipEdges`): y0 < y1, `winding`
+    /// +1 going down and −1 going up; or a horizontal one (y0 = y1, `winding` 0) from x0 to x1 in the outline's
+    /// order. `chain` is the y-monotone chain of its polygon the edge belongs to (consecutive edges going the same
+    /// way, the horizontal ones between them skipped): a chain cannot cross itself, so a cell touched by one chain
+    /// only holds two windings, one either side, and its summed area maps exactly (see `Band`).
+    typealias Edge = bt_path_edge
 
     /// Where a band's rows of coverage go: into a plane the box's size, or painted at once onto an image (the
     /// box in its pixels) through a row of the worker's own.
@@ -95,8 +87,8 @@ enum PathRasterizer {
     ) {
         guard !box.isEmpty else { return }
         withScratch { scratch in
-            clippedEdges(polygons, to: box, into: &scratch.edges)
-            guard !scratch.edges.isEmpty else { return }
+            scratch.clipEdges(polygons, to: box)
+            guard scratch.edges.count > 0 else { return }
             // Threads pay for themselves on large boxes only; the result is the same either way (a cell's value
             // depends on its row alone, wherever the bands' boundaries fall).
             let threaded = box.width * box.height >= 1 << 17
@@ -113,21 +105,20 @@ enum PathRasterizer {
             let rowBuffers = scratch.rowBuffers
             let offsets = scratch.offsets
             let exactCells = scratch.exactCells
-            scratch.edges.withUnsafeBufferPointer { edges in
-                scratch.members.withUnsafeBufferPointer { members in
-                    Parallel.forEach(bands, threads: workers) { index, worker in
-                        var band = Band(
-                            stamp: stampBase + Int64(index), top: index * bandRows,
-                            rows: min(bandRows, box.height - index * bandRows), width: box.width,
-                            cells: cells + worker * bandRows * stride, extents: extents + worker * bandRows * 2,
-                            owners: owners + worker * bandRows * stride,
-                            partners: partners + worker * bandRows * stride,
-                            sharedCells: shared + worker * bandRows * stride, exactCells: exactCells[worker],
-                            rowBuffer: rowBuffers + worker * stride, rowChainLimit: rowChainLimit)
-                        let bandMembers = members[offsets[index]..<offsets[index + 1]]
-                        band.accumulate(edges, bandMembers)
-                        band.resolve(into: sink, at: box, rule: rule, edges: edges, members: bandMembers)
-                    }
+            let edges = scratch.edges
+            scratch.members.withUnsafeBufferPointer { members in
+                Parallel.forEach(bands, threads: workers) { index, worker in
+                    var band = Band(
+                        stamp: stampBase + Int64(index), top: index * bandRows,
+                        rows: min(bandRows, box.height - index * bandRows), width: box.width,
+                        cells: cells + worker * bandRows * stride, extents: extents + worker * bandRows * 2,
+                        owners: owners + worker * bandRows * stride,
+                        partners: partners + worker * bandRows * stride,
+                        sharedCells: shared + worker * bandRows * stride, exactCells: exactCells[worker],
+                        rowBuffer: rowBuffers + worker * stride, rowChainLimit: rowChainLimit)
+                    let bandMembers = members[offsets[index]..<offsets[index + 1]]
+                    band.accumulate(edges, bandMembers)
+                    band.resolve(into: sink, at: box, rule: rule, edges: edges, members: bandMembers)
                 }
             }
             scratch.advanceStamps(by: bands)
@@ -146,23 +137,22 @@ enum PathRasterizer {
             return
         }
         scratch.offsets.append(contentsOf: repeatElement(0, count: bands + 1))
-        scratch.edges.withUnsafeBufferPointer { edges in
-            scratch.offsets.withUnsafeMutableBufferPointer { offsets in
-                for edge in edges {
-                    let range = bandRange(of: edge, bands: bands, bandRows: bandRows)
-                    for band in range { offsets[band + 1] += 1 }
-                }
-                for band in 0..<bands { offsets[band + 1] += offsets[band] }
-                scratch.members.removeAll(keepingCapacity: true)
-                scratch.members.append(contentsOf: repeatElement(0, count: offsets[bands]))
-                scratch.members.withUnsafeMutableBufferPointer { members in
-                    // Filled from each band's end backwards, edges in reverse: each band's list in path order,
-                    // and `offsets` ends as each band's start.
-                    for index in edges.indices.reversed() {
-                        for band in bandRange(of: edges[index], bands: bands, bandRows: bandRows) {
-                            offsets[band + 1] -= 1
-                            members[offsets[band + 1]] = Int32(index)
-                        }
+        let edges = scratch.edges
+        scratch.offsets.withUnsafeMutableBufferPointer { offsets in
+            for edge in edges {
+                let range = bandRange(of: edge, bands: bands, bandRows: bandRows)
+                for band in range { offsets[band + 1] += 1 }
+            }
+            for band in 0..<bands { offsets[band + 1] += offsets[band] }
+            scratch.members.removeAll(keepingCapacity: true)
+            scratch.members.append(contentsOf: repeatElement(0, count: offsets[bands]))
+            scratch.members.withUnsafeMutableBufferPointer { members in
+                // Filled from each band's end backwards, edges in reverse: each band's list in path order,
+                // and `offsets` ends as each band's start.
+                for index in edges.indices.reversed() {
+                    for band in bandRange(of: edges[index], bands: bands, bandRows: bandRows) {
+                        offsets[band + 1] -= 1
+                        members[offsets[band + 1]] = Int32(index)
                     }
                 }
             }
@@ -179,103 +169,13 @@ enum PathRasterizer {
         let last = (Int(edge.y1.rounded(.up)) - 1) / bandRows
         return min(first, bands - 1)...min(max(last, first), bands - 1)
     }
+}
 
-    /// The polygons' edges in the box's pixels (origin at its top-left corner), cut to it.
-    static func clippedEdges(_ polygons: FlattenedPath, to box: PixelBox, into edges: inout [Edge]) {
-        edges.removeAll(keepingCapacity: true)
-        let (left, top) = (Double(box.x), Double(box.y))
-        let (width, height) = (Double(box.width), Double(box.height))
-        var chain: Int32 = 0
-        var start = 0
-        for end in polygons.ends {
-            // A new chain at each polygon and wherever the direction in y turns; each polygon is walked from a
-            // vertex where it turns, so that its first and last chains are not one chain cut in two.
-            chain &+= 1
-            var goingDown: Bool?
-            var j = turningVertex(polygons, start..<end)
-            for _ in start..<end {
-                let i = j
-                j = i + 1 == end ? start : i + 1
-                let a = (polygons.xs[i] - left, polygons.ys[i] - top)
-                let b = (polygons.xs[j] - left, polygons.ys[j] - top)
-                if a.1 != b.1 {
-                    let down = b.1 > a.1
-                    if let goingDown, goingDown != down { chain &+= 1 }
-                    goingDown = down
-                    // Most edges of a path lie wholly inside its own box: kept as they are.
-                    if min(a.0, b.0) >= 0, max(a.0, b.0) < width, min(a.1, b.1) >= 0, max(a.1, b.1) <= height {
-                        edges.append(
-                            down
-                                ? Edge(x0: a.0, y0: a.1, x1: b.0, y1: b.1, winding: 1, chain: chain)
-                                : Edge(x0: b.0, y0: b.1, x1: a.0, y1: a.1, winding: -1, chain: chain))
-                        continue
-                    }
-                }
-                addEdge(from: a, to: b, width: width, height: height, chain: chain, into: &edges)
-            }
-            start = end
-        }
-    }
-
-    /// The first vertex of `polygon` (indices into `polygons`) where the outline turns in y (its edge before and
-    /// its edge after, horizontal ones skipped, go opposite ways), or its start when it never turns.
-    private static func turningVertex(_ polygons: FlattenedPath, _ polygon: Range<Int>) -> Int {
-        var lastDown: Bool?
-        // Around once and on to the first turn: the edge before the start is the polygon's last.
-        var i = polygon.lowerBound
-        for _ in 0..<(2 * polygon.count) {
-            let j = i + 1 == polygon.upperBound ? polygon.lowerBound : i + 1
-            let (a, b) = (polygons.ys[i], polygons.ys[j])
-            if a != b {
-                if let lastDown, lastDown != (b > a) { return i }
-                lastDown = b > a
-            }
-            i = j
-        }
-        return polygon.lowerBound
-    }
-
-    /// One polygon edge cut to 0…width × 0…height: split where it crosses x = 0 and x = width, the parts right
-    /// of the box dropped (a pixel's coverage depends only on edges left of its right side) and the parts left
-    /// of it moved onto x = 0 (the same winding for every pixel of those rows).
-    private static func addEdge(
-        from a: (x: Double, y: Double), to b: (x: Double, y: Double), width: Double, height: Double, chain: Int32,
-        into edges: inout [Edge]
-    ) {
-        guard a.y != b.y else {
-            // A horizontal edge adds no area but parts windings above and below it; it is kept, with winding 0,
-            // for its cells' chain stamps only, where it runs through a row (not along a row's boundary).
-            let (from, to) = (min(max(a.x, 0), width), min(max(b.x, 0), width))
-            if a.y > 0, a.y < height, a.y != a.y.rounded(.down), from != to {
-                edges.append(Edge(x0: from, y0: a.y, x1: to, y1: a.y, winding: 0, chain: chain))
-            }
-            return
-        }
-        let (upper, lower) = a.y < b.y ? (a, b) : (b, a)
-        let whole = Edge(
-            x0: upper.x, y0: upper.y, x1: lower.x, y1: lower.y, winding: a.y < b.y ? 1 : -1, chain: chain)
-        guard lower.y > 0, upper.y < height, upper.x < width || lower.x < width else { return }
-        let (y0, y1) = (max(upper.y, 0), min(lower.y, height))
-        // The heights where the edge crosses the box's sides, in order, within y0…y1.
-        func crossing(_ x: Double) -> Double? {
-            guard (upper.x - x) * (lower.x - x) < 0 else { return nil }
-            let y = upper.y + (x - upper.x) / (lower.x - upper.x) * (lower.y - upper.y)
-            return y > y0 && y < y1 ? y : nil
-        }
-        var cuts = (crossing(0) ?? y1, crossing(width) ?? y1)
-        if cuts.0 > cuts.1 { cuts = (cuts.1, cuts.0) }
-        for part in 0..<3 {
-            let (from, to) = part == 0 ? (y0, cuts.0) : part == 1 ? (cuts.0, cuts.1) : (cuts.1, y1)
-            guard to > from else { continue }
-            let middle = whole.x(at: (from + to) / 2)
-            if middle >= width { continue }
-            if middle <= 0 {
-                edges.append(Edge(x0: 0, y0: from, x1: 0, y1: to, winding: whole.winding, chain: chain))
-            } else {
-                let x0 = min(max(whole.x(at: from), 0), width)
-                let x1 = min(max(whole.x(at: to), 0), width)
-                edges.append(Edge(x0: x0, y0: from, x1: x1, y1: to, winding: whole.winding, chain: chain))
-            }
-        }
+extension PathRasterizer.Edge {
+    /// x at height y along the edge, from its own end points, so every row it crosses agrees wherever the band
+    /// boundaries fall.
+    @inline(__always)
+    func x(at y: Double) -> Double {
+        y <= y0 ? x0 : y >= y1 ? x1 : x0 + (y - y0) / (y1 - y0) * (x1 - x0)
     }
 }
