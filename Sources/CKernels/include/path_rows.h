@@ -75,17 +75,18 @@ typedef int32_t bt_path_cells16 __attribute__((vector_size(64)));
 typedef uint32_t bt_path_levels16 __attribute__((vector_size(64)));
 typedef uint8_t bt_path_bytes16 __attribute__((vector_size(16)));
 
-/// `bt_path_coverage_level` of sixteen sums.
-static inline bt_path_bytes16 bt_path_coverage_levels16(bt_path_cells16 sums, int even_odd) {
-    bt_path_levels16 sign = (bt_path_levels16)(sums >> 31);
-    bt_path_levels16 magnitude = ((bt_path_levels16)sums ^ sign) - sign;
+/// `bt_path_coverage_level` of sixteen sums (through pointers: a 64-byte vector passed by value has a different
+/// ABI with and without AVX-512).
+static inline void bt_path_coverage_levels16(const bt_path_cells16 *sums, int even_odd, bt_path_bytes16 *levels) {
+    bt_path_levels16 sign = (bt_path_levels16)(*sums >> 31);
+    bt_path_levels16 magnitude = ((bt_path_levels16)*sums ^ sign) - sign;
     const bt_path_levels16 one = (bt_path_levels16){0} + BT_PATH_CELL_ONE;
     if (even_odd) magnitude &= 2 * BT_PATH_CELL_ONE - 1;
     // Lanes past one pixel: folded back for even-odd, held at one for non-zero (selected by mask).
     bt_path_levels16 over = (bt_path_levels16)(magnitude > one);
     bt_path_levels16 beyond = even_odd ? 2 * one - magnitude : one;
     magnitude = (beyond & over) | (magnitude & ~over);
-    return __builtin_convertvector((magnitude * 255 + BT_PATH_CELL_ONE / 2) >> 16, bt_path_bytes16);
+    *levels = __builtin_convertvector((magnitude * 255 + BT_PATH_CELL_ONE / 2) >> 16, bt_path_bytes16);
 }
 
 /// The running sum of `cells[first...end]` as coverage bytes into `output` there; returns the last. Sixteen
@@ -125,7 +126,8 @@ static inline uint8_t bt_path_row_coverage(
                 zero, block, 0, 0, 0, 0, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23));
         block = (bt_path_cells16)((bt_path_levels16)block + sum);
         sum = (uint32_t)block[15];
-        bt_path_bytes16 levels = bt_path_coverage_levels16(block, even_odd);
+        bt_path_bytes16 levels;
+        bt_path_coverage_levels16(&block, even_odd, &levels);
         __builtin_memcpy(output + x, &levels, sizeof levels);
     }
     uint8_t current = bt_path_coverage_level((int32_t)sum, even_odd);
