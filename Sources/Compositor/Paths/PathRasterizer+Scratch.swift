@@ -95,7 +95,9 @@ extension PathRasterizer {
                     edges = UnsafeBufferPointer(start: edgeBuffer, count: count)
                     return
                 }
-                wanted = 3 * vertices + 16
+                // Doubled up to the most there can be (an edge of a polygon cuts into three at most, so that much
+                // always suffices), so that memory follows the edges made, as an array's would.
+                wanted = min(2 * edgeCapacity, 3 * vertices + 16)
             }
         }
 

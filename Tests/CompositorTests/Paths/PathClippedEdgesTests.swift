@@ -40,6 +40,24 @@ final class PathClippedEdgesTests: XCTestCase {
         XCTAssertEqual(empty, 0)
     }
 
+    /// A zigzag across both sides of the box makes two edges a vertex (a part pushed onto the left side, the part
+    /// inside), past a new scratch's first guess (an edge and a quarter a vertex): the buffer grows and the edges are
+    /// the twin's.
+    func testBufferGrowsForEdgesCutThreeWays() {
+        var polygons = FlattenedPath()
+        for index in 0..<400 {
+            polygons.xs.append(index % 2 == 0 ? -3.5 : 27.25)
+            polygons.ys.append(Double(index) * 0.03 + 0.4)
+        }
+        polygons.ends.append(polygons.xs.count)
+        let box = PixelBox(x: 0, y: 0, width: 20, height: 14)
+        let scratch = PathRasterizer.Scratch()
+        scratch.clipEdges(polygons, to: box)
+        let expected = ReferenceClippedEdges.clippedEdges(polygons, to: box)
+        XCTAssertGreaterThan(expected.count, polygons.xs.count * 5 / 4 + 16)
+        XCTAssertEqual(Array(scratch.edges).map(Self.bits), expected.map(Self.bits))
+    }
+
     /// An edge's fields as bits, so that −0 and 0 differ.
     private static func bits(_ edge: PathRasterizer.Edge) -> [UInt64] {
         [edge.x0, edge.y0, edge.x1, edge.y1, edge.winding].map(\.bitPattern) + [UInt64(UInt32(bitPattern: edge.chain))]
