@@ -5,9 +5,6 @@ extension PathRasterizer {
     /// them out (`lists`) and back, so that using them pays no exclusivity checks of a class's properties.
     final class ExactCellScratch {
         var lists = ExactCellLists()
-        /// The edges of a row that has exact cells (`Band.edgesReaching`).
-        private var rowEdgeBuffer = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
-        private var rowEdgeCapacity = 0
         /// A band's row chains (`RowChain`), kept with their capacity between bands and calls.
         private(set) var chains = UnsafeMutablePointer<RowChain>.allocate(capacity: 64)
         private(set) var chainCapacity = 64
@@ -17,20 +14,9 @@ extension PathRasterizer {
         let unrecordedRows = UnsafeMutablePointer<Bool>.allocate(capacity: PathRasterizer.largestBand)
 
         deinit {
-            rowEdgeBuffer.deallocate()
             chains.deallocate()
             latestChain.deallocate()
             unrecordedRows.deallocate()
-        }
-
-        /// Room for `count` edge indices, kept for the next row.
-        func rowEdges(count: Int) -> UnsafeMutablePointer<Int32> {
-            if count > rowEdgeCapacity {
-                rowEdgeBuffer.deallocate()
-                rowEdgeCapacity = max(count, 2 * rowEdgeCapacity)
-                rowEdgeBuffer = .allocate(capacity: rowEdgeCapacity)
-            }
-            return rowEdgeBuffer
         }
 
         /// Twice the room for row chains, the first `count` kept.
@@ -85,6 +71,7 @@ extension PathRasterizer {
     static func exactCoverage(
         row: Int, rule: FillRule, scratch: inout ExactCellLists, into output: UnsafeMutablePointer<UInt8>
     ) {
+        guard !scratch.pieces.isEmpty, !scratch.columns.isEmpty else { return }
         let rowTop = Double(row)
         let words = (bt_path_exact_cells_scratch_bytes(scratch.pieces.count) + 7) / 8
         if scratch.work.count < words { scratch.work = Array(repeating: 0, count: max(words, 2 * scratch.work.count)) }

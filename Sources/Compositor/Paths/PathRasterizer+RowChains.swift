@@ -12,7 +12,7 @@ extension PathRasterizer {
     struct RowChain {
         let chain: Int32
         /// Its edges (indices into the rasteriser's edges): consecutive in path order, so these and the ones
-        /// between are every piece of it, for `exactCoverage`.
+        /// between are every piece of it, for `Band.gatherPieces`.
         let firstEdge: Int32
         var lastEdge: Int32
         /// The row's row chain before it (−1: none): a row's are listed from its latest back.
