@@ -1,4 +1,4 @@
-// A path's polygons cut to a box's edges: see path_edges.h and `PathRasterizer.clippedEdges`, which says why.
+// A path's polygons cut to a box's edges: see path_edges.h and `PathRasterizer.Scratch.clipEdges`, which says why.
 #include "path_edges.h"
 
 #pragma clang assume_nonnull begin

@@ -1,5 +1,6 @@
-// A path's polygons cut into the edges its rasteriser deposits (`PathRasterizer.clippedEdges`), in C: the Swift loop
-// spent a twentieth of the icon sheet's time on array appends and range checks around a few comparisons an edge.
+// A path's polygons cut into the edges its rasteriser deposits (`PathRasterizer.Scratch.clipEdges`), in C: the Swift
+// loop spent a twentieth of the icon sheet's time on array appends and range checks around a few comparisons an
+// edge.
 // Its Swift twin is the tests' `ReferenceClippedEdges`, which these edges must equal bit for bit.
 #ifndef BLURTOOL_PATH_EDGES_H
 #define BLURTOOL_PATH_EDGES_H

@@ -75,11 +75,11 @@ typedef int32_t bt_path_cells16 __attribute__((vector_size(64)));
 typedef uint32_t bt_path_levels16 __attribute__((vector_size(64)));
 typedef uint8_t bt_path_bytes16 __attribute__((vector_size(16)));
 
-/// `bt_path_coverage_level` of sixteen sums (through pointers: a 64-byte vector passed by value has a different
-/// ABI with and without AVX-512).
-static inline void bt_path_coverage_levels16(const bt_path_cells16 *sums, int even_odd, bt_path_bytes16 *levels) {
-    bt_path_levels16 sign = (bt_path_levels16)(*sums >> 31);
-    bt_path_levels16 magnitude = ((bt_path_levels16)*sums ^ sign) - sign;
+/// `bt_path_coverage_level` of sixteen sums (taken as signed; through pointers: a 64-byte vector passed by value
+/// has a different ABI with and without AVX-512).
+static inline void bt_path_coverage_levels16(const bt_path_levels16 *sums, int even_odd, bt_path_bytes16 *levels) {
+    bt_path_levels16 sign = (bt_path_levels16)((bt_path_cells16)*sums >> 31);
+    bt_path_levels16 magnitude = (*sums ^ sign) - sign;
     const bt_path_levels16 one = (bt_path_levels16){0} + BT_PATH_CELL_ONE;
     if (even_odd) magnitude &= 2 * BT_PATH_CELL_ONE - 1;
     // Lanes past one pixel: folded back for even-odd, held at one for non-zero (selected by mask).
@@ -90,15 +90,15 @@ static inline void bt_path_coverage_levels16(const bt_path_cells16 *sums, int ev
 }
 
 /// The running sum of `cells[first...end]` as coverage bytes into `output` there; returns the last. Sixteen
-/// cells at a time: their prefix sums in four shifted adds, plus the sum before them; blocks of zeros only take
-/// the level they continue. The sum wraps as unsigned.
+/// cells at a time: their prefix sums in four shifted adds (lane i takes lane i − 1, then i − 2, i − 4, i − 8),
+/// plus the sum before them; blocks of zeros only take the level they continue. Sums wrap as unsigned.
 static inline uint8_t bt_path_row_coverage(
     const int32_t *cells, ptrdiff_t first, ptrdiff_t end, uint8_t *output, int even_odd) {
     uint32_t sum = 0;
     ptrdiff_t x = first;
-    const bt_path_cells16 zero = {0};
+    const bt_path_levels16 zero = {0};
     for (; x + 16 <= end + 1; x += 16) {
-        bt_path_cells16 block;
+        bt_path_levels16 block;
         __builtin_memcpy(&block, cells + x, sizeof block);
         if (__builtin_reduce_or(block) == 0) {
             // Between edges the cells are zero and the level holds (a large shape's inside): the run's blocks
@@ -112,20 +112,12 @@ static inline uint8_t bt_path_row_coverage(
             x = run_end - 16;
             continue;
         }
-        block = (bt_path_cells16)((bt_path_levels16)block
-            + (bt_path_levels16)__builtin_shufflevector(
-                zero, block, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30));
-        block = (bt_path_cells16)((bt_path_levels16)block
-            + (bt_path_levels16)__builtin_shufflevector(
-                zero, block, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29));
-        block = (bt_path_cells16)((bt_path_levels16)block
-            + (bt_path_levels16)__builtin_shufflevector(
-                zero, block, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
-        block = (bt_path_cells16)((bt_path_levels16)block
-            + (bt_path_levels16)__builtin_shufflevector(
-                zero, block, 0, 0, 0, 0, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23));
-        block = (bt_path_cells16)((bt_path_levels16)block + sum);
-        sum = (uint32_t)block[15];
+        block += __builtin_shufflevector(zero, block, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
+        block += __builtin_shufflevector(zero, block, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29);
+        block += __builtin_shufflevector(zero, block, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27);
+        block += __builtin_shufflevector(zero, block, 0, 0, 0, 0, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23);
+        block += sum;
+        sum = block[15];
         bt_path_bytes16 levels;
         bt_path_coverage_levels16(&block, even_odd, &levels);
         __builtin_memcpy(output + x, &levels, sizeof levels);
